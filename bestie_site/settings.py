@@ -1,0 +1,208 @@
+"""Bestie Memory settings: every knob comes from the environment, with a default that works on a laptop."""
+
+import os
+import secrets
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from bestie_site import sqlite  # noqa: F401  (swaps in a current SQLite before Django loads its backend)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name, default=False):
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    if value.lower() in {"1", "true", "yes", "on"}:
+        return True
+    if value.lower() in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name} must be true or false, not {value!r}")
+
+
+def env_int(name, default, minimum=0):
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {number}")
+    return number
+
+
+def env_list(name, default):
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+VAR_DIR = Path(os.environ.get("BESTIE_VAR_DIR", BASE_DIR / "var"))
+
+
+def _secret_key():
+    """The key from the environment, or one generated once and kept beside the database."""
+    if key := os.environ.get("DJANGO_SECRET_KEY"):
+        return key
+    key_file = VAR_DIR / "secret_key"
+    if not key_file.exists():
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        key_file.write_text(secrets.token_urlsafe(50))
+        key_file.chmod(0o600)
+    return key_file.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+DEBUG = env_bool("DJANGO_DEBUG", False)
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+# Behind HTTPS (a reverse proxy or a tunnel) cookies go secure and browsers are told to stay on HTTPS.
+HTTPS = env_bool("BESTIE_HTTPS", False)
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = env_int("BESTIE_HSTS_SECONDS", 31536000 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+SECURE_HSTS_PRELOAD = HTTPS
+if env_bool("BESTIE_BEHIND_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_q",
+    "bestie_site",
+    "memories",
+    "review",
+    "governance",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "bestie_site.urls"
+WSGI_APPLICATION = "bestie_site.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# Storage: one SQLite file by default (SPEC §1), PostgreSQL when DATABASE_URL says so.
+SQLITE_PRAGMAS = {
+    "foreign_keys": "ON",
+    "journal_mode": "WAL",
+    "busy_timeout": "5000",
+    "synchronous": "NORMAL",
+    "secure_delete": "ON",
+}
+
+if database_url := os.environ.get("DATABASE_URL"):
+    try:
+        DATABASES = {"default": dj_database_url.parse(database_url, conn_max_age=60, conn_health_checks=True)}
+    except ValueError as error:
+        raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {error}") from None
+    if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured("DATABASE_URL must be a postgres:// URL; leave it unset for SQLite")
+else:
+    DB_PATH = Path(os.environ.get("BESTIE_DB_PATH", VAR_DIR / "bestie.sqlite3")).resolve()
+    if DB_PATH.parts[:2] == ("/", "tmp"):
+        raise ImproperlyConfigured(f"BESTIE_DB_PATH must not be under /tmp (it is wiped on reboot): {DB_PATH}")
+    DB_PATH.parent.mkdir(parents=True, exist_ok=True)
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": DB_PATH,
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 5,
+                "init_command": "".join(f"PRAGMA {name}={value};" for name, value in SQLITE_PRAGMAS.items()),
+            },
+            "TEST": {"NAME": str(DB_PATH.with_name("test-" + DB_PATH.name))},
+        }
+    }
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "admin:login"
+
+LANGUAGE_CODE = os.environ.get("BESTIE_LANGUAGE", "en")
+LANGUAGES = [("en", "English"), ("vi", "Tiếng Việt")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = os.environ.get("BESTIE_TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+# django-q2: the ORM broker keeps jobs in the same database; BESTIE_REDIS_URL moves them to Redis.
+Q_CLUSTER = {
+    "name": "bestie",
+    "workers": env_int("BESTIE_Q_WORKERS", 2, minimum=1),
+    "timeout": 600,
+    "retry": 900,
+    "max_attempts": 1,
+    "catch_up": False,
+    "orm": "default",
+}
+if redis_url := os.environ.get("BESTIE_REDIS_URL"):
+    del Q_CLUSTER["orm"]
+    Q_CLUSTER["redis"] = redis_url
+
+# Memory behaviour (SPEC §4): token budgets for the injected tiers.
+BESTIE_CORE_BUDGET_TOKENS = env_int("BESTIE_CORE_BUDGET_TOKENS", 300, minimum=1)
+BESTIE_WORKING_BUDGET_TOKENS = env_int("BESTIE_WORKING_BUDGET_TOKENS", 1200, minimum=1)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("BESTIE_LOG_LEVEL", "WARNING")},
+}

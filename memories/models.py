@@ -1,0 +1,230 @@
+"""The memory record, its audit history, conversation messages and the owner's settings (SPEC §2, §3)."""
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class Scope(models.TextChoices):
+    CORE = "core", "core"
+    PROJECT = "project", "project"
+    SESSION = "session", "session"
+
+
+class Layer(models.TextChoices):
+    CORE = "core", "core"
+    WORKING = "working", "working"
+    ARCHIVE = "archive", "archive"
+
+
+class Status(models.TextChoices):
+    PENDING = "pending", "pending"
+    APPROVED = "approved", "approved"
+    REJECTED = "rejected", "rejected"
+
+
+class SourceKind(models.TextChoices):
+    USER_MESSAGE = "user_message", "user message"
+    TOOL_OUTPUT = "tool_output", "tool output"
+    AGENT_INFERENCE = "agent_inference", "agent inference"
+    IMPORT = "import", "import"
+    OWNER = "owner", "owner"
+    CONSOLIDATION = "consolidation", "consolidation"
+
+
+class Policy(models.TextChoices):
+    ALLOW = "allow", "allow"
+    ASK = "ask", "ask"
+    DENY = "deny", "deny"
+
+
+class Governance(models.TextChoices):
+    GOVERNED = "governed", "governed"
+    FULL = "full", "full"
+
+
+class MemoryQuerySet(models.QuerySet):
+    def not_expired(self, now=None):
+        now = now or timezone.now()
+        return self.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+
+    def expired(self, now=None):
+        return self.filter(expires_at__lte=now or timezone.now())
+
+    def live(self, now=None):
+        """Approved, not superseded, not expired, not soft-deleted: what Bestie may know today."""
+        return self.filter(
+            status=Status.APPROVED, superseded_by__isnull=True, deleted_at__isnull=True
+        ).not_expired(now)
+
+    def injectable(self, now=None):
+        """Live, not stale, and outside the archive: the only rows a prompt may ever see."""
+        return self.live(now).filter(stale=False).exclude(layer=Layer.ARCHIVE)
+
+    def pending(self, now=None):
+        """Proposals waiting for the owner's decision."""
+        return self.filter(
+            status=Status.PENDING, superseded_by__isnull=True, deleted_at__isnull=True
+        ).not_expired(now)
+
+
+class Memory(models.Model):
+    text = models.TextField()
+    kind = models.SlugField(max_length=64, db_index=False)
+    subject = models.CharField(max_length=100, blank=True, default="")
+    scope = models.CharField(max_length=16, choices=Scope.choices, default=Scope.CORE)
+    user = models.CharField(max_length=100, blank=True, default="")
+    channel = models.CharField(max_length=100, blank=True, default="")
+    project = models.CharField(max_length=100, blank=True, default="")
+    layer = models.CharField(max_length=16, choices=Layer.choices, default=Layer.WORKING)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    pinned = models.BooleanField(default=False)
+    stale = models.BooleanField(default=False)
+    superseded_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="supersedes"
+    )
+    expires_at = models.DateTimeField(null=True, blank=True)
+    confidence = models.FloatField(default=1.0, validators=[MinValueValidator(0.0), MaxValueValidator(1.0)])
+    source = models.TextField()
+    source_kind = models.CharField(max_length=32, choices=SourceKind.choices)
+    message = models.ForeignKey(
+        "Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="memories"
+    )
+    flags = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    confirmed_at = models.DateTimeField(default=timezone.now)
+    last_accessed_at = models.DateTimeField(null=True, blank=True)
+    access_count = models.PositiveIntegerField(default=0)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    objects = MemoryQuerySet.as_manager()
+
+    class Meta:
+        db_table = "memory"
+        ordering = ["id"]
+        indexes = [
+            models.Index(fields=["status", "layer", "scope"], name="memory_status_layer_scope"),
+            models.Index(fields=["expires_at"], name="memory_expires"),
+            models.Index(fields=["kind", "subject"], name="memory_kind_subject"),
+            models.Index(fields=["user", "project"], name="memory_user_project"),
+            models.Index(fields=["confirmed_at"], name="memory_confirmed"),
+            models.Index(fields=["created_at"], name="memory_created"),
+            models.Index(fields=["created_at"], condition=Q(status="pending"), name="memory_pending"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(confidence__gte=0.0) & Q(confidence__lte=1.0), name="memory_confidence_range"
+            ),
+            models.CheckConstraint(condition=~Q(source=""), name="memory_source_required"),
+            models.CheckConstraint(condition=~Q(text=""), name="memory_text_required"),
+            models.CheckConstraint(condition=~Q(superseded_by=models.F("id")), name="memory_not_self_superseded"),
+        ]
+
+    def __str__(self):
+        # Never the text: this string ends up in admin logs, which forgetting must not have to chase.
+        return f"memory #{self.pk} ({self.kind})"
+
+    def state(self, now=None):
+        """One word for where this memory stands, in the order that decides what a reader sees."""
+        now = now or timezone.now()
+        if self.deleted_at:
+            return "deleted"
+        if self.superseded_by_id:
+            return "superseded"
+        if self.expires_at and self.expires_at <= now:
+            return "expired"
+        if self.status != Status.APPROVED:
+            return self.status
+        return "stale" if self.stale else "live"
+
+
+class AuditEvent(models.Model):
+    """One change to a memory (or to the settings), with who made it and the values before and after.
+
+    ``memory_id`` is a plain number, not a foreign key: the history outlives a forgotten memory, which
+    then keeps only the hash of its text here.
+    """
+
+    class Event(models.TextChoices):
+        ADD = "add"
+        PROPOSE = "propose"
+        APPROVE = "approve"
+        REJECT = "reject"
+        EDIT = "edit"
+        PIN = "pin"
+        UNPIN = "unpin"
+        MOVE = "move"
+        SUPERSEDE = "supersede"
+        MERGE = "merge"
+        CONFIRM = "confirm"
+        MARK_STALE = "mark_stale"
+        EXPIRE = "expire"
+        ARCHIVE = "archive"
+        RESTORE = "restore"
+        FORGET = "forget"
+        IMPORT = "import"
+        POLICY = "policy"
+
+    memory_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    event = models.CharField(max_length=32, choices=Event.choices)
+    actor = models.CharField(max_length=150)
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    old = models.JSONField(null=True, blank=True)
+    new = models.JSONField(null=True, blank=True)
+    text_sha256 = models.CharField(max_length=64, blank=True, default="")
+    note = models.TextField(blank=True, default="")
+
+    class Meta:
+        db_table = "memory_history"
+        ordering = ["id"]
+
+    def __str__(self):
+        return f"{self.event} #{self.memory_id} by {self.actor}"
+
+
+class Message(models.Model):
+    class Role(models.TextChoices):
+        USER = "user"
+        ASSISTANT = "assistant"
+        TOOL = "tool"
+
+    role = models.CharField(max_length=16, choices=Role.choices)
+    text = models.TextField()
+    user = models.CharField(max_length=100, blank=True, default="")
+    channel = models.CharField(max_length=100, blank=True, default="")
+    project = models.CharField(max_length=100, blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        db_table = "memory_message"
+        ordering = ["id"]
+        indexes = [models.Index(fields=["role", "created_at"], name="message_role_created")]
+
+    def __str__(self):
+        return f"message #{self.pk} ({self.role})"
+
+
+class MemorySettings(models.Model):
+    """The owner's switches: one row, read on every write and every prompt."""
+
+    write_policy = models.CharField(max_length=8, choices=Policy.choices, default=Policy.ASK)
+    delete_policy = models.CharField(max_length=8, choices=Policy.choices, default=Policy.ASK)
+    governance_policy = models.CharField(max_length=16, choices=Governance.choices, default=Governance.GOVERNED)
+    paused = models.BooleanField(default=False)
+    core_budget_tokens = models.PositiveIntegerField(default=settings.BESTIE_CORE_BUDGET_TOKENS)
+    working_budget_tokens = models.PositiveIntegerField(default=settings.BESTIE_WORKING_BUDGET_TOKENS)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "memory_settings"
+        verbose_name_plural = "memory settings"
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="memory_settings_singleton")]
+
+    def __str__(self):
+        return "memory settings"
+
+    @classmethod
+    def load(cls):
+        return cls.objects.get_or_create(pk=1)[0]
