@@ -139,6 +139,9 @@ class Memory(models.Model):
             return self.status
         return "stale" if self.stale else "live"
 
+    def is_live(self, now=None):
+        return self.state(now) in ("live", "stale")
+
 
 class AuditEvent(models.Model):
     """One change to a memory (or to the settings), with who made it and the values before and after.

@@ -1,0 +1,441 @@
+"""The one write path for memories: every entry point (CLI, console, API, jobs) changes memories here.
+
+Each function validates its input before touching anything, applies the owner's policies, makes its
+change in one transaction and records an audit event with the actor and the old and new values. A
+refused or impossible operation raises ``LifecycleError`` whose message says exactly what was wrong, and
+changes nothing.
+"""
+
+import hashlib
+import re
+import time
+from datetime import datetime, timedelta
+
+from django.contrib.admin.models import LogEntry
+from django.contrib.contenttypes.models import ContentType
+from django.db import connection, transaction
+from django.utils import timezone
+
+from memories.models import AuditEvent, Layer, Memory, MemorySettings, Policy, Scope, SourceKind, Status
+
+KIND_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+MAX_TEXT_LENGTH = 2000
+MAX_LABEL_LENGTH = 100
+# Fields shown in audit events and compared on edit; the record's bookkeeping (statistics, ids) is not.
+AUDITED_FIELDS = (
+    "text", "kind", "subject", "scope", "user", "channel", "project", "layer", "status", "pinned",
+    "stale", "superseded_by_id", "expires_at", "confidence", "source", "source_kind", "deleted_at",
+)
+
+
+class LifecycleError(Exception):
+    """An operation that was refused or could not be done; nothing was changed."""
+
+
+class NotFound(LifecycleError):
+    pass
+
+
+class InvalidValue(LifecycleError):
+    def __init__(self, field, message):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+class Refused(LifecycleError):
+    """Refused by the owner's policy (paused, write policy deny, delete policy)."""
+
+
+def text_sha256(text):
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _json_value(value):
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return value
+
+
+def snapshot(memory, fields=AUDITED_FIELDS):
+    return {field: _json_value(getattr(memory, field)) for field in fields}
+
+
+def _record(event, memory_id, actor, old=None, new=None, note="", sha=""):
+    return AuditEvent(
+        memory_id=memory_id, event=event, actor=actor, old=old, new=new, note=note, text_sha256=sha
+    )
+
+
+def record(event, memory_id, actor, old=None, new=None, note="", sha=""):
+    return _record(event, memory_id, actor, old, new, note, sha).save()
+
+
+# ---------------------------------------------------------------------------------------------------
+# Validation
+
+
+def clean_text(text, field="text"):
+    text = " ".join((text or "").split())
+    if not text:
+        raise InvalidValue(field, "must not be empty")
+    if len(text) > MAX_TEXT_LENGTH:
+        raise InvalidValue(field, f"is {len(text)} characters long; the limit is {MAX_TEXT_LENGTH}")
+    return text
+
+
+def clean_kind(kind):
+    kind = (kind or "").strip()
+    if not KIND_PATTERN.match(kind):
+        raise InvalidValue(
+            "kind", f"must be a lower-case slug like preference or project_context, not {kind!r}"
+        )
+    return kind
+
+
+def clean_choice(field, value, choices):
+    if value not in choices.values:
+        raise InvalidValue(field, f"must be one of {', '.join(choices.values)}, not {value!r}")
+    return value
+
+
+def clean_label(field, value):
+    value = (value or "").strip()
+    if len(value) > MAX_LABEL_LENGTH:
+        raise InvalidValue(field, f"must be at most {MAX_LABEL_LENGTH} characters")
+    return value
+
+
+def clean_confidence(value):
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise InvalidValue("confidence", f"must be a number from 0 to 1, not {value!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise InvalidValue("confidence", f"must be from 0 to 1, not {value}")
+    return value
+
+
+def clean_expiry(expires_at=None, ttl=None, now=None):
+    """An aware datetime from either an absolute time or a TTL (timedelta); None means never."""
+    if expires_at is not None and ttl is not None:
+        raise InvalidValue("expires_at", "give either an expiry time or a TTL, not both")
+    if ttl is not None:
+        if ttl <= timedelta(0):
+            raise InvalidValue("ttl", "must be positive")
+        return (now or timezone.now()) + ttl
+    if expires_at is not None and timezone.is_naive(expires_at):
+        raise InvalidValue("expires_at", "must include a time zone (e.g. 2026-12-01T09:00:00Z)")
+    return expires_at
+
+
+def clean_placement(scope, project):
+    clean_choice("scope", scope, Scope)
+    if scope == Scope.PROJECT and not project:
+        raise InvalidValue("project", "a project-scoped memory needs the project's name")
+
+
+def get_memory(memory_id, *, for_update=False):
+    try:
+        memory_id = int(memory_id)
+    except (TypeError, ValueError):
+        raise InvalidValue("id", f"must be a whole number, not {memory_id!r}") from None
+    queryset = Memory.objects.select_for_update() if for_update else Memory.objects
+    try:
+        return queryset.get(pk=memory_id)
+    except Memory.DoesNotExist:
+        raise NotFound(f"no memory with id {memory_id}") from None
+
+
+def _get_many(ids):
+    """The memories with these ids, in the given order; every id must exist."""
+    try:
+        wanted = list(dict.fromkeys(int(i) for i in ids))
+    except (TypeError, ValueError):
+        raise InvalidValue("id", f"ids must be whole numbers, got {list(ids)!r}") from None
+    if not wanted:
+        raise InvalidValue("id", "give at least one memory id")
+    found = Memory.objects.select_for_update().in_bulk(wanted)
+    missing = [i for i in wanted if i not in found]
+    if missing:
+        raise NotFound(f"no memory with id {', '.join(map(str, missing))}")
+    return [found[i] for i in wanted]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Writing new memories
+
+
+def check_writes_allowed(settings=None):
+    settings = settings or MemorySettings.load()
+    if settings.paused:
+        raise Refused("memory is paused: nothing is written until `bestie memory resume`")
+    if settings.write_policy == Policy.DENY:
+        raise Refused("the write policy is deny: change it with `bestie memory policy write ask|allow`")
+
+
+def add(
+    *,
+    text,
+    kind,
+    source,
+    source_kind,
+    actor,
+    status=Status.APPROVED,
+    subject="",
+    scope=Scope.CORE,
+    user="",
+    channel="",
+    project="",
+    layer=Layer.WORKING,
+    expires_at=None,
+    ttl=None,
+    pinned=False,
+    confidence=1.0,
+    message=None,
+    flags=(),
+):
+    """Store a new memory. Pause and the ``deny`` write policy refuse it; the caller decides ``status``
+    (the owner's own memories are approved, the agent's proposals follow the write policy)."""
+    fields = dict(
+        text=clean_text(text),
+        kind=clean_kind(kind),
+        source=clean_text(source, "source"),
+        source_kind=clean_choice("source_kind", source_kind, SourceKind),
+        status=clean_choice("status", status, Status),
+        subject=clean_label("subject", subject),
+        scope=scope,
+        user=clean_label("user", user),
+        channel=clean_label("channel", channel),
+        project=clean_label("project", project),
+        layer=clean_choice("layer", layer, Layer),
+        expires_at=clean_expiry(expires_at, ttl),
+        pinned=bool(pinned),
+        confidence=clean_confidence(confidence),
+        message=message,
+        flags=list(flags),
+    )
+    clean_placement(scope, fields["project"])
+    with transaction.atomic():
+        check_writes_allowed()
+        memory = Memory.objects.create(**fields)
+        event = AuditEvent.Event.PROPOSE if memory.status == Status.PENDING else AuditEvent.Event.ADD
+        record(event, memory.pk, actor, new=snapshot(memory))
+    return memory
+
+
+# ---------------------------------------------------------------------------------------------------
+# Changing one memory
+
+
+def _change(memory_id, actor, event, note="", **changes):
+    """Apply ``changes`` to one memory and record what changed. Returns the memory."""
+    with transaction.atomic():
+        memory = get_memory(memory_id, for_update=True)
+        changed = [field for field, value in changes.items() if getattr(memory, field) != value]
+        old = snapshot(memory, changed)
+        for field in changed:
+            setattr(memory, field, changes[field])
+        if changed:
+            memory.save(update_fields=[f.removesuffix("_id") for f in changed])
+        record(event, memory.pk, actor, old=old, new=snapshot(memory, changed), note=note)
+    return memory
+
+
+def edit(memory_id, text, *, actor):
+    """New wording from the owner; the owner has just checked it, so it counts as confirmed."""
+    text = clean_text(text)
+    return _change(memory_id, actor, AuditEvent.Event.EDIT, text=text, confirmed_at=timezone.now())
+
+
+def pin(memory_id, *, actor):
+    return _change(memory_id, actor, AuditEvent.Event.PIN, pinned=True)
+
+
+def unpin(memory_id, *, actor):
+    return _change(memory_id, actor, AuditEvent.Event.UNPIN, pinned=False)
+
+
+def move(memory_id, *, actor, scope=None, layer=None, project=None):
+    if scope is None and layer is None and project is None:
+        raise InvalidValue("scope", "say where to move it: a scope, a layer or a project")
+    with transaction.atomic():
+        memory = get_memory(memory_id, for_update=True)
+        scope = memory.scope if scope is None else scope
+        project = memory.project if project is None else clean_label("project", project)
+        layer = memory.layer if layer is None else clean_choice("layer", layer, Layer)
+        clean_placement(scope, project)
+        return _change(memory.pk, actor, AuditEvent.Event.MOVE, scope=scope, layer=layer, project=project)
+
+
+def confirm(memory_id, *, actor):
+    """Checked against its source and still true: fresh ``confirmed_at``, no longer stale."""
+    return _change(memory_id, actor, AuditEvent.Event.CONFIRM, confirmed_at=timezone.now(), stale=False)
+
+
+def set_expiry(memory_id, *, actor, expires_at=None, ttl=None):
+    """Give a memory an end (a time or a TTL from now), or take it away with neither."""
+    return _change(memory_id, actor, AuditEvent.Event.EXPIRE, expires_at=clean_expiry(expires_at, ttl))
+
+
+def supersede(old_id, new_id, *, actor):
+    """``new`` replaces ``old``: ``old`` is hidden for good and points at ``new``.
+
+    ``new`` must be live (so a chain always ends in a live memory and can never loop back), and ``old``
+    must not already be replaced.
+    """
+    with transaction.atomic():
+        memories = _get_many([old_id, new_id])
+        if len(memories) == 1:
+            raise InvalidValue("new", "a memory cannot supersede itself")
+        old, new = memories
+        if old.superseded_by_id:
+            raise LifecycleError(f"memory {old.pk} is already superseded by memory {old.superseded_by_id}")
+        if not new.is_live():
+            raise LifecycleError(f"memory {new.pk} is {new.state()}; only a live memory can supersede another")
+        old.superseded_by = new
+        old.save(update_fields=["superseded_by"])
+        record(
+            AuditEvent.Event.SUPERSEDE, old.pk, actor,
+            old={"superseded_by_id": None}, new={"superseded_by_id": new.pk},
+        )
+    return old
+
+
+# ---------------------------------------------------------------------------------------------------
+# The owner's decisions on proposals
+
+
+def _decide(ids, actor, status, event):
+    with transaction.atomic():
+        memories = _get_many(ids)
+        not_pending = [f"{m.pk} ({m.state()})" for m in memories if m.state() != Status.PENDING]
+        if not_pending:
+            raise LifecycleError(f"not pending: memory {', '.join(not_pending)}")
+        return _set_status([m.pk for m in memories], actor, status, event)
+
+
+def _set_status(ids, actor, status, event):
+    """One UPDATE for the rows and one INSERT for their audit events, however many there are."""
+    now = timezone.now()
+    changes = {"status": status}
+    if status == Status.APPROVED:
+        changes["confirmed_at"] = now
+    count = Memory.objects.filter(pk__in=ids).update(**changes)
+    AuditEvent.objects.bulk_create(
+        [_record(event, i, actor, old={"status": Status.PENDING}, new={"status": status}) for i in ids],
+        batch_size=500,
+    )
+    return count
+
+
+def approve(ids, *, actor):
+    return _decide(ids, actor, Status.APPROVED, AuditEvent.Event.APPROVE)
+
+
+def reject(ids, *, actor):
+    return _decide(ids, actor, Status.REJECTED, AuditEvent.Event.REJECT)
+
+
+def reject_all(*, actor):
+    """Reject every pending proposal. Returns how many."""
+    with transaction.atomic():
+        ids = list(Memory.objects.pending().select_for_update().values_list("pk", flat=True))
+        return _set_status(ids, actor, Status.REJECTED, AuditEvent.Event.REJECT) if ids else 0
+
+
+# ---------------------------------------------------------------------------------------------------
+# Forgetting
+
+
+def predecessors(memory_ids):
+    """Every memory that was (directly or through a chain) superseded by one of ``memory_ids``."""
+    found, frontier = [], list(memory_ids)
+    while frontier:
+        frontier = list(Memory.objects.filter(superseded_by__in=frontier).values_list("pk", flat=True))
+        found.extend(frontier)
+    return found
+
+
+@transaction.atomic
+def erase(ids, *, actor, note=""):
+    """Hard-delete these memories and everything they superseded, keeping only a hash of each text.
+
+    Earlier audit events of the erased memories lose their values (they held the text); the admin's
+    change log loses its entries for them; the full-text index drops their words (``secure-delete``)
+    and SQLite zeroes the freed space (``secure_delete``). Returns the ids erased.
+    """
+    ids = list(dict.fromkeys(ids))
+    doomed = ids + [i for i in predecessors(ids) if i not in ids]
+    texts = dict(Memory.objects.filter(pk__in=doomed).values_list("pk", "text"))
+    AuditEvent.objects.filter(memory_id__in=doomed).update(old=None, new=None, note="", text_sha256="")
+    LogEntry.objects.filter(
+        content_type=ContentType.objects.get_for_model(Memory), object_id__in=[str(i) for i in doomed]
+    ).delete()
+    Memory.objects.filter(pk__in=doomed).delete()
+    AuditEvent.objects.bulk_create(
+        [
+            _record(
+                AuditEvent.Event.FORGET, i, actor, sha=text_sha256(texts[i]),
+                note=note if i in ids else f"superseded by a forgotten memory; {note}".strip("; "),
+            )
+            for i in doomed
+            if i in texts
+        ],
+        batch_size=500,
+    )
+    transaction.on_commit(checkpoint_wal)
+    return doomed
+
+
+def forget(memory_id, *, actor, restore_previous=False):
+    """Forget one memory for good. The older versions it replaced go with it, unless the owner asks to
+    restore them, in which case they become current again. Returns the ids erased."""
+    with transaction.atomic():
+        memory = get_memory(memory_id, for_update=True)
+        if restore_previous:
+            previous = list(Memory.objects.filter(superseded_by=memory).values_list("pk", flat=True))
+            if not previous:
+                raise LifecycleError(f"memory {memory.pk} did not replace any other memory; nothing to restore")
+            Memory.objects.filter(pk__in=previous).update(superseded_by=None)
+            AuditEvent.objects.bulk_create(
+                [
+                    _record(
+                        AuditEvent.Event.RESTORE, i, actor,
+                        old={"superseded_by_id": memory.pk}, new={"superseded_by_id": None},
+                    )
+                    for i in previous
+                ]
+            )
+        return erase([memory.pk], actor=actor)
+
+
+def clear(*, actor):
+    """Erase every memory and the whole audit history. The delete policy ``deny`` refuses it."""
+    with transaction.atomic():
+        if MemorySettings.load().delete_policy == Policy.DENY:
+            raise Refused("the delete policy is deny: change it with `bestie memory policy delete ask|allow`")
+        count = Memory.objects.count()
+        # One statement: foreign keys are checked at commit, when no row points anywhere any more.
+        Memory.objects.all()._raw_delete(Memory.objects.db)
+        AuditEvent.objects.all()._raw_delete(AuditEvent.objects.db)
+        LogEntry.objects.filter(content_type=ContentType.objects.get_for_model(Memory)).delete()
+        transaction.on_commit(checkpoint_wal)
+    return count
+
+
+def checkpoint_wal(attempts=20):
+    """Copy the WAL into the database file and truncate it, so deleted text is gone from both files.
+
+    Another process reading at that moment can hold the checkpoint back; it is tried again for about a
+    second. Returns True when the WAL is empty (always on PostgreSQL, which has no WAL file here).
+    """
+    if connection.vendor != "sqlite":
+        return True
+    for attempt in range(attempts):
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            busy, _, _ = cursor.fetchone()
+        if not busy:
+            return True
+        time.sleep(0.05)
+    return False
