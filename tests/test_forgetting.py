@@ -24,7 +24,7 @@ def raw_bytes():
     return path.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
 
 
-@pytest.mark.skipif("connection.vendor != 'sqlite'")
+@pytest.mark.sqlite
 def test_forget_leaves_no_plaintext_in_the_database_file_or_its_wal():
     for i in range(300):
         add_memory(f"Filler memory number {i} about ordinary preferences and projects.")
@@ -49,7 +49,7 @@ def test_forget_leaves_no_plaintext_in_the_database_file_or_its_wal():
         cursor.execute("INSERT INTO memory_fts(memory_fts) VALUES ('integrity-check')")
 
 
-@pytest.mark.skipif("connection.vendor != 'sqlite'")
+@pytest.mark.sqlite
 def test_clear_leaves_no_plaintext_either():
     add_memory("Owner's bank is Quokkazephyr Savings.")
     lifecycle.clear(actor=OWNER)
