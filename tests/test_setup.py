@@ -1,0 +1,168 @@
+"""The set-up promised by SPEC §1 and the README: SQLite pragmas, production settings, the owner account."""
+
+import os
+import re
+import subprocess
+import sys
+import threading
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+
+EXPECTED_PRAGMAS = {
+    "foreign_keys": 1,
+    "journal_mode": "wal",
+    "busy_timeout": 5000,
+    "synchronous": 1,  # NORMAL
+    "secure_delete": 1,
+}
+
+
+def read_pragmas():
+    with connection.cursor() as cursor:
+        pragmas = {}
+        for name in EXPECTED_PRAGMAS:
+            cursor.execute(f"PRAGMA {name}")
+            pragmas[name] = cursor.fetchone()[0]
+    return pragmas
+
+
+def run(argv, env=None, cwd=settings.BASE_DIR):
+    return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+
+
+def settings_env(**overrides):
+    """This environment with the SQLite default and async safety restored, plus overrides."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+    env["DJANGO_SETTINGS_MODULE"] = "bestie_site.settings"
+    env.update(overrides)
+    return env
+
+
+@pytest.mark.sqlite
+@pytest.mark.django_db
+def test_sqlite_test_database_is_a_real_file():
+    path = Path(connection.settings_dict["NAME"])
+    assert path.is_file()
+    assert path.name.startswith("test-")
+
+
+@pytest.mark.sqlite
+@pytest.mark.django_db(transaction=True)
+def test_every_sqlite_connection_has_the_pragmas():
+    assert read_pragmas() == EXPECTED_PRAGMAS
+
+    # Another thread gets its own connection; it must be set up the same way.
+    seen = {}
+
+    def in_another_thread():
+        try:
+            seen.update(read_pragmas())
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=in_another_thread)
+    thread.start()
+    thread.join()
+    assert seen == EXPECTED_PRAGMAS
+
+
+@pytest.mark.sqlite
+@pytest.mark.django_db
+def test_sqlite_transactions_take_the_write_lock_up_front():
+    assert connection.settings_dict["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert connection.transaction_mode == "IMMEDIATE"
+
+
+def test_deploy_check_is_clean_with_production_settings():
+    result = run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        env=settings_env(
+            DJANGO_SECRET_KEY="pX7v-Qm2_rT9zL4wK8nB1cF6hJ3dS5gY0aE-uI7oP2qR4tV6xZ8",
+            DJANGO_ALLOWED_HOSTS="bestie.example.com",
+            BESTIE_HTTPS="true",
+            DJANGO_DEBUG="false",
+        ),
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("BESTIE_Q_WORKERS", "abc"),
+        ("BESTIE_Q_WORKERS", "0"),
+        ("DJANGO_DEBUG", "maybe"),
+        ("BESTIE_HTTPS", "sure"),
+        ("BESTIE_CORE_BUDGET_TOKENS", "lots"),
+        ("DATABASE_URL", "mysql://root@127.0.0.1/bestie"),
+        ("BESTIE_DB_PATH", "/tmp/bestie.sqlite3"),
+    ],
+)
+def test_bad_environment_value_is_refused_naming_the_variable(name, value):
+    result = run([sys.executable, "-c", "import django; django.setup()"], env=settings_env(**{name: value}))
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert name in result.stderr.splitlines()[-1]
+
+
+@pytest.mark.django_db
+def test_ensure_owner_creates_the_owner_once_with_the_password_from_the_environment(monkeypatch):
+    monkeypatch.setenv("BESTIE_OWNER_PASSWORD", "correct horse battery staple")
+    monkeypatch.delenv("BESTIE_HOST", raising=False)
+    monkeypatch.delenv("BESTIE_PORT", raising=False)
+    out = StringIO()
+    call_command("ensure_owner", stdout=out)
+
+    owner = get_user_model().objects.get()
+    assert (owner.username, owner.is_superuser, owner.is_staff) == ("owner", True, True)
+    assert "http://127.0.0.1:8000/admin/" in out.getvalue()
+    assert Client().login(username="owner", password="correct horse battery staple")
+
+    call_command("ensure_owner", stdout=StringIO())
+    assert get_user_model().objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_ensure_owner_shows_a_generated_password_once(monkeypatch):
+    monkeypatch.delenv("BESTIE_OWNER_PASSWORD", raising=False)
+    monkeypatch.delenv("BESTIE_HOST", raising=False)
+    monkeypatch.setenv("BESTIE_PORT", "8123")
+    first = StringIO()
+    call_command("ensure_owner", stdout=first)
+
+    password = re.search(r"Password: (\S+)", first.getvalue()).group(1)
+    assert "http://127.0.0.1:8123/admin/" in first.getvalue()
+    assert Client().login(username="owner", password=password)
+
+    second = StringIO()
+    call_command("ensure_owner", stdout=second)
+    assert password not in second.getvalue()
+    assert "manage.py changepassword owner" in second.getvalue()
+
+
+@pytest.mark.django_db
+def test_ensure_owner_resets_the_password_when_the_environment_sets_one(monkeypatch):
+    get_user_model().objects.create_superuser("owner", password="the forgotten password")
+    monkeypatch.setenv("BESTIE_OWNER_PASSWORD", "the new password from env")
+    call_command("ensure_owner", stdout=StringIO())
+
+    assert get_user_model().objects.count() == 1
+    assert Client().login(username="owner", password="the new password from env")
+    assert not Client().login(username="owner", password="the forgotten password")
+
+
+def test_bestie_console_script_runs_django_commands(tmp_path):
+    bestie = Path(sys.executable).parent / "bestie"
+    assert bestie.is_file(), "the bestie script is installed by `pip install -e .` (make run / make test)"
+
+    result = run([str(bestie), "check"], cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
