@@ -231,3 +231,50 @@ class MemorySettings(models.Model):
     @classmethod
     def load(cls):
         return cls.objects.get_or_create(pk=1)[0]
+
+
+class _SearchEntry(models.Model):
+    """A row of an SQLite FTS5 index (``memories.search``), joined to its record by rowid.
+
+    Unmanaged: the index is created by ``memories.search.install``; on PostgreSQL these models are
+    never queried (an expression index does the job there).
+    """
+
+    text = models.TextField()
+    rank = models.FloatField()
+
+    class Meta:
+        abstract = True
+        managed = False
+
+
+class MemorySearchEntry(_SearchEntry):
+    memory = models.OneToOneField(
+        Memory, primary_key=True, db_column="rowid", db_constraint=False, on_delete=models.DO_NOTHING,
+        related_name="search_entry",
+    )
+
+    class Meta(_SearchEntry.Meta):
+        db_table = "memory_fts"
+
+
+class MessageSearchEntry(_SearchEntry):
+    message = models.OneToOneField(
+        Message, primary_key=True, db_column="rowid", db_constraint=False, on_delete=models.DO_NOTHING,
+        related_name="search_entry",
+    )
+
+    class Meta(_SearchEntry.Meta):
+        db_table = "message_fts"
+
+
+@models.TextField.register_lookup
+class Match(models.Lookup):
+    """``text__match``: an FTS5 MATCH on an SQLite full-text index column."""
+
+    lookup_name = "match"
+
+    def as_sql(self, compiler, connection):
+        lhs, lhs_params = self.process_lhs(compiler, connection)
+        rhs, rhs_params = self.process_rhs(compiler, connection)
+        return f"{lhs} MATCH {rhs}", [*lhs_params, *rhs_params]

@@ -10,7 +10,7 @@ Both fold "đ" to "d" like ``memories.text.fold`` does for the query, so "da nan
 """
 
 from django.db import connection
-from django.db.models import BooleanField, FloatField
+from django.db.models import BooleanField, F, FloatField
 from django.db.models.expressions import RawSQL
 
 from memories.text import search_terms
@@ -119,27 +119,18 @@ def matching(queryset, query):
     terms = search_terms(query)
     if not terms:
         return queryset.none()
-    table = queryset.model._meta.db_table
-    index = INDEXED_TABLES[table]
     if connection.vendor == "sqlite":
         expression = " AND ".join(f'"{term}"*' for term in terms)
-        condition = RawSQL(
-            f'"{table}"."id" IN (SELECT rowid FROM {index} WHERE {index} MATCH %s)',
-            [expression],
-            output_field=BooleanField(),
+        return (
+            queryset.filter(search_entry__text__match=expression)
+            .annotate(rank=F("search_entry__rank"))
+            .order_by("rank", "id")
         )
-        rank = RawSQL(
-            f'(SELECT rank FROM {index} WHERE {index} MATCH %s AND rowid = "{table}"."id")',
-            [expression],
-            output_field=FloatField(),
-        )
-    else:
-        expression = " & ".join(f"{term}:*" for term in terms)
-        vector = f"to_tsvector('simple'::regconfig, bestie_fold(\"{table}\".\"text\"))"
-        condition = RawSQL(
-            f"{vector} @@ to_tsquery('simple'::regconfig, %s)", [expression], output_field=BooleanField()
-        )
-        rank = RawSQL(
-            f"-ts_rank({vector}, to_tsquery('simple'::regconfig, %s))", [expression], output_field=FloatField()
-        )
+    table = queryset.model._meta.db_table
+    expression = " & ".join(f"{term}:*" for term in terms)
+    vector = f"to_tsvector('simple'::regconfig, bestie_fold(\"{table}\".\"text\"))"
+    condition = RawSQL(f"{vector} @@ to_tsquery('simple'::regconfig, %s)", [expression], output_field=BooleanField())
+    rank = RawSQL(
+        f"-ts_rank({vector}, to_tsquery('simple'::regconfig, %s))", [expression], output_field=FloatField()
+    )
     return queryset.filter(condition).annotate(rank=rank).order_by("rank", "id")
