@@ -40,6 +40,7 @@ class Command(BaseCommand):
                 "--workers", "2", "--threads", "4",
                 "--graceful-timeout", "10",
                 "--access-logfile", "-",
+                "--no-control-socket",
             ],
             "jobs": [sys.executable, str(settings.BASE_DIR / "manage.py"), "qcluster"],
         }
