@@ -1,6 +1,29 @@
 """The export document (SPEC §10): every memory and the audit history as JSON, and its import."""
 
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
+
+import orjson
+from django.core.exceptions import EmptyResultSet
+from django.core.management.color import no_style
+from django.db import connection, connections, transaction
+from django.utils import timezone
+
+from memories.lifecycle import (
+    MAX_LABEL_LENGTH,
+    InvalidValue,
+    LifecycleError,
+    check_writes_allowed,
+    clean_choice,
+    clean_confidence,
+    clean_kind,
+    clean_label,
+    clean_text,
+)
+from memories.models import AuditEvent, Layer, Memory, Message, Scope, SourceKind, Status
 
 FORMAT = "bestie-memory-export"
 VERSION = 1
@@ -68,3 +91,579 @@ def memory_dict(row):
 
 def history_dict(row):
     return {name: _plain(value) for name, value in zip(HISTORY_FIELDS, row)}
+
+
+
+
+def history_rows(queryset):
+    """``values_list`` rows of the exported history fields, streamed in id order."""
+    return queryset.order_by("id").values_list(*HISTORY_FIELDS.values()).iterator(chunk_size=2000)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Export
+
+# Records per chunk: few enough to keep memory flat, enough that the writer is not called per line.
+CHUNK_RECORDS = 500
+# Fields whose column holds JSON text.
+_JSON_FIELDS = {"flags", "old", "new"}
+# SQLite hands back naive UTC datetimes, PostgreSQL aware ones in UTC: both come out as ...Z, like iso().
+_ORJSON_OPTIONS = orjson.OPT_NAIVE_UTC | orjson.OPT_UTC_Z
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    memories: int
+    history: int
+
+
+def iter_export(memories=None, *, exported_at=None):
+    """The export document as str chunks, read from the database while it is written out.
+
+    ``memories`` narrows the export to a queryset (the console's filtered download); the history then
+    holds only the events of those memories. Without it every memory and the whole history go out.
+    """
+    return _export_chunks(memories, exported_at, Counter())
+
+
+def write_export(out, memories=None, *, exported_at=None):
+    """Write the export document to the text file ``out``; returns how many records it holds."""
+    tally = Counter()
+    for chunk in _export_chunks(memories, exported_at, tally):
+        out.write(chunk)
+    return ExportResult(memories=tally["memories"], history=tally["history"])
+
+
+def _export_chunks(memories, exported_at, tally):
+    if memories is None:
+        memories, history = Memory.objects.all(), AuditEvent.objects.all()
+    else:
+        history = AuditEvent.objects.filter(memory_id__in=memories.values("id"))
+    exported_at = iso(exported_at or timezone.now())
+    # One record per line, so that memories[i] is on line i + 3 and two exports diff record by record.
+    yield f'{{"format": "{FORMAT}", "version": {VERSION}, "exported_at": "{exported_at}",\n"memories": ['
+    yield from _record_chunks(memories, MEMORY_FIELDS, tally, "memories")
+    yield '\n],\n"history": ['
+    yield from _record_chunks(history, HISTORY_FIELDS, tally, "history")
+    yield "\n]}\n"
+
+
+def _record_chunks(queryset, fields, tally, name):
+    """The rows of ``queryset`` as the objects ``memory_dict``/``history_dict`` make, one per line."""
+    names = list(fields)
+    json_columns = [i for i, field in enumerate(names) if field in _JSON_FIELDS]
+    lines = []
+    separator = b"\n"
+    for row in _database_rows(queryset, fields.values()):
+        row = list(row)
+        for i in json_columns:
+            if row[i] is not None:
+                row[i] = orjson.loads(row[i])
+        lines.append(orjson.dumps(dict(zip(names, row)), option=_ORJSON_OPTIONS))
+        if len(lines) == CHUNK_RECORDS:
+            yield (separator + b",\n".join(lines)).decode()
+            tally[name] += len(lines)
+            lines = []
+            separator = b",\n"
+    if lines:
+        yield (separator + b",\n".join(lines)).decode()
+        tally[name] += len(lines)
+
+
+def _database_rows(queryset, columns):
+    """The rows of ``values_list(*columns)`` as the database driver returns them, in id order.
+
+    ``memory_rows`` would run each value through Django's converters, which makes an export four times
+    slower; the driver already gives booleans, numbers and datetimes, and JSON comes as text.
+    """
+    try:
+        sql, params = queryset.order_by("id").values_list(*columns).query.get_compiler(queryset.db).as_sql()
+    except EmptyResultSet:
+        return
+    # A server-side cursor on PostgreSQL, so that rows arrive as they are read, not all at once.
+    with connections[queryset.db].chunked_cursor() as cursor:
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(2000):
+            yield from rows
+
+
+# ---------------------------------------------------------------------------------------------------
+# Import
+
+MAX_ID = 2**63 - 1
+MAX_COUNT = 2**31 - 1
+MAX_ACTOR_LENGTH = AuditEvent._meta.get_field("actor").max_length
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+_SPACE = re.compile(r"[ \t\n\r]*")
+# Ids asked about per query: well under SQLite's 999 variables.
+_BATCH = 500
+
+
+class InvalidDocument(LifecycleError):
+    """The import document is malformed; the message says where and why. Nothing was imported."""
+
+
+class _NotPlainJSON(ValueError):
+    """Valid for Python's json module, but data would be lost or unreadable elsewhere."""
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    memories: int
+    history: int
+    dropped_message_links: int
+    dry_run: bool
+
+
+def import_document(source, *, actor, dry_run=False):
+    """Import an export document (a str or a text file) into the store: all of it or, on any error,
+    nothing. The imported history is the record of what happened, so no audit event is added.
+
+    Memories linked to a conversation message this store does not have are imported without the link
+    (messages are not part of the export); ``dropped_message_links`` says how many.
+    ``actor`` is kept for the callers' logs; the rows keep the actors of the imported history.
+    """
+    text = source if isinstance(source, str) else source.read()
+    document = _parse(text)
+    memories = _records(text, document, "memories", _memory_fields)
+    history = _records(text, document, "history", _history_fields)
+    _check_supersede_chains(text, document, memories)
+
+    with transaction.atomic():
+        check_writes_allowed()
+        _check_not_in_store(text, document, "memories", memories, Memory)
+        _check_not_in_store(text, document, "history", history, AuditEvent)
+        _check_supersede_targets(text, document, memories)
+        linked = {fields["message_id"] for fields in memories if fields["message_id"] is not None}
+        missing_messages = linked - _existing(Message, linked)
+        dropped = sum(1 for fields in memories if fields["message_id"] in missing_messages)
+        if not dry_run:
+            for fields in memories:
+                if fields["message_id"] in missing_messages:
+                    fields["message_id"] = None
+            _insert(Memory, memories)
+            _insert(AuditEvent, history)
+            _move_id_sequences(history)
+    return ImportResult(
+        memories=len(memories), history=len(history), dropped_message_links=dropped, dry_run=dry_run
+    )
+
+
+def _insert(model, rows):
+    # Batches keep memory flat; foreign keys are checked at commit, so the order of rows does not matter.
+    for start in range(0, len(rows), _BATCH):
+        model.objects.bulk_create([model(**fields) for fields in rows[start:start + _BATCH]])
+
+
+def _move_id_sequences(history):
+    """Let new rows get ids past every imported one, as if the rows had been written here.
+
+    A new memory must not take the id of a forgotten one either: that id lives on in the imported history,
+    whose events would then read as the new memory's.
+    """
+    forgotten = max((fields["memory_id"] or 0 for fields in history), default=0)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            for sql in connection.ops.sequence_reset_sql(no_style(), [Memory, AuditEvent]):
+                cursor.execute(sql)
+            cursor.execute(
+                "SELECT setval(pg_get_serial_sequence('memory', 'id'), %s)"
+                " WHERE %s > (SELECT coalesce(max(id), 0) FROM memory)",
+                [forgotten, forgotten],
+            )
+        else:
+            # AUTOINCREMENT has moved past every inserted id already; it has not seen the history's.
+            cursor.execute(
+                "UPDATE sqlite_sequence SET seq = %s WHERE name = 'memory' AND seq < %s", [forgotten, forgotten]
+            )
+            cursor.execute(
+                "INSERT INTO sqlite_sequence (name, seq) SELECT 'memory', %s"
+                " WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'memory')",
+                [forgotten],
+            )
+
+
+# The document as a whole
+
+def _parse(text):
+    try:
+        document = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except json.JSONDecodeError as error:
+        raise InvalidDocument(f"line {error.lineno} column {error.colno}: {error.msg}") from None
+    except _NotPlainJSON as error:
+        raise _locate_not_plain_json(text, error) from None
+    expected = ("format", "version", "exported_at", "memories", "history")
+    if not isinstance(document, dict):
+        raise InvalidDocument(
+            f"line {_line(text, ())}: the document must be a JSON object with the keys {', '.join(expected)},"
+            f" not {_json_type(document)}"
+        )
+    missing = [key for key in expected if key not in document]
+    unknown = [key for key in document if key not in expected]
+    if missing or unknown:
+        raise InvalidDocument(f"line {_line(text, ())}: the document {_key_problem(missing, unknown, expected)}")
+    if document["format"] != FORMAT:
+        raise InvalidDocument(
+            f"line {_line(text, ('format',))}: format must be {FORMAT!r}, not {document['format']!r}:"
+            " this is not a Bestie memory export"
+        )
+    if type(document["version"]) is not int or document["version"] != VERSION:
+        raise InvalidDocument(
+            f"line {_line(text, ('version',))}: version {document['version']!r} is not supported;"
+            f" this Bestie reads version {VERSION}"
+        )
+    try:
+        _time("exported_at", document["exported_at"])
+    except InvalidValue as error:
+        raise InvalidDocument(f"line {_line(text, ('exported_at',))}: {_reason(error)}") from None
+    for key in ("memories", "history"):
+        if not isinstance(document[key], list):
+            raise InvalidDocument(
+                f"line {_line(text, (key,))}: {key} must be an array, not {_json_type(document[key])}"
+            )
+    return document
+
+
+def _unique_keys(pairs):
+    keys = set()
+    for key, _ in pairs:
+        if key in keys:
+            raise _NotPlainJSON(f"the key {key!r} appears twice")
+        keys.add(key)
+    return dict(pairs)
+
+
+def _no_constant(name):
+    raise _NotPlainJSON(f"{name} is not a JSON number")
+
+
+def _locate_not_plain_json(text, error):
+    """The InvalidDocument for a duplicate key or a NaN: at the record that has it, else the document."""
+    try:
+        document = _DECODER.decode(text)
+    except json.JSONDecodeError as syntax:
+        # Further down than the first problem, but a broken document has to be mended first anyway.
+        return InvalidDocument(f"line {syntax.lineno} column {syntax.colno}: {syntax.msg}")
+    for name in ("memories", "history"):
+        if not (isinstance(document, dict) and isinstance(document.get(name), list)):
+            continue
+        for index, pos in enumerate(_element_offsets(text, _offset(text, (name,)))):
+            try:
+                _STRICT.raw_decode(text, pos)
+            except _NotPlainJSON as record_error:
+                return _invalid(text, name, index, document[name][index], str(record_error))
+    return InvalidDocument(f"line {_line(text, ())}: the document: {error}")
+
+
+# Each record
+
+def _records(text, document, name, clean):
+    """The records of ``document[name]`` as model field values, every one checked, ids unique."""
+    rows, seen = [], {}
+    for index, record in enumerate(document[name]):
+        try:
+            fields = clean(record)
+        except LifecycleError as error:
+            raise _invalid(text, name, index, record, _reason(error)) from None
+        if fields["id"] in seen:
+            first = seen[fields["id"]]
+            also = f"{name}[{first}] on line {_line(text, (name, first))}"
+            raise _invalid(text, name, index, record, f"id {fields['id']} is used twice: {also} has it too")
+        seen[fields["id"]] = index
+        rows.append(fields)
+    return rows
+
+
+def _memory_fields(record):
+    _check_keys(record, MEMORY_FIELDS, "a memory")
+    value = record.__getitem__
+    return {
+        "id": _id("id", value("id")),
+        # Text and source are kept exactly: only what the write path would refuse outright is refused.
+        "text": _text("text", value("text")),
+        "kind": _kind(value("kind")),
+        "subject": _label("subject", value("subject")),
+        "scope": clean_choice("scope", value("scope"), Scope),
+        "user": _label("user", value("user")),
+        "channel": _label("channel", value("channel")),
+        "project": _label("project", value("project")),
+        "layer": clean_choice("layer", value("layer"), Layer),
+        "status": clean_choice("status", value("status"), Status),
+        "pinned": _boolean("pinned", value("pinned")),
+        "stale": _boolean("stale", value("stale")),
+        "superseded_by_id": _optional(_id, "superseded_by", value("superseded_by")),
+        "expires_at": _optional(_time, "expires_at", value("expires_at")),
+        "confidence": _confidence(value("confidence")),
+        "source": _text("source", value("source")),
+        "source_kind": clean_choice("source_kind", value("source_kind"), SourceKind),
+        "message_id": _optional(_id, "message_id", value("message_id")),
+        "flags": _array("flags", value("flags")),
+        "created_at": _time("created_at", value("created_at")),
+        "confirmed_at": _time("confirmed_at", value("confirmed_at")),
+        "last_accessed_at": _optional(_time, "last_accessed_at", value("last_accessed_at")),
+        "access_count": _count("access_count", value("access_count")),
+        "deleted_at": _optional(_time, "deleted_at", value("deleted_at")),
+    }
+
+
+def _history_fields(record):
+    _check_keys(record, HISTORY_FIELDS, "a history event")
+    value = record.__getitem__
+    sha = _string("text_sha256", value("text_sha256"))
+    if sha and not _SHA256.fullmatch(sha):
+        raise InvalidValue("text_sha256", f"must be empty or 64 lower-case hex digits, not {sha!r}")
+    actor = _string("actor", value("actor"))
+    if len(actor) > MAX_ACTOR_LENGTH:
+        raise InvalidValue("actor", f"must be at most {MAX_ACTOR_LENGTH} characters")
+    return {
+        "id": _id("id", value("id")),
+        "memory_id": _optional(_id, "memory_id", value("memory_id")),
+        "event": clean_choice("event", value("event"), AuditEvent.Event),
+        "actor": actor,
+        "at": _time("at", value("at")),
+        # The values before and after a change are whatever that change recorded.
+        "old": value("old"),
+        "new": value("new"),
+        "text_sha256": sha,
+        "note": _string("note", value("note")),
+    }
+
+
+def _check_keys(record, fields, what):
+    if not isinstance(record, dict):
+        raise LifecycleError(f"must be an object ({what}), not {_json_type(record)}")
+    missing = [key for key in fields if key not in record]
+    unknown = [key for key in record if key not in fields]
+    if missing or unknown:
+        raise LifecycleError(f"{what} {_key_problem(missing, unknown, fields)}")
+
+
+def _key_problem(missing, unknown, expected):
+    problems = []
+    if missing:
+        problems.append(f"lacks the key{'s' * (len(missing) > 1)} {', '.join(missing)}")
+    if unknown:
+        problems.append(f"has the unknown key{'s' * (len(unknown) > 1)} {', '.join(map(repr, unknown))}")
+    return f"{' and '.join(problems)} (it has exactly {', '.join(expected)})"
+
+
+def _optional(clean, field, value):
+    return None if value is None else clean(field, value)
+
+
+def _string(field, value):
+    if not isinstance(value, str):
+        raise InvalidValue(field, f"must be a string, not {_json_type(value)}")
+    return value
+
+
+def _text(field, value):
+    clean_text(_string(field, value), field)
+    return value
+
+
+def _kind(value):
+    if clean_kind(_string("kind", value)) != value:
+        # The write path strips spaces around a kind, so a stored kind never has any.
+        raise InvalidValue("kind", f"must be a lower-case slug without spaces around it, not {value!r}")
+    return value
+
+
+def _label(field, value):
+    clean_label(field, _string(field, value))
+    # clean_label measures the label without the spaces around it; the column holds all of it.
+    if len(value) > MAX_LABEL_LENGTH:
+        raise InvalidValue(field, f"must be at most {MAX_LABEL_LENGTH} characters")
+    return value
+
+
+def _id(field, value):
+    if type(value) is not int or not 0 < value <= MAX_ID:
+        raise InvalidValue(field, f"must be a positive whole number, not {_json_value(value)}")
+    return value
+
+
+def _count(field, value):
+    if type(value) is not int or not 0 <= value <= MAX_COUNT:
+        raise InvalidValue(field, f"must be a whole number from 0 to {MAX_COUNT}, not {_json_value(value)}")
+    return value
+
+
+def _boolean(field, value):
+    if type(value) is not bool:
+        raise InvalidValue(field, f"must be true or false, not {_json_value(value)}")
+    return value
+
+
+def _confidence(value):
+    if type(value) not in (int, float):
+        raise InvalidValue("confidence", f"must be a number from 0 to 1, not {_json_value(value)}")
+    return clean_confidence(value)
+
+
+def _array(field, value):
+    if not isinstance(value, list):
+        raise InvalidValue(field, f"must be an array, not {_json_type(value)}")
+    return value
+
+
+def _time(field, value):
+    """An aware datetime from ISO-8601 text with a time zone, like every time iso() writes."""
+    example = "like 2026-12-01T09:00:00Z"
+    if not isinstance(value, str):
+        raise InvalidValue(field, f"must be an ISO-8601 time {example}, not {_json_type(value)}")
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise InvalidValue(field, f"must be an ISO-8601 time {example}, not {value!r}") from None
+    if timezone.is_naive(parsed):
+        raise InvalidValue(field, f"must include a time zone ({example}), not {value!r}")
+    try:
+        return parsed.astimezone(dt_timezone.utc)
+    except OverflowError:
+        raise InvalidValue(field, f"is out of range: {value!r}") from None
+
+
+# Between records
+
+def _check_supersede_chains(text, document, memories):
+    """Nobody supersedes itself, and following superseded_by inside the document always ends."""
+    index = {fields["id"]: i for i, fields in enumerate(memories)}
+    successor = {}
+    for i, fields in enumerate(memories):
+        target = fields["superseded_by_id"]
+        if target == fields["id"]:
+            raise _invalid(text, "memories", i, document["memories"][i], "superseded_by is the memory's own id")
+        if target in index:
+            successor[fields["id"]] = target
+    done = set()
+    for start in successor:
+        path, on_path = [], set()
+        current = start
+        while current in successor and current not in done and current not in on_path:
+            path.append(current)
+            on_path.add(current)
+            current = successor[current]
+        if current in on_path:
+            loop = path[path.index(current):]
+            first = min(index[i] for i in loop)
+            chain = " -> ".join(map(str, loop + [loop[0]]))
+            raise _invalid(
+                text, "memories", first, document["memories"][first],
+                f"superseded_by goes round in a loop: {chain}",
+            )
+        done.update(path)
+
+
+def _check_supersede_targets(text, document, memories):
+    in_document = {fields["id"] for fields in memories}
+    outside = {fields["superseded_by_id"] for fields in memories} - in_document - {None}
+    unknown = outside - _existing(Memory, outside)
+    for i, fields in enumerate(memories):
+        if fields["superseded_by_id"] in unknown:
+            raise _invalid(
+                text, "memories", i, document["memories"][i],
+                f"superseded_by {fields['superseded_by_id']} is neither in this document nor in the store",
+            )
+
+
+def _check_not_in_store(text, document, name, rows, model):
+    clashes = _existing(model, [fields["id"] for fields in rows])
+    if not clashes:
+        return
+    first = next(i for i, fields in enumerate(rows) if fields["id"] in clashes)
+    shown = ", ".join(map(str, sorted(clashes)[:10])) + (", …" if len(clashes) > 10 else "")
+    what = "memory" if model is Memory else "history event"
+    raise _invalid(
+        text, name, first, document[name][first],
+        f"a {what} with this id is already in the store ({len(clashes)} of the document's ids are: {shown});"
+        " import into an empty store, or run `bestie memory clear --yes` first",
+    )
+
+
+def _existing(model, ids):
+    """Which of ``ids`` are in ``model``'s table, asked in batches that fit SQLite's variable limit."""
+    ids = sorted(ids)
+    found = set()
+    for start in range(0, len(ids), _BATCH):
+        found.update(model.objects.filter(pk__in=ids[start:start + _BATCH]).values_list("pk", flat=True))
+    return found
+
+
+# Saying where
+
+_STRICT = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+_DECODER = json.JSONDecoder()
+
+
+def _invalid(text, name, index, record, reason):
+    where = f"{name}[{index}]"
+    if isinstance(record, dict) and "id" in record:
+        where += f" (id {_json_value(record['id'])})"
+    return InvalidDocument(f"line {_line(text, (name, index))}: {where}: {reason}")
+
+
+def _reason(error):
+    """``kind must be …``: after ``memories[3] (id 7):`` a second colon would read badly."""
+    if isinstance(error, InvalidValue):
+        return str(error).replace(f"{error.field}: ", f"{error.field} ", 1)
+    return str(error)
+
+
+def _line(text, path):
+    return text.count("\n", 0, _offset(text, path)) + 1
+
+
+def _offset(text, path):
+    """Where the value at ``path`` (object keys and array indexes) starts in the JSON ``text``.
+
+    Works for any layout, pretty-printed too: json.loads has accepted ``text``, and each value on the way
+    is skipped with raw_decode, which knows where it ends.
+    """
+    pos = _SPACE.match(text).end()
+    for step in path:
+        if isinstance(step, int):
+            for index, pos in enumerate(_element_offsets(text, pos)):
+                if index == step:
+                    break
+        else:
+            pos = _member_offset(text, pos, step)
+    return pos
+
+
+def _element_offsets(text, pos):
+    """Where each element of the array at ``pos`` starts."""
+    pos = _SPACE.match(text, pos + 1).end()
+    while text[pos] != "]":
+        yield pos
+        pos = _SPACE.match(text, _DECODER.raw_decode(text, pos)[1]).end()
+        if text[pos] == ",":
+            pos = _SPACE.match(text, pos + 1).end()
+
+
+def _member_offset(text, pos, key):
+    """Where the value of ``key`` in the object at ``pos`` starts."""
+    pos = _SPACE.match(text, pos + 1).end()
+    while text[pos] != "}":
+        name, pos = _DECODER.raw_decode(text, pos)
+        pos = _SPACE.match(text, _SPACE.match(text, pos).end() + 1).end()
+        if name == key:
+            return pos
+        pos = _SPACE.match(text, _DECODER.raw_decode(text, pos)[1]).end()
+        if text[pos] == ",":
+            pos = _SPACE.match(text, pos + 1).end()
+    raise KeyError(key)
+
+
+_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "true/false", type(None): "null"}
+
+
+def _json_type(value):
+    return _JSON_TYPES.get(type(value), "a number")
+
+
+def _json_value(value):
+    """A value as it reads in the document: 57, "x", true, null."""
+    if isinstance(value, (dict, list)):
+        return _json_type(value)
+    return json.dumps(value, ensure_ascii=False)
