@@ -1,0 +1,171 @@
+"""How the verbs print: one line per record for a person, JSON for a script.
+
+JSON times are ISO-8601 UTC with a Z, as ``transfer.iso`` writes them in the export; text shows dates in
+the owner's time zone. Listings stream: rows are read in chunks and written as they come, so listing
+the whole store needs no more memory than listing ten rows.
+"""
+
+import json
+from collections import namedtuple
+from datetime import datetime, timezone as dt_timezone
+
+import orjson
+from django.core.exceptions import EmptyResultSet
+from django.db import connections
+from django.utils import timezone
+
+from memories import transfer
+from memories.models import Memory
+
+CHUNK = 2000
+MEMORY_ATTRIBUTES = tuple(transfer.MEMORY_FIELDS.values())
+MemoryRow = namedtuple("MemoryRow", MEMORY_ATTRIBUTES)
+MESSAGE_FIELDS = ("id", "role", "text", "user", "channel", "project", "created_at")
+
+_TIMES = tuple(attribute for attribute in MEMORY_ATTRIBUTES if attribute.endswith("_at"))
+# SQLite's driver gives naive UTC datetimes, PostgreSQL's aware ones: both are written ...Z, like iso().
+_ORJSON = orjson.OPT_NAIVE_UTC | orjson.OPT_UTC_Z
+
+
+class Stream:
+    """``command.stdout`` as a plain text stream: its ``write`` would end every piece with a newline."""
+
+    def __init__(self, wrapper):
+        self._wrapper = wrapper
+
+    def write(self, text):
+        self._wrapper.write(text, ending="")
+        return len(text)
+
+    def flush(self):
+        self._wrapper.flush()
+
+
+def write_json(command, value):
+    command.stdout.write(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def write_json_array(command, lines):
+    """A JSON array of ``lines`` (encoded objects, bytes), one per line, written in batches as they come.
+    Returns how many there were."""
+    stream, batch, opening, count = Stream(command.stdout), [], b"[", 0
+    for count, line in enumerate(lines, 1):
+        batch.append(line)
+        if len(batch) == CHUNK:
+            stream.write((opening + b"\n" + b",\n".join(batch)).decode())
+            batch, opening = [], b","
+    if batch:
+        stream.write((opening + b"\n" + b",\n".join(batch)).decode())
+        opening = b","
+    stream.write("[]\n" if opening == b"[" else "\n]\n")
+    return count
+
+
+def encode(obj):
+    return orjson.dumps(obj, option=_ORJSON)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Memories
+
+
+def memory_rows(queryset):
+    """The memories of ``queryset``, in its order, as ``MemoryRow`` of the values the driver returns.
+
+    Django's converters would make ``list --json`` of a large store several times slower than its
+    query: the driver already gives numbers, booleans and datetimes (naive UTC on SQLite), and the
+    flags come as JSON text. ``model_values`` turns a row into what the model would hold.
+    """
+    try:
+        sql, params = queryset.values_list(*MEMORY_ATTRIBUTES).query.get_compiler(queryset.db).as_sql()
+    except EmptyResultSet:
+        return
+    # A server-side cursor on PostgreSQL, so that rows arrive as they are read rather than all at once.
+    with connections[queryset.db].chunked_cursor() as cursor:
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(CHUNK):
+            yield from map(MemoryRow._make, rows)
+
+
+def _aware(value):
+    return value.replace(tzinfo=dt_timezone.utc) if value is not None and value.tzinfo is None else value
+
+
+def model_values(row):
+    """The row with aware datetimes and its flags as a list, as a ``Memory`` instance has them."""
+    return row._replace(flags=orjson.loads(row.flags), **{name: _aware(getattr(row, name)) for name in _TIMES})
+
+
+def state(row, now):
+    # Memory.state reads only attributes, so a row answers it as the model would, without a model
+    # instance per row. Of the times it reads, only expires_at is compared, so only it must be aware.
+    if row.expires_at is not None and row.expires_at.tzinfo is None:
+        row = row._replace(expires_at=_aware(row.expires_at))
+    return Memory.state(row, now)
+
+
+def memory_json(row, now):
+    """One memory as ``--json`` prints it: ``transfer.memory_dict`` of the row, plus its state."""
+    obj = dict(zip(transfer.MEMORY_FIELDS, row))
+    obj["flags"] = orjson.loads(row.flags)
+    obj["state"] = state(row, now)
+    return encode(obj)
+
+
+def day(value):
+    """A date in the owner's time zone; ``value`` is an aware datetime, an ISO string or None."""
+    if value is None:
+        return "-"
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return timezone.localtime(value).date().isoformat()
+
+
+def placement(memory):
+    """Where a memory applies and which tier it sits in: ``core/working``, ``project:bestie/core``."""
+    scope = f"{memory.scope}:{memory.project}" if memory.project else memory.scope
+    return f"{scope}/{memory.layer}"
+
+
+def label(memory):
+    return f"{memory.kind}:{memory.subject}" if memory.subject else memory.kind
+
+
+def memory_line(memory, state, *, notes=()):
+    """``#12  live  core/working  preference:language  User prefers concise replies.  (confirmed …)``"""
+    notes = list(notes)
+    if memory.pinned:
+        notes.insert(0, "pinned")
+    if memory.expires_at:
+        notes.append(f"expires {day(memory.expires_at)}")
+    notes.append(f"confirmed {day(memory.confirmed_at)}")
+    return f"#{memory.id}  {state}  {placement(memory)}  {label(memory)}  {memory.text}  ({', '.join(notes)})"
+
+
+def write_memories(command, queryset, *, as_json, now, notes=None, empty="no memories match"):
+    """Stream a listing of memories; ``notes(memory)`` adds words to a line's closing parenthesis.
+    Returns how many were listed."""
+    if as_json:
+        return write_json_array(command, (memory_json(row, now) for row in memory_rows(queryset)))
+    shown = 0
+    for row in memory_rows(queryset):
+        memory = model_values(row)
+        command.stdout.write(memory_line(memory, state(row, now), notes=notes(memory) if notes else ()))
+        shown += 1
+    if not shown:
+        command.stdout.write(empty)
+    return shown
+
+
+# ---------------------------------------------------------------------------------------------------
+# Messages
+
+
+def message_json(row):
+    return {name: transfer.iso(value) if name == "created_at" else value for name, value in zip(MESSAGE_FIELDS, row)}
+
+
+def message_line(message):
+    """``#5  2026-05-02  user  telegram:1  Remind me about the dentist.``"""
+    where = " ".join(part for part in (message.channel, message.project and f"project:{message.project}") if part)
+    return f"#{message.id}  {day(message.created_at)}  {message.role}  {where or '-'}  {message.text}"

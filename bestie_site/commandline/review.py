@@ -1,0 +1,105 @@
+"""The owner's decisions on proposals: pending (list, search, inspect), approve, reject, reject-all."""
+
+import argparse
+
+from django.core.management.base import CommandError
+from django.utils import timezone
+
+from bestie_site.commandline import ACTOR, output
+from bestie_site.commandline.arguments import add_actions, add_json, add_limit, add_query, add_verb
+from bestie_site.commandline.memories import details, write_details
+from memories import lifecycle
+from memories.models import Memory
+from memories.search import matching
+
+
+def register(verbs):
+    parser = add_verb(verbs, "pending", pending, "proposals waiting for your decision, oldest first")
+    add_limit(parser, 20)
+    add_json(parser)
+    actions = add_actions(parser, required=False)
+    search = add_verb(actions, "search", search_pending, "pending proposals whose text has every word of QUERY")
+    add_query(search)
+    add_limit(search, argparse.SUPPRESS)
+    add_json(search, argparse.SUPPRESS)
+    inspect = add_verb(actions, "inspect", inspect_pending, "a pending proposal with its source and history")
+    inspect.add_argument("id", metavar="ID")
+    add_json(inspect, argparse.SUPPRESS)
+
+    for name, handler, help in (
+        ("approve", approve, "approve pending proposals: they become live memories"),
+        ("reject", reject, "reject pending proposals: they are not proposed again"),
+    ):
+        add_verb(verbs, name, handler, help).add_argument("ids", nargs="+", metavar="ID")
+
+    parser = add_verb(verbs, "reject-all", reject_all, "reject every pending proposal (shows the count without --yes)")
+    parser.add_argument("--yes", action="store_true", help="really reject them all")
+
+
+def notes(row):
+    """A proposal is judged by where it came from: its source, and the flags the write path raised."""
+    words = [f"{row.source_kind}: {row.source}", f"proposed {output.day(row.created_at)}"]
+    if row.flags:
+        words.append(f"flags: {', '.join(row.flags)}")
+    return words
+
+
+def write_pending(command, proposals, options, now):
+    shown = output.write_memories(
+        command, proposals[: options["limit"]], as_json=options["json"], now=now, notes=notes,
+        empty="no pending proposals match",
+    )
+    if not options["json"] and shown == options["limit"] and (total := proposals.count()) > shown:
+        command.stdout.write(f"showing {shown} of {total}; --limit N shows more")
+
+
+def pending(command, options):
+    now = timezone.now()
+    write_pending(command, Memory.objects.pending(now).order_by("created_at", "id"), options, now)
+
+
+def search_pending(command, options):
+    now = timezone.now()
+    write_pending(command, matching(Memory.objects.pending(now), " ".join(options["query"])), options, now)
+
+
+def inspect_pending(command, options):
+    now = timezone.now()
+    memory = lifecycle.get_memory(options["id"])
+    state = memory.state(now)
+    if state != "pending":
+        raise CommandError(
+            f"memory {memory.pk} is {state}, not pending; see it with `bestie memory inspect {memory.pk}`"
+        )
+    info = details(memory, now)
+    if options["json"]:
+        output.write_json(command, info)
+    else:
+        write_details(command, info, now)
+
+
+def approve(command, options):
+    lifecycle.approve(options["ids"], actor=ACTOR)
+    command.stdout.write(command.style.SUCCESS(f"approved {_memories(options['ids'])}"))
+
+
+def reject(command, options):
+    lifecycle.reject(options["ids"], actor=ACTOR)
+    command.stdout.write(command.style.SUCCESS(f"rejected {_memories(options['ids'])}"))
+
+
+def _memories(ids):
+    ids = list(dict.fromkeys(ids))
+    return f"memor{'y' if len(ids) == 1 else 'ies'} {', '.join(f'#{i}' for i in ids)}"
+
+
+def reject_all(command, options):
+    if not options["yes"]:
+        count = Memory.objects.pending().count()
+        command.stdout.write(command.style.WARNING(
+            f"reject-all would reject {count} pending proposal{'' if count == 1 else 's'}. "
+            "Nothing was changed; run `bestie memory reject-all --yes` to do it."
+        ))
+        return
+    count = lifecycle.reject_all(actor=ACTOR)
+    command.stdout.write(command.style.SUCCESS(f"rejected {count} pending proposal{'' if count == 1 else 's'}"))
