@@ -1,0 +1,149 @@
+"""The Django admin, made to stay quick at 100k+ rows and to change memories only through the write path.
+
+Memories are read-only here except through actions that call ``memories.lifecycle``; deleting one is
+forgetting it. Counts are capped instead of counting whole tables, and search uses the full-text index.
+"""
+
+from django.contrib import admin, messages
+from django.core.paginator import Paginator
+from django.shortcuts import redirect
+from django.utils.functional import cached_property
+
+from governance import policies
+from memories import lifecycle, search
+from memories.models import AuditEvent, Memory, MemorySettings, Message
+
+
+class CappedPaginator(Paginator):
+    """Counts at most ``CAP`` rows: the last pages of a huge table are reached by filtering, not paging."""
+
+    CAP = 10_000
+
+    @cached_property
+    def count(self):
+        return self.object_list.order_by().values("pk")[: self.CAP].count()
+
+
+class LargeTableAdmin(admin.ModelAdmin):
+    paginator = CappedPaginator
+    show_full_result_count = False
+    list_per_page = 50
+
+
+class FullTextSearchAdmin(LargeTableAdmin):
+    def get_search_results(self, request, queryset, search_term):
+        if not search_term.strip():
+            return queryset, False
+        return search.matching(queryset, search_term), False
+
+
+def actor(request):
+    return f"owner:{request.user.get_username()}"
+
+
+def _lifecycle_action(function, description, plural=False):
+    def action(modeladmin, request, queryset):
+        ids = list(queryset.values_list("pk", flat=True))
+        try:
+            if plural:
+                function(ids, actor=actor(request))
+            else:
+                for memory_id in ids:
+                    function(memory_id, actor=actor(request))
+        except lifecycle.LifecycleError as error:
+            modeladmin.message_user(request, str(error), messages.ERROR)
+        else:
+            modeladmin.message_user(request, f"{description}: {len(ids)} memories.", messages.SUCCESS)
+
+    action.__name__ = function.__name__
+    action.short_description = description
+    return action
+
+
+@admin.register(Memory)
+class MemoryAdmin(FullTextSearchAdmin):
+    list_display = ("id", "text", "kind", "subject", "scope", "layer", "status", "pinned", "stale", "confirmed_at")
+    list_filter = ("status", "layer", "scope", "pinned", "stale", "source_kind")
+    list_select_related = ("superseded_by",)
+    search_fields = ("text",)
+    raw_id_fields = ("superseded_by", "message")
+    ordering = ("-id",)
+    actions = [
+        _lifecycle_action(lifecycle.approve, "Approve", plural=True),
+        _lifecycle_action(lifecycle.reject, "Reject", plural=True),
+        _lifecycle_action(lifecycle.pin, "Pin"),
+        _lifecycle_action(lifecycle.unpin, "Unpin"),
+        _lifecycle_action(lifecycle.confirm, "Confirm as still true"),
+    ]
+
+    def has_add_permission(self, request):
+        return False
+
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in Memory._meta.fields]
+
+    def delete_model(self, request, obj):
+        lifecycle.forget(obj.pk, actor=actor(request))
+
+    def delete_queryset(self, request, queryset):
+        lifecycle.erase(list(queryset.values_list("pk", flat=True)), actor=actor(request))
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(LargeTableAdmin):
+    list_display = ("id", "at", "event", "memory_id", "actor", "note")
+    list_filter = ("event",)
+    search_fields = ("actor",)
+    ordering = ("-id",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Message)
+class MessageAdmin(FullTextSearchAdmin):
+    list_display = ("id", "created_at", "role", "user", "channel", "project", "text")
+    list_filter = ("role",)
+    search_fields = ("text",)
+    ordering = ("-id",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(MemorySettings)
+class MemorySettingsAdmin(admin.ModelAdmin):
+    """Changes go through ``governance.policies`` so each one is checked and lands in the history."""
+
+    fields = (
+        "write_policy", "delete_policy", "governance_policy", "paused",
+        "core_budget_tokens", "working_budget_tokens",
+    )
+    list_display = ("__str__", "write_policy", "delete_policy", "governance_policy", "paused")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def changelist_view(self, request, extra_context=None):
+        return redirect("admin:memories_memorysettings_change", MemorySettings.load().pk)
+
+    def save_model(self, request, obj, form, change):
+        who = actor(request)
+        data = form.cleaned_data
+        policies.set_write_policy(data["write_policy"], actor=who)
+        policies.set_delete_policy(data["delete_policy"], actor=who)
+        policies.set_governance_policy(data["governance_policy"], actor=who)
+        (policies.pause if data["paused"] else policies.resume)(actor=who)
+        policies.set_budgets(core=data["core_budget_tokens"], working=data["working_budget_tokens"], actor=who)
