@@ -9,6 +9,7 @@ changes nothing.
 import hashlib
 import re
 import time
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.admin.models import LogEntry
@@ -387,9 +388,16 @@ def erase(ids, *, actor, note=""):
     return doomed
 
 
+@dataclass(frozen=True)
+class Forgotten:
+    erased: list  # the memory first, then the older versions it had replaced
+    restored: list  # the versions made current again (with ``restore_previous``)
+
+
 def forget(memory_id, *, actor, restore_previous=False):
     """Forget one memory for good. The older versions it replaced go with it, unless the owner asks to
-    restore them, in which case they become current again. Returns the ids erased."""
+    restore them, in which case they become current again."""
+    previous = []
     with transaction.atomic():
         memory = get_memory(memory_id, for_update=True)
         if restore_previous:
@@ -406,7 +414,12 @@ def forget(memory_id, *, actor, restore_previous=False):
                     for i in previous
                 ]
             )
-        return erase([memory.pk], actor=actor)
+        return Forgotten(erased=erase([memory.pk], actor=actor), restored=previous)
+
+
+def clear_plan():
+    """What ``clear`` would erase, for the confirmation step."""
+    return {"memories": Memory.objects.count(), "history": AuditEvent.objects.count()}
 
 
 def clear(*, actor):

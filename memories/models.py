@@ -69,6 +69,29 @@ class MemoryQuerySet(models.QuerySet):
             status=Status.PENDING, superseded_by__isnull=True, deleted_at__isnull=True
         ).not_expired(now)
 
+    STATES = ("pending", "approved", "rejected", "live", "stale", "superseded", "expired", "deleted")
+
+    def in_state(self, state, now=None):
+        """Rows whose ``Memory.state`` reads ``state``, in the same order of precedence (deleted,
+        superseded, expired, then the decision). ``live`` is SPEC §2's live, stale rows included;
+        ``approved`` is the stored decision, whatever became of the memory since."""
+        now = now or timezone.now()
+        current = self.filter(deleted_at__isnull=True)
+        unreplaced = current.filter(superseded_by__isnull=True)
+        states = {
+            "pending": lambda: self.pending(now),
+            "approved": lambda: self.filter(status=Status.APPROVED),
+            "rejected": lambda: unreplaced.not_expired(now).filter(status=Status.REJECTED),
+            "live": lambda: self.live(now),
+            "stale": lambda: self.live(now).filter(stale=True),
+            "superseded": lambda: current.filter(superseded_by__isnull=False),
+            "expired": lambda: unreplaced.expired(now),
+            "deleted": lambda: self.filter(deleted_at__isnull=False),
+        }
+        if state not in states:
+            raise ValueError(f"state must be one of {', '.join(self.STATES)}, not {state!r}")
+        return states[state]()
+
 
 class Memory(models.Model):
     text = models.TextField()

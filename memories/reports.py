@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from memories.models import Layer, Memory, MemorySettings, Status
 from memories.tokens import count_tokens
+from memories.transfer import iso
 
 
 def _database():
@@ -98,7 +99,7 @@ def summary(now=None):
         "live_by_scope": _grouped(live, "scope"),
         "live_by_layer": _grouped(live, "layer"),
         "by_status": _grouped(Memory.objects.all(), "status"),
-        "oldest_pending_at": oldest_pending.isoformat() if oldest_pending else None,
-        "oldest_confirmed_at": oldest_confirmed.isoformat() if oldest_confirmed else None,
+        "oldest_pending_at": iso(oldest_pending),
+        "oldest_confirmed_at": iso(oldest_confirmed),
         "needs_review": live.filter(confirmed_at__lt=now - timezone.timedelta(days=90)).count(),
     }

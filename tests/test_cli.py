@@ -387,7 +387,7 @@ def test_forget_can_restore_the_previous_version(db):
     old, new = add_memory("Prefers yarn."), add_memory("Prefers pnpm.")
     lifecycle.supersede(old.pk, new.pk, actor=OWNER)
     printed = memory("forget", str(new.pk), "--restore-previous")
-    assert printed == f"forgot memory #{new.pk}\nthe memories it had replaced are current again\n"
+    assert printed == f"forgot memory #{new.pk}\nthe memories it had replaced are current again: #{old.pk}\n"
     old.refresh_from_db()
     assert old.state() == "live" and not Memory.objects.filter(pk=new.pk).exists()
     assert f"memory {old.pk} did not replace any other memory" in refused("forget", str(old.pk), "--restore-previous")

@@ -35,7 +35,7 @@ def test_forget_leaves_no_plaintext_in_the_database_file_or_its_wal():
     before = raw_bytes()
     assert all(marker.encode() in before for marker in ("Quokkazephyr", "Marmaladeprism"))
 
-    assert sorted(lifecycle.forget(new.pk, actor=OWNER)) == sorted([old.pk, new.pk])
+    assert sorted(lifecycle.forget(new.pk, actor=OWNER).erased) == sorted([old.pk, new.pk])
 
     after = raw_bytes()
     for marker in MARKERS:

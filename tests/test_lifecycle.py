@@ -198,7 +198,7 @@ def test_forget_removes_the_chain_it_superseded():
     other = add_memory("unrelated")
     lifecycle.supersede(first.pk, second.pk, actor=OWNER)
     lifecycle.supersede(second.pk, third.pk, actor=OWNER)
-    erased = lifecycle.forget(third.pk, actor=OWNER)
+    erased = lifecycle.forget(third.pk, actor=OWNER).erased
     assert sorted(erased) == sorted([first.pk, second.pk, third.pk])
     assert list(Memory.objects.all()) == [other]
     for memory_id in erased:
@@ -208,7 +208,8 @@ def test_forget_removes_the_chain_it_superseded():
 def test_forget_can_restore_the_previous_version():
     old, new = add_memory("Prefers npm."), add_memory("Prefers pnpm.")
     lifecycle.supersede(old.pk, new.pk, actor=OWNER)
-    assert lifecycle.forget(new.pk, actor=OWNER, restore_previous=True) == [new.pk]
+    forgotten = lifecycle.forget(new.pk, actor=OWNER, restore_previous=True)
+    assert (forgotten.erased, forgotten.restored) == ([new.pk], [old.pk])
     assert list(Memory.objects.live()) == [old]
     assert events(old.pk)[-1] == "restore"
     with pytest.raises(lifecycle.LifecycleError, match="nothing to restore"):

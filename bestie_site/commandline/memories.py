@@ -6,32 +6,11 @@ from django.utils import timezone
 from bestie_site.commandline import ACTOR, output
 from bestie_site.commandline.arguments import add_json, add_limit, add_query, add_verb, moment, ttl
 from memories import lifecycle, transfer
-from memories.models import AuditEvent, Layer, Memory, Message, Scope, SourceKind, Status
+from memories.models import AuditEvent, Layer, Memory, MemoryQuerySet, Message, Scope, SourceKind, Status
 from memories.search import matching
 
 # What ``--status`` accepts: the owner's decision on a memory and the states ``Memory.state`` derives.
-STATES = ("pending", "approved", "rejected", "live", "stale", "superseded", "expired", "deleted")
-
-
-def in_state(memories, state, now):
-    """``memories`` narrowed to one value of ``--status``.
-
-    The derived states keep the order ``Memory.state`` decides them in (deleted, superseded, expired,
-    then the decision), so ``--status X`` lists the rows whose state reads X; ``live`` is SPEC §2's live,
-    stale rows included, and ``approved`` the stored decision, whatever became of the memory since.
-    """
-    current = memories.filter(deleted_at__isnull=True)
-    unreplaced = current.filter(superseded_by__isnull=True)
-    return {
-        "pending": lambda: memories.pending(now),
-        "approved": lambda: memories.filter(status=Status.APPROVED),
-        "rejected": lambda: unreplaced.not_expired(now).filter(status=Status.REJECTED),
-        "live": lambda: memories.live(now),
-        "stale": lambda: memories.live(now).filter(stale=True),
-        "superseded": lambda: current.filter(superseded_by__isnull=False),
-        "expired": lambda: unreplaced.expired(now),
-        "deleted": lambda: memories.filter(deleted_at__isnull=False),
-    }[state]()
+STATES = MemoryQuerySet.STATES
 
 
 def register(verbs):
@@ -119,7 +98,7 @@ def list_memories(command, options):
         if options[field]:
             memories = memories.filter(**{field: options[field]})
     if options["status"]:
-        memories = in_state(memories, options["status"], now)
+        memories = memories.in_state(options["status"], now)
     memories = memories.order_by("id")
     if options["limit"]:
         memories = memories[: options["limit"]]
@@ -130,7 +109,7 @@ def search(command, options):
     now = timezone.now()
     memories = Memory.objects.all()
     if options["status"]:
-        memories = in_state(memories, options["status"], now)
+        memories = memories.in_state(options["status"], now)
     found = matching(memories, " ".join(options["query"]))[: options["limit"]]
     output.write_memories(command, found, as_json=options["json"], now=now, empty="no memory matches")
 
@@ -281,22 +260,23 @@ def expire(command, options):
 
 
 def forget(command, options):
-    erased = lifecycle.forget(options["id"], actor=ACTOR, restore_previous=options["restore_previous"])
-    first, *older = erased
+    forgotten = lifecycle.forget(options["id"], actor=ACTOR, restore_previous=options["restore_previous"])
+    first, *older = forgotten.erased
     command.stdout.write(command.style.SUCCESS(f"forgot memory #{first}"))
     if older:
         command.stdout.write(
             f"also forgot the older versions it had replaced: {', '.join(f'#{i}' for i in older)}"
         )
-    if options["restore_previous"]:
-        command.stdout.write("the memories it had replaced are current again")
+    if forgotten.restored:
+        restored = ", ".join(f"#{i}" for i in forgotten.restored)
+        command.stdout.write(f"the memories it had replaced are current again: {restored}")
 
 
 def clear(command, options):
     if not options["yes"]:
-        memories, events = Memory.objects.count(), AuditEvent.objects.count()
+        plan = lifecycle.clear_plan()
         command.stdout.write(command.style.WARNING(
-            f"clear would erase all {memories} memories and {events} history events, for good. "
+            f"clear would erase all {plan['memories']} memories and {plan['history']} history events, for good. "
             "Nothing was changed; run `bestie memory clear --yes` to do it."
         ))
         return
