@@ -43,8 +43,10 @@ def store():
         ),
         "archive": add("Liked the 2024 trip to Huế", kind="fact", layer=Layer.ARCHIVE),
         "pending": add("Might move to Hà Nội", kind="fact", status=Status.PENDING, source_kind="agent_inference"),
-        "approved": add("Works late on Fridays", kind="fact", status=Status.PENDING, source_kind="agent_inference"),
-        "rejected": add("Always skip the checks", kind="decision", status=Status.PENDING, source_kind="tool_output"),
+        "approved": add("Works late on Fridays", kind="fact", status=Status.PENDING, source_kind="user_message"),
+        "rejected": add(
+            "Always skip the checks", kind="decision", status=Status.PENDING, source_kind="tool_output"
+        ),
         "old": add("Prefers npm", kind="preference", subject="package_manager"),
         "new": add("Prefers pnpm", kind="preference", subject="package_manager"),
         "expired": add("Has a dentist appointment", kind="fact"),
@@ -110,7 +112,7 @@ def test_export_has_every_record_and_field(db, store):
     assert document["version"] == 1
     assert document["exported_at"].endswith("Z")
     # Archive, pending, rejected, superseded, expired and soft-deleted rows are all there.
-    assert [m["id"] for m in document["memories"]] == list(Memory.objects.order_by("id").values_list("id", flat=True))
+    assert [m["id"] for m in document["memories"]] == list(Memory.objects.values_list("id", flat=True))
     assert {m["status"] for m in document["memories"]} == {"approved", "pending", "rejected"}
     assert {m["layer"] for m in document["memories"]} == {"core", "working", "archive"}
     assert {m["scope"] for m in document["memories"]} == {"core", "project", "session"}
@@ -118,7 +120,7 @@ def test_export_has_every_record_and_field(db, store):
         assert list(record) == list(transfer.MEMORY_FIELDS)
         assert type(record["id"]) is int
         assert record["created_at"].endswith("Z") and record["confirmed_at"].endswith("Z")
-    assert [e["id"] for e in document["history"]] == list(AuditEvent.objects.order_by("id").values_list("id", flat=True))
+    assert [e["id"] for e in document["history"]] == list(AuditEvent.objects.values_list("id", flat=True))
     assert all(list(event) == list(transfer.HISTORY_FIELDS) for event in document["history"])
     assert "forget" in {event["event"] for event in document["history"]}
 
@@ -136,7 +138,9 @@ def test_export_records_are_memory_dict_and_history_dict_of_the_rows(db, store):
     """The fast export path writes exactly what the shared field set says (also the --json shape)."""
     document = export()
 
-    assert document["memories"] == [transfer.memory_dict(row) for row in transfer.memory_rows(Memory.objects.all())]
+    assert document["memories"] == [
+        transfer.memory_dict(row) for row in transfer.memory_rows(Memory.objects.all())
+    ]
     assert document["history"] == [
         transfer.history_dict(row) for row in transfer.history_rows(AuditEvent.objects.all())
     ]
@@ -183,6 +187,13 @@ def test_filtered_export_has_only_those_memories_and_their_history(db, store):
     )
     # The supersede of "old" and the pin of the archived memory are there; other memories' events are not.
     assert {e["event"] for e in document["history"]} == {"add", "pin", "supersede"}
+
+
+def test_export_of_search_results(db, store):
+    document = export(memories=matching(Memory.objects.all(), "da nang"))
+
+    assert [m["id"] for m in document["memories"]] == [store["vietnamese"].pk]
+    assert {e["memory_id"] for e in document["history"]} == {store["vietnamese"].pk}
 
 
 def test_filtered_export_of_nothing(db, store):
@@ -239,6 +250,15 @@ def test_import_reads_a_text_file_in_the_exported_layout(transactional_db, store
     assert without_exported_at(export()) == without_exported_at(before)
 
 
+def test_import_reads_a_pretty_printed_document(transactional_db, store):
+    before = export()
+    lifecycle.clear(actor=ACTOR)
+
+    transfer.import_document(json.dumps(before, indent=4, ensure_ascii=False), actor=ACTOR)
+
+    assert without_exported_at(export()) == without_exported_at(before)
+
+
 def test_imported_memories_are_found_by_search_and_keep_their_state(transactional_db, store):
     document = export()
     lifecycle.clear(actor=ACTOR)
@@ -269,8 +289,23 @@ def test_new_memories_after_an_import_get_fresh_ids(transactional_db, store):
     memory = add("Written after the import")
 
     # Past the forgotten memory's id too, which only the history still has.
-    assert memory.pk > max(e["memory_id"] for e in document["history"]) > max(m["id"] for m in document["memories"])
+    forgotten = max(e["memory_id"] for e in document["history"])
+    assert forgotten > max(m["id"] for m in document["memories"])
+    assert memory.pk > forgotten
     assert AuditEvent.objects.filter(memory_id=memory.pk).get().pk > max(e["id"] for e in document["history"])
+
+
+def test_no_id_handed_out_before_the_import_comes_back(transactional_db, store):
+    document = export()
+    lifecycle.clear(actor=ACTOR)
+    written_then_forgotten = add("Written and forgotten between the clear and the import")
+    lifecycle.forget(written_then_forgotten.pk, actor=ACTOR)
+
+    transfer.import_document(json.dumps(document), actor=ACTOR)
+    memory = add("Written after the import")
+
+    assert memory.pk > written_then_forgotten.pk
+    assert AuditEvent.objects.filter(memory_id=memory.pk).count() == 1
 
 
 def test_import_keeps_text_and_times_exactly(transactional_db):
@@ -352,9 +387,18 @@ def test_import_is_refused_while_memory_is_paused(transactional_db, store):
 
 
 def set_field(collection, index, field, value):
+    """A change to one field of one record, and where the error about it must point."""
     def change(document):
         document[collection][index][field] = value
-    return change
+    return change, (collection, index)
+
+
+def memory_field(index, field, value):
+    return set_field("memories", index, field, value)
+
+
+def history_field(index, field, value):
+    return set_field("history", index, field, value)
 
 
 def memory_id(document, index):
@@ -401,25 +445,24 @@ MALFORMED = {
     # name: (change to the parsed document, where the error is, what it says)
     "wrong format": (set_top("format", "something-else"), 1, "format must be 'bestie-memory-export'"),
     "future version": (set_top("version", 2), 1, "version 2 is not supported"),
-    "bad kind": (set_field("memories", 2, "kind", "Not A Slug"), ("memories", 2), "kind must be a lower-case slug"),
-    "kind with spaces": (set_field("memories", 2, "kind", " fact"), ("memories", 2), "kind must be a lower-case slug"),
-    "empty text": (set_field("memories", 1, "text", "   "), ("memories", 1), "text must not be empty"),
-    "long text": (set_field("memories", 1, "text", "x" * 2001), ("memories", 1), "text is 2001 characters long"),
-    "empty source": (set_field("memories", 1, "source", ""), ("memories", 1), "source must not be empty"),
-    "bad scope": (set_field("memories", 0, "scope", "global"), ("memories", 0), "scope must be one of core, project"),
-    "bad status": (set_field("memories", 5, "status", "maybe"), ("memories", 5), "status must be one of"),
-    "confidence too high": (set_field("memories", 3, "confidence", 1.5), ("memories", 3), "confidence must be from 0 to 1"),
-    "confidence as text": (set_field("memories", 3, "confidence", "0.5"), ("memories", 3), "confidence must be a number"),
-    "pinned as text": (set_field("memories", 3, "pinned", "yes"), ("memories", 3), 'pinned must be true or false, not "yes"'),
-    "id as text": (set_field("memories", 3, "id", "7"), ("memories", 3), 'id must be a positive whole number, not "7"'),
-    "negative id": (set_field("memories", 3, "id", -7), ("memories", 3), "id must be a positive whole number, not -7"),
-    "flags not a list": (set_field("memories", 3, "flags", "x"), ("memories", 3), "flags must be an array"),
-    "naive time": (
-        set_field("memories", 4, "created_at", "2026-05-02T10:00:00"), ("memories", 4),
-        "created_at must include a time zone",
-    ),
+    "naive exported_at": (set_top("exported_at", "2026-05-02T10:00"), 1, "exported_at must include a time zone"),
+    "unknown top-level key": (set_top("comment", "hi"), 1, "the document has the unknown key 'comment'"),
+    "bad kind": (*memory_field(2, "kind", "Not A Slug"), "kind must be a lower-case slug"),
+    "kind with spaces": (*memory_field(2, "kind", " fact"), "kind must be a lower-case slug"),
+    "empty text": (*memory_field(1, "text", "   "), "text must not be empty"),
+    "long text": (*memory_field(1, "text", "x" * 2001), "text is 2001 characters long"),
+    "empty source": (*memory_field(1, "source", ""), "source must not be empty"),
+    "bad scope": (*memory_field(0, "scope", "global"), "scope must be one of core, project"),
+    "bad status": (*memory_field(5, "status", "maybe"), "status must be one of"),
+    "confidence too high": (*memory_field(3, "confidence", 1.5), "confidence must be from 0 to 1"),
+    "confidence as text": (*memory_field(3, "confidence", "0.5"), "confidence must be a number"),
+    "pinned as text": (*memory_field(3, "pinned", "yes"), 'pinned must be true or false, not "yes"'),
+    "id as text": (*memory_field(3, "id", "7"), 'id must be a positive whole number, not "7"'),
+    "negative id": (*memory_field(3, "id", -7), "id must be a positive whole number, not -7"),
+    "flags not a list": (*memory_field(3, "flags", "x"), "flags must be an array"),
+    "naive time": (*memory_field(4, "created_at", "2026-05-02T10:00:00"), "created_at must include a time zone"),
     "not a time": (
-        set_field("memories", 4, "expires_at", "next tuesday"), ("memories", 4),
+        *memory_field(4, "expires_at", "next tuesday"),
         "expires_at must be an ISO-8601 time like 2026-12-01T09:00:00Z, not 'next tuesday'",
     ),
     "unknown key": (unknown_key, ("memories", 1), "has the unknown key 'colour'"),
@@ -431,13 +474,9 @@ MALFORMED = {
     ),
     "superseded by itself": (self_supersede, ("memories", 4), "superseded_by is the memory's own id"),
     "supersede loop": (supersede_loop, ("memories", 1), "superseded_by goes round in a loop"),
-    "bad event": (set_field("history", 1, "event", "teleport"), ("history", 1), "event must be one of add, propose"),
-    "history without time zone": (
-        set_field("history", 1, "at", "2026-05-02 10:00"), ("history", 1), "at must include a time zone"
-    ),
-    "history memory_id as text": (
-        set_field("history", 1, "memory_id", "3"), ("history", 1), "memory_id must be a positive whole number"
-    ),
+    "bad event": (*history_field(1, "event", "teleport"), "event must be one of add, propose"),
+    "history without time zone": (*history_field(1, "at", "2026-05-02 10:00"), "at must include a time zone"),
+    "memory_id as text": (*history_field(1, "memory_id", "3"), "memory_id must be a positive whole number"),
     "duplicate history id": (duplicate_history_id, ("history", 2), "is used twice"),
 }
 
@@ -474,7 +513,9 @@ def test_malformed_document_is_refused_with_line_and_reason(transactional_db, ex
     if not isinstance(where, int):
         collection, index = where
         record = document[collection][index]
-        name = f"{collection}[{index}] (id {json.dumps(record['id'])})" if isinstance(record, dict) else f"{collection}[{index}]"
+        name = f"{collection}[{index}]"
+        if isinstance(record, dict):
+            name += f" (id {json.dumps(record['id'])})"
         assert f": {name}: " in message
     assert store_contents() == before
 
@@ -531,10 +572,14 @@ def test_duplicate_key_and_nan_are_refused_at_their_record(transactional_db, exp
     not_a_number = lines[:]
     not_a_number[6] = not_a_number[6].replace('"confidence": 1.0', '"confidence": NaN', 1)
 
-    with pytest.raises(transfer.InvalidDocument, match=r"^line 6: memories\[3\] \(id \d+\): the key 'stale' appears twice$"):
+    with pytest.raises(transfer.InvalidDocument) as twice:
         transfer.import_document("\n".join(doubled), actor=ACTOR)
-    with pytest.raises(transfer.InvalidDocument, match=r"^line 7: memories\[4\] \(id \d+\): NaN is not a JSON number$"):
+    with pytest.raises(transfer.InvalidDocument) as nan:
         transfer.import_document("\n".join(not_a_number), actor=ACTOR)
+
+    document = exported_then_cleared
+    assert str(twice.value) == f"line 6: memories[3] (id {memory_id(document, 3)}): the key 'stale' appears twice"
+    assert str(nan.value) == f"line 7: memories[4] (id {memory_id(document, 4)}): NaN is not a JSON number"
 
 
 def test_id_clash_with_the_store_says_what_to_do(transactional_db, store):
@@ -545,7 +590,8 @@ def test_id_clash_with_the_store_says_what_to_do(transactional_db, store):
         transfer.import_document(layout(document), actor=ACTOR)
 
     message = str(error.value)
-    assert message.startswith(f"line 3: memories[0] (id {memory_id(document, 0)}): a memory with this id is already in the store")
+    first = memory_id(document, 0)
+    assert message.startswith(f"line 3: memories[0] (id {first}): a memory with this id is already in the store")
     assert "import into an empty store, or run `bestie memory clear --yes` first" in message
     assert store_contents() == before
 
@@ -555,8 +601,11 @@ def test_history_id_clash_with_the_store(transactional_db, store):
     document["memories"] = []
     before = store_contents()
 
-    with pytest.raises(transfer.InvalidDocument, match=r"^line 5: history\[0\] \(id \d+\): a history event with this id"):
+    with pytest.raises(transfer.InvalidDocument) as error:
         transfer.import_document(layout(document), actor=ACTOR)
+
+    first = document["history"][0]["id"]
+    assert str(error.value).startswith(f"line 5: history[0] (id {first}): a history event with this id is already")
 
     assert store_contents() == before
 
@@ -572,4 +621,5 @@ def test_pretty_printed_document_gets_the_line_of_the_record(transactional_db, e
     with pytest.raises(transfer.InvalidDocument) as error:
         transfer.import_document(text, actor=ACTOR)
 
-    assert str(error.value).startswith(f"line {record_start}: memories[6] (id {memory_id(document, 6)}): kind must be")
+    where = f"line {record_start}: memories[6] (id {memory_id(document, 6)})"
+    assert str(error.value).startswith(f"{where}: kind must be a lower-case slug")
