@@ -235,7 +235,8 @@ def import_document(source, *, actor, dry_run=False):
 
     Memories linked to a conversation message this store does not have are imported without the link
     (messages are not part of the export); ``dropped_message_links`` says how many.
-    ``actor`` is kept for the callers' logs; the rows keep the actors of the imported history.
+    ``actor`` (who imports) is not written anywhere: an import event of its own would make
+    export, clear, import, export give a different document.
     """
     text = source if isinstance(source, str) else source.read()
     document = _parse(text)
