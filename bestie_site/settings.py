@@ -140,11 +140,8 @@ if database_url := os.environ.get("DATABASE_URL"):
     if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("DATABASE_URL must be a postgres:// URL; leave it unset for SQLite")
 else:
+    # The default lives beside the checkout; an explicit path under /tmp gets a warning (bestie_site.checks).
     DB_PATH = Path(os.environ.get("BESTIE_DB_PATH") or VAR_DIR / "bestie.sqlite3").resolve()
-    # An explicit choice of /tmp is refused: it is a tmpfs on many systems, wiped at every reboot.
-    # (The default lives beside the checkout, wherever that is.)
-    if os.environ.get("BESTIE_DB_PATH") and DB_PATH.parts[:2] == ("/", "tmp"):
-        raise ImproperlyConfigured(f"BESTIE_DB_PATH must not be under /tmp (it is wiped on reboot): {DB_PATH}")
     DB_PATH.parent.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {

@@ -103,7 +103,6 @@ def test_deploy_check_is_clean_with_production_settings():
         ("BESTIE_HTTPS", "sure"),
         ("BESTIE_CORE_BUDGET_TOKENS", "lots"),
         ("DATABASE_URL", "mysql://root@127.0.0.1/bestie"),
-        ("BESTIE_DB_PATH", "/tmp/bestie.sqlite3"),
     ],
 )
 def test_bad_environment_value_is_refused_naming_the_variable(name, value):
@@ -111,6 +110,15 @@ def test_bad_environment_value_is_refused_naming_the_variable(name, value):
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert name in result.stderr.splitlines()[-1]
+
+
+def test_a_database_under_tmp_gets_a_warning(monkeypatch):
+    from bestie_site.checks import database_not_in_tmp
+
+    monkeypatch.setenv("BESTIE_DB_PATH", "/tmp/bestie.sqlite3")
+    assert [warning.id for warning in database_not_in_tmp(None)] == ["bestie.W001"]
+    monkeypatch.setenv("BESTIE_DB_PATH", "/srv/bestie/bestie.sqlite3")
+    assert database_not_in_tmp(None) == []
 
 
 @pytest.mark.django_db
