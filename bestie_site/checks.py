@@ -1,7 +1,6 @@
 import os
 from pathlib import Path
 
-from django.conf import settings
 from django.core.checks import Warning, register
 
 

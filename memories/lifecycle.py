@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from memories.models import AuditEvent, Layer, Memory, MemorySettings, Policy, Scope, SourceKind, Status
 
-KIND_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+KIND_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,63}")
 MAX_TEXT_LENGTH = 2000
 MAX_LABEL_LENGTH = 100
 # Fields shown in audit events and compared on edit; the record's bookkeeping (statistics, ids) is not.
@@ -86,7 +86,7 @@ def clean_text(text, field="text"):
 
 def clean_kind(kind):
     kind = (kind or "").strip()
-    if not KIND_PATTERN.match(kind):
+    if not KIND_PATTERN.fullmatch(kind):
         raise InvalidValue(
             "kind", f"must be a lower-case slug like preference or project_context, not {kind!r}"
         )

@@ -10,8 +10,7 @@ Both fold "đ" to "d" like ``memories.text.fold`` does for the query, so "da nan
 """
 
 from django.db import connection
-from django.db.models import BooleanField, F, FloatField
-from django.db.models.expressions import RawSQL
+from django.db.models import BooleanField, F, FloatField, Func, Value
 
 from memories.text import search_terms
 
@@ -126,11 +125,9 @@ def matching(queryset, query):
             .annotate(rank=F("search_entry__rank"))
             .order_by("rank", "id")
         )
-    table = queryset.model._meta.db_table
     expression = " & ".join(f"{term}:*" for term in terms)
-    vector = f"to_tsvector('simple'::regconfig, bestie_fold(\"{table}\".\"text\"))"
-    condition = RawSQL(f"{vector} @@ to_tsquery('simple'::regconfig, %s)", [expression], output_field=BooleanField())
-    rank = RawSQL(
-        f"-ts_rank({vector}, to_tsquery('simple'::regconfig, %s))", [expression], output_field=FloatField()
-    )
+    vector = Func(Func(F("text"), function="bestie_fold"), template="to_tsvector('simple'::regconfig, %(expressions)s)")
+    tsquery = Func(Value(expression), template="to_tsquery('simple'::regconfig, %(expressions)s)")
+    condition = Func(vector, tsquery, template="%(expressions)s", arg_joiner=" @@ ", output_field=BooleanField())
+    rank = Func(vector, tsquery, template="-ts_rank(%(expressions)s)", output_field=FloatField())
     return queryset.filter(condition).annotate(rank=rank).order_by("rank", "id")

@@ -9,7 +9,6 @@ from datetime import datetime, timezone as dt_timezone
 import orjson
 from django.core.exceptions import EmptyResultSet
 from django.db import connection, connections, transaction
-from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from memories.lifecycle import (
@@ -93,8 +92,6 @@ def history_dict(row):
     return {name: _plain(value) for name, value in zip(HISTORY_FIELDS, row)}
 
 
-
-
 def history_rows(queryset):
     """``values_list`` rows of the exported history fields, streamed in id order."""
     return queryset.order_by("id").values_list(*HISTORY_FIELDS.values()).iterator(chunk_size=2000)
@@ -150,13 +147,7 @@ def _export_chunks(memories, exported_at, tally):
 
 def _history_of(memories):
     """The audit events of the memories of a queryset, in one query whatever their number."""
-    try:
-        sql, params = memories.order_by().values("id").query.get_compiler(memories.db).as_sql()
-    except EmptyResultSet:
-        return AuditEvent.objects.none()
-    # Compiled on its own rather than nested as a queryset: the raw SQL of a full-text search names the
-    # memory table, which Django renames inside a subquery.
-    return AuditEvent.objects.filter(memory_id__in=RawSQL(sql, params))
+    return AuditEvent.objects.filter(memory_id__in=memories.order_by().values("id"))
 
 
 def _record_chunks(queryset, fields, tally, name):
@@ -165,7 +156,7 @@ def _record_chunks(queryset, fields, tally, name):
     json_columns = [i for i, field in enumerate(names) if field in _JSON_FIELDS]
     lines = []
     separator = b"\n"
-    for row in _database_rows(queryset, fields.values()):
+    for row in database_rows(queryset.order_by("id"), fields.values()):
         row = list(row)
         for i in json_columns:
             if row[i] is not None:
@@ -181,14 +172,15 @@ def _record_chunks(queryset, fields, tally, name):
         tally[name] += len(lines)
 
 
-def _database_rows(queryset, columns):
-    """The rows of ``values_list(*columns)`` as the database driver returns them, in id order.
+def database_rows(queryset, columns):
+    """The rows of ``values_list(*columns)`` as the database driver returns them, in the queryset's order.
 
-    ``memory_rows`` would run each value through Django's converters, which makes an export four times
-    slower; the driver already gives booleans, numbers and datetimes, and JSON comes as text.
+    ``memory_rows`` would run each value through Django's converters, which makes an export or a
+    ``list --json`` four times slower; the driver already gives booleans, numbers and datetimes (naive
+    UTC on SQLite, aware on PostgreSQL), and JSON comes as text.
     """
     try:
-        sql, params = queryset.order_by("id").values_list(*columns).query.get_compiler(queryset.db).as_sql()
+        sql, params = queryset.values_list(*columns).query.get_compiler(queryset.db).as_sql()
     except EmptyResultSet:
         return
     # A server-side cursor on PostgreSQL, so that rows arrive as they are read, not all at once.

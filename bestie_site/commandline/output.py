@@ -10,8 +10,6 @@ from collections import namedtuple
 from datetime import datetime, timezone as dt_timezone
 
 import orjson
-from django.core.exceptions import EmptyResultSet
-from django.db import connections
 from django.utils import timezone
 
 from memories import transfer
@@ -70,21 +68,9 @@ def encode(obj):
 
 
 def memory_rows(queryset):
-    """The memories of ``queryset``, in its order, as ``MemoryRow`` of the values the driver returns.
-
-    Django's converters would make ``list --json`` of a large store several times slower than its
-    query: the driver already gives numbers, booleans and datetimes (naive UTC on SQLite), and the
-    flags come as JSON text. ``model_values`` turns a row into what the model would hold.
-    """
-    try:
-        sql, params = queryset.values_list(*MEMORY_ATTRIBUTES).query.get_compiler(queryset.db).as_sql()
-    except EmptyResultSet:
-        return
-    # A server-side cursor on PostgreSQL, so that rows arrive as they are read rather than all at once.
-    with connections[queryset.db].chunked_cursor() as cursor:
-        cursor.execute(sql, params)
-        while rows := cursor.fetchmany(CHUNK):
-            yield from map(MemoryRow._make, rows)
+    """The memories of ``queryset``, in its order, as ``MemoryRow`` of the values the driver returns
+    (``transfer.database_rows``); ``model_values`` turns a row into what the model would hold."""
+    return map(MemoryRow._make, transfer.database_rows(queryset, MEMORY_ATTRIBUTES))
 
 
 def _aware(value):
