@@ -9,6 +9,7 @@ from datetime import datetime, timezone as dt_timezone
 import orjson
 from django.core.exceptions import EmptyResultSet
 from django.db import connection, connections, transaction
+from django.db.models import CharField, DateTimeField, F, Func
 from django.utils import timezone
 
 from memories.lifecycle import (
@@ -150,17 +151,33 @@ def _history_of(memories):
     return AuditEvent.objects.filter(memory_id__in=memories.order_by().values("id"))
 
 
+def _export_columns(model, fields):
+    """The columns to read for ``fields``. On SQLite times are read as ISO text made in SQL: the
+    stored ``YYYY-MM-DD HH:MM:SS[.ffffff]`` (UTC) becomes what ``iso()`` writes, without the driver
+    parsing every value into a datetime first."""
+    if connection.vendor != "sqlite":
+        return list(fields.values())
+    times = {field.attname for field in model._meta.concrete_fields if isinstance(field, DateTimeField)}
+    return [
+        Func(F(column), template="replace(%(expressions)s, ' ', 'T') || 'Z'", output_field=CharField())
+        if column in times
+        else column
+        for column in fields.values()
+    ]
+
+
 def _record_chunks(queryset, fields, tally, name):
     """The rows of ``queryset`` as the objects ``memory_dict``/``history_dict`` make, one per line."""
     names = list(fields)
+    # JSON columns hold JSON text already: it goes into the line as it is.
     json_columns = [i for i, field in enumerate(names) if field in _JSON_FIELDS]
     lines = []
     separator = b"\n"
-    for row in database_rows(queryset.order_by("id"), fields.values()):
+    for row in database_rows(queryset.order_by("id"), _export_columns(queryset.model, fields)):
         row = list(row)
         for i in json_columns:
             if row[i] is not None:
-                row[i] = orjson.loads(row[i])
+                row[i] = orjson.Fragment(row[i])
         lines.append(orjson.dumps(dict(zip(names, row)), option=_ORJSON_OPTIONS))
         if len(lines) == CHUNK_RECORDS:
             yield (separator + b",\n".join(lines)).decode()
