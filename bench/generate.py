@@ -82,6 +82,7 @@ def generate(size, seed=1, messages=None, batch=5000):
     """Fill the (emptied) store with ``size`` memories; returns the counts written."""
     from django.db import connection, transaction
 
+    from memories.duplicates import text_key
     from memories.models import AuditEvent, Memory, Message
 
     rng = random.Random(seed)
@@ -126,8 +127,9 @@ def generate(size, seed=1, messages=None, batch=5000):
             if rng.random() < 0.12:
                 expires = created + timedelta(days=rng.choice([1, 7, 14, 30, 90]))
             accessed = rng.random() < 0.6
+            text = f"{text} #{i}" if rng.random() < 0.5 else text
             memory = Memory(
-                id=next_id, text=f"{text} #{i}" if rng.random() < 0.5 else text, kind=kind, subject=subject,
+                id=next_id, text=text, text_key=text_key(text), kind=kind, subject=subject,
                 scope=scope, user=rng.choice(["owner", "owner", "owner", "lan", "minh"]),
                 channel=rng.choice(["telegram:1001", "zalo:2002", "cli", ""]),
                 project=rng.choice(PROJECTS) if scope == "project" else "",

@@ -17,6 +17,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import connection, transaction
 from django.utils import timezone
 
+from memories.duplicates import text_key
 from memories.models import AuditEvent, Layer, Memory, MemorySettings, Policy, Scope, SourceKind, Status
 
 KIND_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,63}")
@@ -215,6 +216,7 @@ def add(
         message=message,
         flags=list(flags),
     )
+    fields["text_key"] = text_key(fields["text"])
     clean_placement(scope, fields["project"])
     with transaction.atomic():
         check_writes_allowed()
@@ -245,7 +247,9 @@ def _change(memory_id, actor, event, note="", **changes):
 def edit(memory_id, text, *, actor):
     """New wording from the owner; the owner has just checked it, so it counts as confirmed."""
     text = clean_text(text)
-    return _change(memory_id, actor, AuditEvent.Event.EDIT, text=text, confirmed_at=timezone.now())
+    return _change(
+        memory_id, actor, AuditEvent.Event.EDIT, text=text, text_key=text_key(text), confirmed_at=timezone.now()
+    )
 
 
 def pin(memory_id, *, actor):

@@ -116,6 +116,8 @@ class Memory(models.Model):
         "Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="memories"
     )
     flags = models.JSONField(default=list, blank=True)
+    # ``memories.duplicates.text_key(text)``, kept by the write path: same key, same memory.
+    text_key = models.CharField(max_length=40, blank=True, default="", editable=False)
     created_at = models.DateTimeField(default=timezone.now)
     confirmed_at = models.DateTimeField(default=timezone.now)
     last_accessed_at = models.DateTimeField(null=True, blank=True)
@@ -132,6 +134,8 @@ class Memory(models.Model):
             models.Index(fields=["expires_at"], name="memory_expires"),
             models.Index(fields=["kind", "subject"], name="memory_kind_subject"),
             models.Index(fields=["user", "project"], name="memory_user_project"),
+            models.Index(fields=["user", "text_key"], name="memory_user_text_key"),
+            models.Index(fields=["user", "kind", "subject", "status"], name="memory_user_kind_subject"),
             models.Index(fields=["confirmed_at"], name="memory_confirmed"),
             models.Index(fields=["created_at"], name="memory_created"),
             models.Index(fields=["created_at"], condition=Q(status="pending"), name="memory_pending"),
@@ -192,6 +196,7 @@ class AuditEvent(models.Model):
         FORGET = "forget"
         IMPORT = "import"
         POLICY = "policy"
+        TOKEN = "token"
 
     memory_id = models.BigIntegerField(null=True, blank=True, db_index=True)
     event = models.CharField(max_length=32, choices=Event.choices)
@@ -254,6 +259,33 @@ class MemorySettings(models.Model):
     @classmethod
     def load(cls):
         return cls.objects.get_or_create(pk=1)[0]
+
+
+class AgentToken(models.Model):
+    """A bearer token of one agent (SPEC §9). Only the SHA-256 of the token is kept: the plaintext is
+    shown once, when it is made. A revoked token stays listed, and its name may be given out again."""
+
+    name = models.SlugField(max_length=64)
+    token_sha256 = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "agent_token"
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["name"], condition=Q(revoked_at__isnull=True), name="agent_token_active_name_unique"
+            )
+        ]
+
+    def __str__(self):
+        return f"agent token {self.name}"
+
+    @property
+    def actor(self):
+        return f"agent:{self.name}"
 
 
 class _SearchEntry(models.Model):

@@ -23,6 +23,7 @@ from memories.lifecycle import (
     clean_label,
     clean_text,
 )
+from memories.duplicates import text_key
 from memories.models import AuditEvent, Layer, Memory, Message, Scope, SourceKind, Status
 
 FORMAT = "bestie-memory-export"
@@ -265,6 +266,7 @@ def import_document(source, *, actor, dry_run=False):
             for fields in memories:
                 if fields["message_id"] in missing_messages:
                     fields["message_id"] = None
+                fields["text_key"] = text_key(fields["text"])
             _insert(Memory, memories)
             _insert(AuditEvent, history)
             _move_id_sequences(memories, history)
