@@ -1,0 +1,446 @@
+"""The secret filter: what must never be stored as a memory (SPEC §3).
+
+``find_secrets`` runs on every write, so it is built for speed: every pattern is compiled once, and the
+detectors that need a keyword ("password", "mật khẩu", "STK", ...) run only after one cheap search for
+any of those keywords has found one. A finding's ``reason`` names the kind of secret, never the secret.
+
+Mentioning a topic is not a secret: "asked how password managers work" has the keyword but no value
+after it, so the keyword detectors look for a value shaped like a secret right after the keyword.
+"""
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+from mnemonic import Mnemonic
+from stdnum import iban, luhn
+
+from memories.text import fold
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    start: int
+    end: int
+    reason: str
+
+
+PASSWORD = "password"
+PIN = "PIN"
+API_KEY = "API key"
+ACCESS_TOKEN = "access token"
+PRIVATE_KEY = "private key"
+CONNECTION_STRING = "connection string with a password"
+JWT = "JWT"
+CARD_NUMBER = "card number"
+IBAN = "IBAN"
+BANK_ACCOUNT = "bank account number"
+OTP = "one-time code"
+SEED_PHRASE = "seed phrase"
+
+_ARTICLE = {API_KEY: "an", ACCESS_TOKEN: "an", IBAN: "an", OTP: "a"}
+
+
+def _finding(kind, start, end):
+    return Finding(kind, start, end, f"looks like {_ARTICLE.get(kind, 'a')} {kind}")
+
+
+def find_secrets(text):
+    """Every secret in ``text``, in order, overlapping finds merged into the first."""
+    if not text:
+        return []
+    found = []
+    for detect in _DETECTORS:
+        found.extend(detect(text))
+    if not found:
+        return found
+    found.sort(key=lambda f: (f.start, -f.end))
+    merged = [found[0]]
+    for finding in found[1:]:
+        last = merged[-1]
+        if finding.start < last.end:
+            if finding.end > last.end:
+                merged[-1] = Finding(last.kind, last.start, finding.end, last.reason)
+        else:
+            merged.append(finding)
+    return merged
+
+
+def redact(text):
+    """``text`` with every secret replaced by ``[redacted <kind>]``."""
+    findings = find_secrets(text)
+    if not findings:
+        return text
+    parts, position = [], 0
+    for finding in findings:
+        parts.append(text[position:finding.start])
+        parts.append(f"[redacted {finding.kind}]")
+        position = finding.end
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Secrets recognisable by their shape alone
+
+_SHAPES = [
+    (PRIVATE_KEY, re.compile(
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|.*)",
+        re.DOTALL,
+    )),
+    (CONNECTION_STRING, re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@]*:[^\s@/]+@[^\s]+")),
+    (API_KEY, re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
+    (API_KEY, re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
+    (ACCESS_TOKEN, re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})")),
+    (ACCESS_TOKEN, re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
+    (API_KEY, re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b")),
+    (API_KEY, re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
+    (ACCESS_TOKEN, re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}|\bxapp-[A-Za-z0-9-]{10,}")),
+    (API_KEY, re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}")),
+    (ACCESS_TOKEN, re.compile(r"\b\d{6,12}:AA[A-Za-z0-9_-]{30,}")),
+    (API_KEY, re.compile(r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}")),
+    (ACCESS_TOKEN, re.compile(r"\b(?:npm_[A-Za-z0-9]{30,}|hf_[A-Za-z0-9]{30,})")),
+    (JWT, re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    (ACCESS_TOKEN, re.compile(r"\b[Bb]earer\s+[A-Za-z0-9._~+/-]{16,}=*")),
+    # A credential in a URL's query string: ...?access_token=..., &api_key=..., &sig=...
+    (ACCESS_TOKEN, re.compile(
+        r"[?&](?:access_token|token|api_?key|key|secret|password|pass|pwd|auth|sig|signature|client_secret)"
+        r"=[A-Za-z0-9._~%+/-]{12,}", re.IGNORECASE,
+    )),
+]
+
+
+def _shapes(text):
+    for kind, pattern in _SHAPES:
+        for match in pattern.finditer(text):
+            yield _finding(kind, match.start(), match.end())
+
+
+# A long token mixing upper case, lower case and digits with the spread of a random string, outside a
+# URL (whose paths hold document ids): a key pasted without saying what it is.
+_LONG_TOKEN = re.compile(r"(?<![\w/.=?&%-])[A-Za-z0-9_+=-]{32,}(?![\w/.])")
+_URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+")
+
+
+def _entropy(value):
+    counts = Counter(value)
+    length = len(value)
+    return -sum(n / length * math.log2(n / length) for n in counts.values())
+
+
+def _random_looking(value, min_entropy=4.0):
+    upper = sum(c.isupper() for c in value)
+    lower = sum(c.islower() for c in value)
+    digits = sum(c.isdigit() for c in value)
+    return upper >= 2 and lower >= 2 and digits >= 2 and _entropy(value) >= min_entropy
+
+
+def _long_tokens(text):
+    urls = None
+    for match in _LONG_TOKEN.finditer(text):
+        if not _random_looking(match.group()):
+            continue
+        if urls is None:
+            urls = [m.span() for m in _URL.finditer(text)]
+        if any(start <= match.start() < end for start, end in urls):
+            continue
+        yield _finding(API_KEY, match.start(), match.end())
+
+
+# ---------------------------------------------------------------------------------------------------
+# Numbers: cards (Luhn and a card network's prefix), IBANs (ISO 7064 check digits)
+
+_CARD = re.compile(r"(?<![\d.,/-])\d(?:[ -]?\d){12,18}(?![\d/]|[.,-]\d)")
+# Issuer prefixes of the networks people carry cards of (Visa, Mastercard, Amex, Discover, JCB,
+# UnionPay, Diners, Maestro, NAPAS in Vietnam): a Luhn-valid order number seldom starts like one.
+_CARD_PREFIX = re.compile(r"4|5[1-5]|2[2-7]|3[47]|6011|6[45]|35|62|30|36|38|50|5[6-9]|6[0-9]|9704")
+_CARD_CONTEXT_NOT = re.compile(
+    r"(?i)(?:order|invoice|tracking|đơn hàng|don hang|mã đơn|ma don|vận đơn|hóa đơn|hoá đơn|ticket|"
+    r"booking|phone|điện thoại|sđt|sdt|isbn|imei|serial|mst|mã số thuế|cccd|cmnd)\W*(?:\w+\W+){0,3}$"
+)
+
+
+def _cards(text):
+    for match in _CARD.finditer(text):
+        digits = re.sub(r"[ -]", "", match.group())
+        if not 13 <= len(digits) <= 19 or not _CARD_PREFIX.match(digits):
+            continue
+        if not luhn.is_valid(digits):
+            continue
+        if _CARD_CONTEXT_NOT.search(text[max(0, match.start() - 40):match.start()]):
+            continue
+        yield _finding(CARD_NUMBER, match.start(), match.end())
+
+
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b")
+
+
+def _ibans(text):
+    for match in _IBAN.finditer(text):
+        if iban.is_valid(match.group()):
+            yield _finding(IBAN, match.start(), match.end())
+
+
+# ---------------------------------------------------------------------------------------------------
+# Seed phrases: twelve or more words of the BIP-39 list in a row
+
+
+@lru_cache(maxsize=1)
+def _bip39_words():
+    return frozenset(Mnemonic("english").wordlist)
+
+
+_WORD_RUN = re.compile(r"(?:\b[a-z]{3,8}\b[\s,;.-]+(?:\d{1,2}[.)]?\s+)?){11,}[a-z]{3,8}\b")
+_RUN_WORD = re.compile(r"[a-z]{3,8}")
+_SEED_CONTEXT = re.compile(
+    r"(?i)(?:seed|recovery|mnemonic|backup|secret)\s+(?:phrase|words?)|"
+    r"cụm từ (?:khôi phục|bí mật|hạt giống)|từ khóa khôi phục|cum tu khoi phuc|(?:12|24) từ"
+)
+
+
+def _seed_phrases(text):
+    for match in _WORD_RUN.finditer(text):
+        words = list(_RUN_WORD.finditer(match.group()))
+        known = _bip39_words()
+        start = run = 0
+        best = None
+        for index, word in enumerate(words):
+            if word.group() in known:
+                if run == 0:
+                    start = index
+                run += 1
+                if run >= 12:
+                    best = (start, index)
+            else:
+                run = 0
+        if best is None and _SEED_CONTEXT.search(text[max(0, match.start() - 60):match.start()]):
+            if sum(w.group() in known for w in words) >= len(words) * 3 // 4:
+                best = (0, len(words) - 1)
+        if best is not None:
+            yield _finding(
+                SEED_PHRASE, match.start() + words[best[0]].start(), match.start() + words[best[1]].end()
+            )
+
+
+# ---------------------------------------------------------------------------------------------------
+# Secrets recognisable by what is said before them: "mật khẩu là ...", "STK ...", "OTP ..."
+
+_PASSWORD_WORDS = (
+    r"passwords?|passwd|passphrase|passcode|pwd|pw|pass|mật khẩu|mat khau|mật mã|mat ma|mk|"
+    r"mã mở khóa|mã mở khoá|unlock code"
+)
+_PIN_WORDS = r"PIN|Pin|pin code|PIN code|pin number|mã pin|mã PIN|ma pin|số pin|số PIN|mã số PIN"
+_OTP_WORDS = (
+    r"OTP|otp|mã xác thực|mã xác minh|mã xác nhận|ma xac thuc|ma xac nhan|mã kích hoạt|"
+    r"verification code|security code|confirmation code|one[- ]time (?:code|password|passcode)|"
+    r"2FA code|2fa code|auth code|login code|sign-in code|mã đăng nhập|mã bảo mật"
+)
+_ACCOUNT_WORDS = (
+    r"STK|stk|số tài khoản|so tai khoan|số TK|số tk|tài khoản ngân hàng|tk ngân hàng|"
+    r"account (?:number|no\.?|#)|acct\.? ?(?:no\.?|number|#)|bank account|routing number|"
+    r"sort code|Account number|Account no\.?"
+)
+_KEY_WORDS = (
+    r"api[_ -]?keys?|apikey|access[_ -]?keys?(?:[_ -]id)?|secret[_ -]?(?:access[_ -]?)?keys?|secrets?|"
+    r"tokens?|access[_ -]?tokens?|auth[_ -]?tokens?|refresh[_ -]?tokens?|client[_ -]?secret|keys?|"
+    r"khóa(?: api| bí mật)?|khoá(?: api| bí mật)?|mã truy cập|mã bí mật|webhook secret|signing secret"
+)
+
+_KEYWORDS = re.compile(
+    rf"(?i:(?<![\w-])(?:{_PASSWORD_WORDS})(?![\w-]))|(?<![\w-])(?:{_PIN_WORDS})(?![\w-])|"
+    rf"(?<![\w-])(?:{_OTP_WORDS})(?![\w-])|(?<![\w-])(?:{_ACCOUNT_WORDS})(?![\w-])|"
+    rf"(?i:(?<![\w-])(?:{_KEY_WORDS})(?![\w-]))"
+)
+_GROUPS = [
+    (PASSWORD, re.compile(rf"(?i)^(?:{_PASSWORD_WORDS})$")),
+    (PIN, re.compile(rf"^(?:{_PIN_WORDS})$")),
+    (OTP, re.compile(rf"^(?:{_OTP_WORDS})$")),
+    (BANK_ACCOUNT, re.compile(rf"^(?:{_ACCOUNT_WORDS})$")),
+    (API_KEY, re.compile(rf"(?i)^(?:{_KEY_WORDS})$")),
+]
+# "pass" is also an everyday word: a boarding pass, a bus pass.
+_NOT_PASSWORD_BEFORE = re.compile(r"(?i)(?:boarding|bus|season|day|hall|free|mountain|back|ski)\s+$")
+
+_TOKEN = re.compile(r"\S+")
+_SEPARATOR_WORDS = frozenset({
+    "is", "was", "=", ":", "-", "->", "=>", "là", "la", "là:", "are", "becomes", "now", "to",
+    "mới", "moi", "là:", "is:", "of", "=:",
+})
+# Words that may stand between the keyword and the value without a separator: "mật khẩu wifi 12345678".
+_QUALIFIERS = frozenset(fold(w) for w in """
+    wifi wi-fi email e-mail gmail mail fb facebook zalo instagram ig tiktok admin root router modem
+    laptop computer phone máy tính điện thoại ngân hàng bank app account tài khoản tk cũ mới new old my
+    the our his her their của tôi mình em anh chị nhà home office công ty vps server db database ssh
+    sudo github gitlab aws icloud apple google outlook netflix shopee momo zalopay vcb vietcombank
+    techcombank tcb mb acb bidv vietinbank tpbank vpbank sacombank agribank atm thẻ the card login
+    đăng nhập user
+""".split())
+# Lower-case words that follow "password is" in talk about passwords, not in telling one.
+_NOT_VALUES = frozenset(fold(w) for w in """
+    required needed optional mandatory weak strong stored saved kept incorrect wrong correct expired
+    changed reset the a an not too very still now being in on at managed shared long short secure
+    insecure encrypted hashed same different valid invalid empty set missing and or but also only just
+    hidden protected secret private safe unsafe ok okay fine good bad easy hard simple complex forgotten
+    lost leaked compromised rotated updated used reused unique random generated temporary default
+    case sensitive locked unlocked enabled disabled visible managers manager policy policies rules
+    length format field prompt reminder hint manager sharing change changes rotation expiry expiration
+    for with from by of to about this that these those it its something anything nothing what which
+    how why when where who gì nào đâu gi nao dau sai đúng dung đổi doi quên quen yếu yeu mạnh manh
+    bắt buộc cũ mới khác khac không khong chưa chua rồi roi đã da đang dang được duoc bị bi
+    please here there above below later soon tomorrow today yesterday hunter
+""".split()) - {"hunter"}
+_TRAILING = ".,;!?)]}'\"”’"
+_LEADING = "([{'\"“‘`"
+_DATE_LIKE = re.compile(
+    r"^(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}h\d{0,2}|v?\d+(?:\.\d+)+|"
+    r"\d+(?:%|k|m|h|d|s|ms|gb|mb|kb|px|am|pm|st|nd|rd|th|x|chars?|characters|digits?|phút|giờ|ngày))$",
+    re.IGNORECASE,
+)
+
+
+def _keyword_secrets(text):
+    for match in _KEYWORDS.finditer(text):
+        word = match.group()
+        for kind, group in _GROUPS:
+            if group.match(word):
+                break
+        if kind == PASSWORD and _NOT_PASSWORD_BEFORE.search(text[max(0, match.start() - 12):match.start()]):
+            continue
+        finding = _VALUE_AFTER[kind](text, match.end(), kind)
+        if finding is not None:
+            yield finding
+
+
+def _tokens_after(text, position, limit):
+    """Up to ``limit`` (start, end, token) after ``position`` in the same sentence."""
+    tokens = []
+    for token in _TOKEN.finditer(text, position, min(len(text), position + 120)):
+        tokens.append((token.start(), token.end(), token.group()))
+        if len(tokens) == limit:
+            break
+    return tokens
+
+
+def _split_separator(text, start, end):
+    """A token may carry its separator: "mk:abc123", "pass=abc123", "wifi:" -> (value start, end, had)."""
+    token = text[start:end]
+    for separator in (":=", "=", ":"):
+        head, found, tail = token.partition(separator)
+        if found and (not head or fold(head) in _QUALIFIERS or _GROUPS[0][1].match(head)):
+            return start + len(head) + len(found), end, True
+    return start, end, False
+
+
+def _clean_value(text, start, end):
+    """The value without quotes or the sentence's punctuation around it."""
+    while start < end and text[start] in _LEADING:
+        start += 1
+    quoted = start > 0 and text[start - 1] in _LEADING
+    while end > start and text[end - 1] in _TRAILING:
+        end -= 1
+    return start, end, quoted
+
+
+def _password_like(value, *, separated, quoted, clause_end):
+    if len(value) < 4 or not value.isascii() or _DATE_LIKE.match(value):
+        return False
+    if quoted:
+        return True
+    has_digit = any(c.isdigit() for c in value)
+    has_symbol = any(not c.isalnum() for c in value)
+    mixed_case = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
+    if has_digit or has_symbol or mixed_case:
+        return True
+    if not separated or fold(value) in _NOT_VALUES or not value.isalpha():
+        return False
+    return clause_end
+
+
+def _password_after(text, position, kind):
+    separated = False
+    intervening = 0
+    for start, end, _ in _tokens_after(text, position, 7):
+        start, end, carried = _split_separator(text, start, end)
+        if carried:
+            separated = True
+            if start == end:
+                continue
+        token = text[start:end]
+        if not carried and fold(token.rstrip(":")) in _SEPARATOR_WORDS:
+            separated = True
+            continue
+        value_start, value_end, quoted = _clean_value(text, start, end)
+        value = text[value_start:value_end]
+        clause_end = value_end == len(text) or text[value_end] in _TRAILING
+        if _password_like(value, separated=separated, quoted=quoted, clause_end=clause_end and not intervening):
+            if separated or fold(value) not in _QUALIFIERS:
+                return _finding(kind, value_start, value_end)
+        if separated or fold(token) not in _QUALIFIERS:
+            if separated or intervening >= 3:
+                return None
+            # A word between keyword and separator: "password for the router is ..."
+            intervening += 1
+            if token[-1:] in ".;!?":
+                return None
+            continue
+        intervening += 1
+    return None
+
+
+_DIGITS_VALUE = re.compile(r"[:=#]?\s*(\d(?:[ .-]?\d){3,7})(?![\d/:-]|[.,]\d)")
+_ACCOUNT_VALUE = re.compile(r"[:=#]?\s*(\d(?:[ .-]?\d){5,22})(?![\d/:-]|[.,]\d)")
+
+
+def _digits_after(pattern, max_words):
+    def find(text, position, kind):
+        words = 0
+        for start, end, token in _tokens_after(text, position, max_words + 1):
+            match = pattern.match(text, start)
+            if match and not _DATE_LIKE.match(token.rstrip(_TRAILING)):
+                return _finding(kind, match.start(1), match.end(1))
+            if token[-1:] in ".;!?" and not token[:-1].isdigit():
+                return None
+            words += 1
+            if words > max_words:
+                return None
+        return None
+
+    return find
+
+
+_KEY_VALUE = re.compile(r"[A-Za-z0-9_+/=~-]{16,}")
+_SEGMENTS = re.compile(r"[-_/+=~]+")
+
+
+def _key_after(text, position, kind):
+    for start, end, token in _tokens_after(text, position, 4):
+        start, end, _ = _split_separator(text, start, end)
+        start, end, _ = _clean_value(text, start, end)
+        value = text[start:end]
+        if _KEY_VALUE.fullmatch(value) and _credential_like(value):
+            return _finding(API_KEY, start, end)
+    return None
+
+
+def _credential_like(value):
+    """Letters and digits mixed inside one piece: "a3f9c0de..." is, "claude-3-5-sonnet-20241022" and
+    "my_api_key_2024" (words and numbers side by side) are not."""
+    mixed = any(
+        any(c.isalpha() for c in piece) and any(c.isdigit() for c in piece)
+        for piece in _SEGMENTS.split(value)
+    )
+    return mixed and sum(c.isdigit() for c in value) >= 2 and _entropy(value) >= 3.0
+
+
+_VALUE_AFTER = {
+    PASSWORD: _password_after,
+    PIN: _digits_after(_DIGITS_VALUE, 4),
+    OTP: _digits_after(_DIGITS_VALUE, 5),
+    BANK_ACCOUNT: _digits_after(_ACCOUNT_VALUE, 5),
+    API_KEY: _key_after,
+}
+
+_DETECTORS = (_shapes, _long_tokens, _cards, _ibans, _seed_phrases, _keyword_secrets)
