@@ -199,6 +199,34 @@ if redis_url := os.environ.get("BESTIE_REDIS_URL"):
 BESTIE_CORE_BUDGET_TOKENS = env_int("BESTIE_CORE_BUDGET_TOKENS", 300, minimum=1)
 BESTIE_WORKING_BUDGET_TOKENS = env_int("BESTIE_WORKING_BUDGET_TOKENS", 1200, minimum=1)
 
+# Jobs, digests and backups (SPEC §6).
+BESTIE_BASE_URL = os.environ.get("BESTIE_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+BESTIE_BACKUP_DIR = Path(os.environ.get("BESTIE_BACKUP_DIR") or VAR_DIR / "backups")
+BESTIE_BACKUP_KEEP = env_int("BESTIE_BACKUP_KEEP", 7, minimum=1)
+# 0 keeps raw messages forever.
+BESTIE_MESSAGE_RETENTION_DAYS = env_int("BESTIE_MESSAGE_RETENTION_DAYS", 365)
+BESTIE_TELEGRAM_BOT_TOKEN = os.environ.get("BESTIE_TELEGRAM_BOT_TOKEN", "")
+BESTIE_TELEGRAM_API_URL = os.environ.get("BESTIE_TELEGRAM_API_URL", "https://api.telegram.org").rstrip("/")
+BESTIE_ZALO_ACCESS_TOKEN = os.environ.get("BESTIE_ZALO_ACCESS_TOKEN", "")
+BESTIE_ZALO_API_URL = os.environ.get("BESTIE_ZALO_API_URL", "https://openapi.zalo.me").rstrip("/")
+# A failing channel is tried this many times, waiting BACKOFF, then twice that, … between attempts.
+BESTIE_CHANNEL_ATTEMPTS = env_int("BESTIE_CHANNEL_ATTEMPTS", 3, minimum=1)
+BESTIE_CHANNEL_BACKOFF_MS = env_int("BESTIE_CHANNEL_BACKOFF_MS", 1000)
+BESTIE_CHANNEL_TIMEOUT_SECONDS = env_int("BESTIE_CHANNEL_TIMEOUT_SECONDS", 10, minimum=1)
+
+# Mail with Django's own names: SMTP when EMAIL_HOST is set, printed on the console otherwise.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = env_int("EMAIL_PORT", 587 if EMAIL_HOST else 25, minimum=1)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", bool(EMAIL_HOST))
+EMAIL_TIMEOUT = BESTIE_CHANNEL_TIMEOUT_SECONDS
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "bestie@localhost")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -1,0 +1,179 @@
+"""Backups and restore of the SQLite store (SPEC §6).
+
+A backup is ``VACUUM INTO`` a dated file, written under a ``.partial`` name; only when
+``PRAGMA integrity_check`` on it says ``ok`` is it renamed into place and are older backups beyond
+``BESTIE_BACKUP_KEEP`` rotated out. A bad copy is deleted and the older backups stay.
+
+Restore checks the file first, keeps a backup of the current store, then copies the file INTO the
+live database with SQLite's online backup API: the copy takes the database's write lock, so the
+running console and job cluster wait their turn and then read the restored data; nothing keeps
+writing to an old file (the live file is never replaced or moved).
+
+On PostgreSQL neither does anything: ``pg_dump`` and ``pg_restore`` are the tools there.
+"""
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from governance.jobs import recorded
+from memories.lifecycle import LifecycleError
+
+PREFIX, SUFFIX = "bestie-", ".sqlite3"
+POSTGRESQL = (
+    "the database is PostgreSQL: back it up with pg_dump (pg_dump -Fc -f bestie.dump DBNAME) and restore "
+    "with pg_restore (pg_restore --clean -d DBNAME bestie.dump); nothing was changed"
+)
+
+
+class BackupError(LifecycleError):
+    """A backup or restore that could not be done; older backups and the live store are untouched."""
+
+
+@dataclass(frozen=True)
+class BackupResult:
+    path: str
+    size_bytes: int
+    seconds: float
+    rotated_out: list  # older backups deleted to keep BESTIE_BACKUP_KEEP
+
+
+def _require_sqlite():
+    if connection.vendor != "sqlite":
+        raise BackupError(POSTGRESQL)
+
+
+def _live_path():
+    return Path(settings.DATABASES["default"]["NAME"])
+
+
+def _connect(path, *, read_only=True):
+    uri = f"{Path(path).resolve().as_uri()}?mode={'ro' if read_only else 'rw'}"
+    return sqlite3.connect(uri, uri=True, timeout=5, isolation_level=None)
+
+
+def integrity_problems(path):
+    """What ``PRAGMA integrity_check`` says is wrong with the database file at ``path`` ([] when ok)."""
+    path = Path(path)
+    if not path.is_file():
+        return [f"{path} does not exist"]
+    try:
+        database = _connect(path)
+        try:
+            rows = [row[0] for row in database.execute("PRAGMA integrity_check").fetchall()]
+            if rows == ["ok"] and not database.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memory'"
+            ).fetchone():
+                rows = ["it is not a Bestie Memory database (no memory table)"]
+        finally:
+            database.close()
+    except sqlite3.DatabaseError as error:
+        return [str(error)]
+    return [] if rows == ["ok"] else rows
+
+
+def backup_dir(dest=None):
+    return Path(dest) if dest else Path(settings.BESTIE_BACKUP_DIR)
+
+
+def backups(dest=None):
+    """The backups in ``dest``, newest first (their names sort by time)."""
+    directory = backup_dir(dest)
+    if not directory.is_dir():
+        return []
+    return sorted(directory.glob(f"{PREFIX}*{SUFFIX}"), reverse=True)
+
+
+def snapshot(dest=None, now=None):
+    """``VACUUM INTO`` a new ``.partial`` file in ``dest``; returns its path, not yet checked."""
+    _require_sqlite()
+    directory = backup_dir(dest)
+    directory.mkdir(parents=True, exist_ok=True)
+    name = f"{PREFIX}{(now or timezone.now()):%Y%m%d-%H%M%S}{SUFFIX}"
+    partial = directory / (name + ".partial")
+    partial.unlink(missing_ok=True)
+    # A connection of its own: VACUUM INTO reads one consistent snapshot and never holds the write lock.
+    database = _connect(_live_path())
+    try:
+        database.execute("VACUUM INTO ?", (str(partial),))
+    finally:
+        database.close()
+    return partial
+
+
+def keep(partial, keep_count=None):
+    """Check the ``.partial`` copy; when it is ok, rename it into place and rotate out the backups
+    beyond ``keep_count``. A bad copy is deleted, the older backups stay, and ``BackupError`` says why."""
+    partial = Path(partial)
+    problems = integrity_problems(partial)
+    if problems:
+        partial.unlink(missing_ok=True)
+        raise BackupError(
+            f"the backup {partial.name} failed its integrity check ({'; '.join(problems[:5])}); it was "
+            f"deleted and the older backups were kept"
+        )
+    final = partial.with_name(partial.name.removesuffix(".partial"))
+    partial.replace(final)
+    keep_count = keep_count or settings.BESTIE_BACKUP_KEEP
+    rotated = [path for path in backups(final.parent) if path != final][keep_count - 1 :]
+    for path in rotated:
+        path.unlink()
+    return final, [path.name for path in rotated]
+
+
+@recorded("backup")
+def backup(dest=None, now=None):
+    started = time.monotonic()
+    final, rotated = keep(snapshot(dest, now))
+    return BackupResult(
+        path=str(final), size_bytes=final.stat().st_size, seconds=round(time.monotonic() - started, 3),
+        rotated_out=rotated,
+    )
+
+
+@dataclass(frozen=True)
+class RestorePlan:
+    source: str
+    database: str
+    source_bytes: int
+    problems: list
+
+
+def restore_plan(path):
+    _require_sqlite()
+    path = Path(path)
+    return RestorePlan(
+        source=str(path), database=str(_live_path()),
+        source_bytes=path.stat().st_size if path.is_file() else 0, problems=integrity_problems(path),
+    )
+
+
+@dataclass(frozen=True)
+class RestoreResult:
+    source: str
+    database: str
+    safety_backup: str  # the store as it was just before, in the backup directory
+
+
+def restore(path, *, dest=None):
+    """Replace the live store's content with the backup at ``path`` (checked first)."""
+    plan = restore_plan(path)
+    if plan.problems:
+        raise BackupError(f"{path} failed its integrity check ({'; '.join(plan.problems[:5])}); nothing was restored")
+    safety = backup(dest)
+    connection.close()
+    source, target = _connect(path), _connect(_live_path(), read_only=False)
+    try:
+        # The online backup API copies every page under the target's write lock in one step (pages=-1),
+        # so other connections see either the old store or the restored one, never a mix.
+        source.backup(target, pages=-1)
+        target.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        source.close()
+        target.close()
+    return RestoreResult(source=str(path), database=plan.database, safety_backup=safety.path)

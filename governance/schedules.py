@@ -1,0 +1,102 @@
+"""The django-q2 schedules of the maintenance jobs, seeded idempotently (SPEC §6).
+
+Seeding creates a missing schedule and points an existing one at its function again, but never
+touches its cron once created: the owner may have edited it (admin, ``maintenance install``).
+Q_CLUSTER's ``catch_up`` is off, so a cluster that was down runs each job once, not once per
+missed slot.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from croniter import croniter
+from django.utils import timezone
+from django_q.models import Schedule
+
+from governance.digest import DIGEST_SCHEDULE
+from governance.models import JobRun
+from memories.lifecycle import InvalidValue
+
+DEFAULT_DIGEST_CRON = "0 9 * * 1"
+
+
+@dataclass(frozen=True)
+class Job:
+    schedule: str  # the Schedule's name
+    job: str  # JobRun.job
+    func: str
+    cron: str
+
+
+JOBS = (
+    Job("bestie-backup", "backup", "governance.backups.backup", "0 3 * * *"),
+    Job("bestie-prune", "prune", "governance.jobs.prune", "30 3 * * *"),
+    Job("bestie-message-retention", "message_retention", "governance.jobs.message_retention", "45 3 * * *"),
+    Job("bestie-hygiene", "hygiene", "governance.jobs.hygiene_snapshot", "0 4 * * *"),
+    Job(DIGEST_SCHEDULE, "digest", "governance.digest.send_scheduled", DEFAULT_DIGEST_CRON),
+)
+
+
+def clean_cron(value):
+    value = " ".join((value or "").split())
+    if len(value.split()) != 5 or not croniter.is_valid(value):
+        raise InvalidValue(
+            "schedule", f"must be a cron expression of five fields like '0 9 * * 1' (Mondays 09:00), not {value!r}"
+        )
+    return value
+
+
+def next_run(cron, now=None):
+    """The cron's next time after ``now``, read in the owner's time zone as django-q2 reads it."""
+    return croniter(cron, timezone.localtime(now or timezone.now())).get_next(datetime)
+
+
+def seed(now=None):
+    """Make sure each job has its schedule; returns how many were created."""
+    created = 0
+    for job in JOBS:
+        _, was_created = Schedule.objects.update_or_create(
+            name=job.schedule,
+            defaults={"func": job.func, "schedule_type": Schedule.CRON, "repeats": -1},
+            create_defaults={
+                "func": job.func, "schedule_type": Schedule.CRON, "repeats": -1, "cron": job.cron,
+                "next_run": next_run(job.cron, now),
+            },
+        )
+        created += was_created
+    return created
+
+
+def set_digest_cron(cron, now=None):
+    cron = clean_cron(cron)
+    seed(now)
+    Schedule.objects.filter(name=DIGEST_SCHEDULE).update(cron=cron, next_run=next_run(cron, now))
+    return cron
+
+
+@dataclass(frozen=True)
+class JobStatus:
+    schedule: str
+    func: str
+    cron: str | None
+    next_run: object
+    last_started_at: object
+    last_outcome: str | None
+    last_error: str
+
+
+def status():
+    schedules = {schedule.name: schedule for schedule in Schedule.objects.filter(name__in=[j.schedule for j in JOBS])}
+    rows = []
+    for job in JOBS:
+        schedule = schedules.get(job.schedule)
+        run = JobRun.objects.filter(job=job.job).exclude(outcome=JobRun.Outcome.RUNNING).first()
+        rows.append(
+            JobStatus(
+                schedule=job.schedule, func=job.func, cron=schedule.cron if schedule else None,
+                next_run=schedule.next_run if schedule else None,
+                last_started_at=run.started_at if run else None, last_outcome=run.outcome if run else None,
+                last_error=run.error if run else "",
+            )
+        )
+    return rows
