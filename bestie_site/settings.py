@@ -199,6 +199,16 @@ if redis_url := os.environ.get("BESTIE_REDIS_URL"):
 BESTIE_CORE_BUDGET_TOKENS = env_int("BESTIE_CORE_BUDGET_TOKENS", 300, minimum=1)
 BESTIE_WORKING_BUDGET_TOKENS = env_int("BESTIE_WORKING_BUDGET_TOKENS", 1200, minimum=1)
 
+# Retrieval (SPEC §4, README "Retrieval"): the relevance backend (a dotted path to a class) and the
+# confidence below which the governed policy leaves a memory out of every prompt.
+BESTIE_RELEVANCE_BACKEND = os.environ.get("BESTIE_RELEVANCE_BACKEND") or "memories.relevance.LexicalBackend"
+try:
+    BESTIE_CONFIDENCE_FLOOR = float(os.environ.get("BESTIE_CONFIDENCE_FLOOR") or 0.5)
+except ValueError:
+    raise ImproperlyConfigured("BESTIE_CONFIDENCE_FLOOR must be a number from 0 to 1") from None
+if not 0.0 <= BESTIE_CONFIDENCE_FLOOR <= 1.0:
+    raise ImproperlyConfigured(f"BESTIE_CONFIDENCE_FLOOR must be from 0 to 1, not {BESTIE_CONFIDENCE_FLOOR}")
+
 # Jobs, digests and backups (SPEC §6).
 BESTIE_BASE_URL = os.environ.get("BESTIE_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 BESTIE_BACKUP_DIR = Path(os.environ.get("BESTIE_BACKUP_DIR") or VAR_DIR / "backups")
