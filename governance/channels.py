@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMultiAlternatives
 from django.core.validators import URLValidator, validate_email
+from django.db import transaction
 from django.template.loader import render_to_string
 
 from governance.models import DigestChannel
@@ -69,6 +70,10 @@ class ChannelError(Exception):
     pass
 
 
+class NotConfigured(ChannelError):
+    """A missing token: trying again cannot help."""
+
+
 def render_email(name, context):
     """The (subject, text body, HTML body) of ``templates/emails/<name>-{subject,body}.{txt,html}``."""
     subject = " ".join(render_to_string(f"emails/{name}-subject.txt", context).split())
@@ -115,7 +120,7 @@ def _truncated(text, limit):
 
 def _send_telegram(chat_id, digest):
     if not settings.BESTIE_TELEGRAM_BOT_TOKEN:
-        raise ChannelError("BESTIE_TELEGRAM_BOT_TOKEN is not set")
+        raise NotConfigured("BESTIE_TELEGRAM_BOT_TOKEN is not set")
     url = f"{settings.BESTIE_TELEGRAM_API_URL}/bot{settings.BESTIE_TELEGRAM_BOT_TOKEN}/sendMessage"
     answer = _post_json(url, {"chat_id": chat_id, "text": _truncated(digest.text, TELEGRAM_TEXT_LIMIT)})
     if answer.get("ok") is False:
@@ -124,7 +129,7 @@ def _send_telegram(chat_id, digest):
 
 def _send_zalo(user_id, digest):
     if not settings.BESTIE_ZALO_ACCESS_TOKEN:
-        raise ChannelError("BESTIE_ZALO_ACCESS_TOKEN is not set")
+        raise NotConfigured("BESTIE_ZALO_ACCESS_TOKEN is not set")
     answer = _post_json(
         f"{settings.BESTIE_ZALO_API_URL}/v3.0/oa/message/cs",
         {"recipient": {"user_id": user_id}, "message": {"text": _truncated(digest.text, ZALO_TEXT_LIMIT)}},
@@ -155,8 +160,35 @@ def deliver(channel, digest):
         try:
             SENDERS[channel.kind](channel.target, digest)
             return Delivery(str(channel), ok=True, attempts=attempt)
+        except NotConfigured as failure:
+            return Delivery(str(channel), ok=False, attempts=attempt, error=str(failure))
         except Exception as failure:  # noqa: BLE001  (one channel's failure, whatever it is, must not stop the others)
-            error = f"{type(failure).__name__}: {failure}" if not isinstance(failure, ChannelError) else str(failure)
+            error = str(failure) if isinstance(failure, ChannelError) else f"{type(failure).__name__}: {failure}"
         if attempt < attempts:
             time.sleep(pause * 2 ** (attempt - 1))
     return Delivery(str(channel), ok=False, attempts=attempts, error=error)
+
+
+@transaction.atomic
+def install(specs):
+    """Add the channels ``KIND:TARGET`` (all checked before any is stored); returns the ones added."""
+    parsed = [parse_channel(spec) for spec in specs]
+    if not parsed:
+        raise InvalidValue("channel", "give at least one --channel KIND:TARGET")
+    return [
+        channel
+        for channel, created in (DigestChannel.objects.get_or_create(kind=kind, target=target) for kind, target in parsed)
+        if created
+    ]
+
+
+@transaction.atomic
+def remove(specs=()):
+    """Remove these channels, or every channel when none is given; returns how many were removed."""
+    if not specs:
+        return DigestChannel.objects.all().delete()[0]
+    parsed = [parse_channel(spec) for spec in specs]
+    missing = [f"{k}:{t}" for k, t in parsed if not DigestChannel.objects.filter(kind=k, target=t).exists()]
+    if missing:
+        raise InvalidValue("channel", f"not installed: {', '.join(missing)}")
+    return sum(DigestChannel.objects.filter(kind=k, target=t).delete()[0] for k, t in parsed)

@@ -7,10 +7,10 @@ An operation the write path refuses (unknown id, bad value, the owner's policy) 
 
 from django.core.management.base import BaseCommand, CommandError
 
-from bestie_site.commandline import export, memories, messages, policies, reports, review
+from bestie_site.commandline import export, maintenance, memories, messages, policies, reports, review
 from memories.lifecycle import LifecycleError
 
-VERB_MODULES = (reports, policies, memories, review, messages, export)
+VERB_MODULES = (reports, policies, memories, review, messages, export, maintenance)
 
 
 class Command(BaseCommand):
