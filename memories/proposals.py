@@ -1,0 +1,192 @@
+"""The agent's write path (SPEC §3, §9): what an assistant proposes, and what the store makes of it.
+
+``propose`` answers every proposal with a ``Proposal`` saying what happened and why:
+- ``refused``: paused, the write policy is ``deny``, a secret in it, or the owner rejected the same
+  memory before; nothing is stored;
+- ``duplicate``: a live memory of the same user already says it (same words in any order, case,
+  punctuation and diacritics aside, or a typo apart); that memory is confirmed instead. A proposal
+  already waiting for review is a duplicate too, and is left as it is;
+- ``approved`` under the ``allow`` policy, ``pending`` under ``ask``; but proposals from tool output or
+  reading like an instruction are always ``pending``, with their flags, for the owner to look at.
+Stored proposals go through ``lifecycle.add``, so the policy, the secret filter and the audit event are
+the same as everywhere else; the actor is ``agent:NAME``.
+
+Bad input (a missing source, an unknown kind of source, a TTL of zero) raises ``InvalidValue`` naming the
+field, like every other write path, and stores nothing.
+"""
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.db import transaction
+
+from memories import lifecycle, secrets
+from memories.duplicates import CANDIDATES, closest, text_key
+from memories.lifecycle import InvalidValue, Refused, clean_choice, clean_label, clean_text
+from memories.models import Memory, MemorySettings, Message, Policy, Scope, SourceKind, Status
+from memories.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
+
+APPROVED = "approved"
+PENDING = "pending"
+DUPLICATE = "duplicate"
+REFUSED = "refused"
+MAX_MESSAGE_LENGTH = 20_000
+_FLAG_REASONS = {TOOL_OUTPUT: "it comes from tool output", INSTRUCTION_LIKE: "it reads like an instruction"}
+
+
+@dataclass(frozen=True)
+class Proposal:
+    id: int | None
+    status: str
+    reason: str
+    flags: tuple = field(default=())
+
+
+def agent_actor(agent):
+    name = (agent or "").strip()
+    if not name:
+        raise InvalidValue("agent", "say which agent proposes it (its token's name)")
+    return f"agent:{name}"
+
+
+def _secret_reason(value, what):
+    findings = secrets.find_secrets(value)
+    if findings:
+        return f"not stored: the {what} {findings[0].reason}; secrets are never stored, whatever the policy"
+    return ""
+
+
+def _ttl(ttl_seconds):
+    if ttl_seconds is None:
+        return None
+    if isinstance(ttl_seconds, bool) or not isinstance(ttl_seconds, int) or ttl_seconds < 1:
+        raise InvalidValue("ttl_seconds", f"must be a positive whole number of seconds, not {ttl_seconds!r}")
+    return timedelta(seconds=ttl_seconds)
+
+
+def _message(message_id):
+    if message_id is None:
+        return None
+    try:
+        return Message.objects.get(pk=int(message_id))
+    except (TypeError, ValueError):
+        raise InvalidValue("message_id", f"must be a whole number, not {message_id!r}") from None
+    except Message.DoesNotExist:
+        raise InvalidValue("message_id", f"no message with id {message_id}") from None
+
+
+def _same_text(user, key):
+    """The memories of this user with this text key, newest first, as (id, state) pairs."""
+    rows = Memory.objects.filter(user=user, text_key=key).order_by("-id")
+    rows = rows.only("id", "status", "superseded_by", "expires_at", "deleted_at", "stale")[:20]
+    return [(memory.pk, memory.state()) for memory in rows]
+
+
+def propose(
+    *,
+    text,
+    kind,
+    source,
+    source_kind,
+    agent,
+    subject="",
+    scope=Scope.CORE,
+    user="",
+    channel="",
+    project="",
+    confidence=1.0,
+    ttl_seconds=None,
+    expires_at=None,
+    message_id=None,
+):
+    actor = agent_actor(agent)
+    text = clean_text(text)
+    if not (source or "").strip():
+        raise InvalidValue("source", "is required: say where this came from (a message, a file, a command)")
+    source = clean_text(source, "source")
+    source_kind = clean_choice("source_kind", source_kind, SourceKind)
+    user = clean_label("user", user)
+    subject = clean_label("subject", subject)
+    kind = lifecycle.clean_kind(kind)
+    ttl = _ttl(ttl_seconds)
+    lifecycle.clean_expiry(expires_at, ttl)
+    lifecycle.clean_placement(clean_choice("scope", scope, Scope), clean_label("project", project))
+    lifecycle.clean_confidence(confidence)
+    message = _message(message_id)
+
+    settings = MemorySettings.load()
+    try:
+        lifecycle.check_writes_allowed(settings)
+    except Refused as error:
+        return Proposal(None, REFUSED, f"not stored: {error}")
+    secret = _secret_reason(text, "text") or _secret_reason(source, "source")
+    if secret:
+        return Proposal(None, REFUSED, secret)
+
+    same = _same_text(user, text_key(text))
+    for memory_id, state in same:
+        if state in ("live", "stale"):
+            return _confirm(memory_id, actor)
+    for memory_id, state in same:
+        if state == Status.PENDING:
+            return Proposal(memory_id, DUPLICATE, f"already waiting for the owner's review as memory {memory_id}")
+    for memory_id, state in same:
+        if state == Status.REJECTED:
+            return Proposal(
+                None, REFUSED, f"not stored: the owner rejected the same memory before (memory {memory_id})"
+            )
+    candidates = dict(
+        Memory.objects.live()
+        .filter(user=user, kind=kind, subject=subject)
+        .order_by("-id")
+        .values_list("id", "text")[:CANDIDATES]
+    )
+    alike = closest(text, candidates)
+    if alike is not None:
+        return _confirm(alike, actor)
+
+    flags = flags_for(text, source_kind)
+    approve = settings.write_policy == Policy.ALLOW and not flags
+    try:
+        memory = lifecycle.add(
+            text=text, kind=kind, source=source, source_kind=source_kind, actor=actor,
+            status=Status.APPROVED if approve else Status.PENDING, subject=subject, scope=scope, user=user,
+            channel=channel, project=project, expires_at=expires_at, ttl=ttl, confidence=confidence,
+            message=message, flags=flags,
+        )
+    except Refused as error:
+        return Proposal(None, REFUSED, f"not stored: {error}")
+    if approve:
+        return Proposal(memory.pk, APPROVED, "stored and approved: the write policy is allow")
+    if flags:
+        why = " and ".join(_FLAG_REASONS[flag] for flag in flags)
+        return Proposal(
+            memory.pk, PENDING,
+            f"queued for the owner's review: {why}, which is never approved automatically", tuple(flags),
+        )
+    return Proposal(memory.pk, PENDING, "queued for the owner's review: the write policy is ask")
+
+
+def _confirm(memory_id, actor):
+    lifecycle.confirm(memory_id, actor=actor)
+    return Proposal(memory_id, DUPLICATE, f"already remembered as memory {memory_id}; confirmed it instead")
+
+
+def record_message(*, role, text, agent, user="", channel="", project=""):
+    """Keep one conversation message as provenance. Secrets in it are redacted before it is stored;
+    while memory is paused nothing is kept (raises ``Refused``)."""
+    agent_actor(agent)
+    role = clean_choice("role", role, Message.Role)
+    text = (text or "").strip()
+    if not text:
+        raise InvalidValue("text", "must not be empty")
+    if len(text) > MAX_MESSAGE_LENGTH:
+        raise InvalidValue("text", f"is {len(text)} characters long; the limit is {MAX_MESSAGE_LENGTH}")
+    fields = dict(
+        user=clean_label("user", user), channel=clean_label("channel", channel),
+        project=clean_label("project", project),
+    )
+    with transaction.atomic():
+        if MemorySettings.load().paused:
+            raise Refused("memory is paused: no messages are kept until `bestie memory resume`")
+        return Message.objects.create(role=role, text=secrets.redact(text), **fields)
