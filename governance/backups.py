@@ -49,7 +49,7 @@ def _require_sqlite():
 
 
 def _live_path():
-    return Path(settings.DATABASES["default"]["NAME"])
+    return Path(connection.settings_dict["NAME"])
 
 
 def _connect(path, *, read_only=True):

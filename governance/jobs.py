@@ -240,5 +240,6 @@ def message_retention(now=None, days=None):
         batches.took(time.monotonic() - started)
         count += 1
     if deleted:
-        lifecycle.checkpoint_wal()
+        # Raw messages may hold what the owner wanted gone: out of the WAL too, as forgetting does.
+        transaction.on_commit(lifecycle.checkpoint_wal)
     return RetentionResult(retention_days=days, deleted=deleted, batches=count)
