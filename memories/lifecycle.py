@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from memories.duplicates import text_key
 from memories.models import AuditEvent, Layer, Memory, MemorySettings, Policy, Scope, SourceKind, Status
+from memories.secrets import find_secrets
 
 KIND_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,63}")
 MAX_TEXT_LENGTH = 2000
@@ -45,7 +46,7 @@ class InvalidValue(LifecycleError):
 
 
 class Refused(LifecycleError):
-    """Refused by the owner's policy (paused, write policy deny, delete policy)."""
+    """Refused by the owner's policy (paused, write policy deny, delete policy) or the secret filter."""
 
 
 def text_sha256(text):
@@ -83,6 +84,14 @@ def clean_text(text, field="text"):
     if len(text) > MAX_TEXT_LENGTH:
         raise InvalidValue(field, f"is {len(text)} characters long; the limit is {MAX_TEXT_LENGTH}")
     return text
+
+
+def refuse_secrets(outcome, **fields):
+    """Secrets are never stored (SPEC §3): refused before anything is written, with a message that
+    names the kind of secret and never the secret itself."""
+    for field, value in fields.items():
+        for finding in find_secrets(value)[:1]:
+            raise Refused(f"{field} {finding.reason}: {outcome}")
 
 
 def clean_kind(kind):
@@ -216,6 +225,9 @@ def add(
         message=message,
         flags=list(flags),
     )
+    refuse_secrets(
+        "nothing was stored", text=fields["text"], source=fields["source"], subject=fields["subject"]
+    )
     fields["text_key"] = text_key(fields["text"])
     clean_placement(scope, fields["project"])
     with transaction.atomic():
@@ -247,6 +259,7 @@ def _change(memory_id, actor, event, note="", **changes):
 def edit(memory_id, text, *, actor):
     """New wording from the owner; the owner has just checked it, so it counts as confirmed."""
     text = clean_text(text)
+    refuse_secrets("nothing was changed", text=text)
     return _change(
         memory_id, actor, AuditEvent.Event.EDIT, text=text, text_key=text_key(text), confirmed_at=timezone.now()
     )

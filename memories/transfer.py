@@ -22,6 +22,7 @@ from memories.lifecycle import (
     clean_kind,
     clean_label,
     clean_text,
+    refuse_secrets,
 )
 from memories.duplicates import text_key
 from memories.models import AuditEvent, Layer, Memory, Message, Scope, SourceKind, Status
@@ -417,7 +418,7 @@ def _records(text, document, name, clean):
 
 def _memory_fields(record):
     _check_keys(record, MEMORY_FIELDS, "a memory")
-    return {
+    fields = {
         "id": _id("id", record["id"]),
         # Text and source are kept exactly: only what the write path would refuse outright is refused.
         "text": _text("text", record["text"]),
@@ -444,6 +445,10 @@ def _memory_fields(record):
         "access_count": _count("access_count", record["access_count"]),
         "deleted_at": _optional(_time, "deleted_at", record["deleted_at"]),
     }
+    refuse_secrets(
+        "nothing was imported", text=fields["text"], source=fields["source"], subject=fields["subject"]
+    )
+    return fields
 
 
 def _history_fields(record):
@@ -454,6 +459,7 @@ def _history_fields(record):
     actor = _string("actor", record["actor"])
     if len(actor) > MAX_ACTOR_LENGTH:
         raise InvalidValue("actor", f"must be at most {MAX_ACTOR_LENGTH} characters")
+    _refuse_secrets_in_values(record)
     return {
         "id": _id("id", record["id"]),
         "memory_id": _optional(_id, "memory_id", record["memory_id"]),
@@ -466,6 +472,20 @@ def _history_fields(record):
         "text_sha256": sha,
         "note": _string("note", record["note"]),
     }
+
+
+def _refuse_secrets_in_values(record):
+    """An event's values hold the memory's text before and after a change: a secret there is refused
+    like one in a memory."""
+    fields = {"note": record["note"]} if isinstance(record["note"], str) else {}
+    for side in ("old", "new"):
+        if isinstance(record[side], dict):
+            fields.update(
+                (f"{side} {name}", value)
+                for name, value in record[side].items()
+                if name in ("text", "source", "subject") and isinstance(value, str)
+            )
+    refuse_secrets("nothing was imported", **fields)
 
 
 def _check_keys(record, fields, what):
