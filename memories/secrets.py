@@ -33,7 +33,7 @@ PIN = "PIN"
 API_KEY = "API key"
 ACCESS_TOKEN = "access token"
 PRIVATE_KEY = "private key"
-CONNECTION_STRING = "connection string with a password"
+CONNECTION_STRING = "connection string"
 JWT = "JWT"
 CARD_NUMBER = "card number"
 IBAN = "IBAN"
@@ -41,11 +41,16 @@ BANK_ACCOUNT = "bank account number"
 OTP = "one-time code"
 SEED_PHRASE = "seed phrase"
 
-_ARTICLE = {API_KEY: "an", ACCESS_TOKEN: "an", IBAN: "an", OTP: "a"}
+_REASONS = {
+    API_KEY: "looks like an API key",
+    ACCESS_TOKEN: "looks like an access token",
+    CONNECTION_STRING: "looks like a connection string with a password",
+    IBAN: "looks like an IBAN",
+}
 
 
 def _finding(kind, start, end):
-    return Finding(kind, start, end, f"looks like {_ARTICLE.get(kind, 'a')} {kind}")
+    return Finding(kind, start, end, _REASONS.get(kind) or f"looks like a {kind}")
 
 
 def find_secrets(text):
@@ -105,11 +110,12 @@ _SHAPES = [
     (ACCESS_TOKEN, re.compile(r"\b(?:npm_[A-Za-z0-9]{30,}|hf_[A-Za-z0-9]{30,})")),
     (JWT, re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
     (ACCESS_TOKEN, re.compile(r"\b[Bb]earer\s+[A-Za-z0-9._~+/-]{16,}=*")),
-    # A credential in a URL's query string: ...?access_token=..., &api_key=..., &sig=...
+    # A credential in a URL's query string: ...?access_token=..., &api_key=..., &sig=..., ?password=...
     (ACCESS_TOKEN, re.compile(
-        r"[?&](?:access_token|token|api_?key|key|secret|password|pass|pwd|auth|sig|signature|client_secret)"
+        r"[?&](?:access_token|token|api_?key|key|secret|auth|sig|signature|client_secret)"
         r"=[A-Za-z0-9._~%+/-]{12,}", re.IGNORECASE,
     )),
+    (PASSWORD, re.compile(r"[?&](?:password|passwd|pass|pwd)=[^&\s]{4,}", re.IGNORECASE)),
 ]
 
 
@@ -232,51 +238,49 @@ _PASSWORD_WORDS = (
     r"passwords?|passwd|passphrase|passcode|pwd|pw|pass|mật khẩu|mat khau|mật mã|mat ma|mk|"
     r"mã mở khóa|mã mở khoá|unlock code"
 )
-_PIN_WORDS = r"PIN|Pin|pin code|PIN code|pin number|mã pin|mã PIN|ma pin|số pin|số PIN|mã số PIN"
+_PIN_WORDS = r"pin code|pin number|mã pin|ma pin|số pin|mã số pin"
 _OTP_WORDS = (
-    r"OTP|otp|mã xác thực|mã xác minh|mã xác nhận|ma xac thuc|ma xac nhan|mã kích hoạt|"
+    r"otp|mã xác thực|mã xác minh|mã xác nhận|ma xac thuc|ma xac nhan|mã kích hoạt|"
     r"verification code|security code|confirmation code|one[- ]time (?:code|password|passcode)|"
-    r"2FA code|2fa code|auth code|login code|sign-in code|mã đăng nhập|mã bảo mật"
+    r"2fa code|auth code|login code|sign-in code|mã đăng nhập|mã bảo mật"
 )
 _ACCOUNT_WORDS = (
-    r"STK|stk|số tài khoản|so tai khoan|số TK|số tk|tài khoản ngân hàng|tk ngân hàng|"
-    r"account (?:number|no\.?|#)|acct\.? ?(?:no\.?|number|#)|bank account|routing number|"
-    r"sort code|Account number|Account no\.?"
+    r"stk|số tài khoản|so tai khoan|số tk|tài khoản ngân hàng|tk ngân hàng|"
+    r"account (?:number|no\.?|#)|acct\.? ?(?:no\.?|number|#)|bank account|routing number|sort code"
 )
 _KEY_WORDS = (
     r"api[_ -]?keys?|apikey|access[_ -]?keys?(?:[_ -]id)?|secret[_ -]?(?:access[_ -]?)?keys?|secrets?|"
     r"tokens?|access[_ -]?tokens?|auth[_ -]?tokens?|refresh[_ -]?tokens?|client[_ -]?secret|keys?|"
     r"khóa(?: api| bí mật)?|khoá(?: api| bí mật)?|mã truy cập|mã bí mật|webhook secret|signing secret"
 )
-
+# A keyword inside a URL or a word ("?q=password+manager", "1Password", "passport") is not one.
+_BEFORE = r"(?<![\w/=?&+.-])"
+_AFTER = r"(?=[\s:=\"'.,]|$)"
 _KEYWORDS = re.compile(
-    rf"(?i:(?<![\w-])(?:{_PASSWORD_WORDS})(?![\w-]))|(?<![\w-])(?:{_PIN_WORDS})(?![\w-])|"
-    rf"(?<![\w-])(?:{_OTP_WORDS})(?![\w-])|(?<![\w-])(?:{_ACCOUNT_WORDS})(?![\w-])|"
-    rf"(?i:(?<![\w-])(?:{_KEY_WORDS})(?![\w-]))"
+    rf"(?i:{_BEFORE}(?P<password>{_PASSWORD_WORDS}){_AFTER})|"
+    rf"(?<![\w-])(?P<pin>PIN|(?i:{_PIN_WORDS}))(?![\w-])|"
+    rf"(?i:(?<![\w-])(?P<otp>{_OTP_WORDS})(?![\w-]))|"
+    rf"(?i:(?<![\w-])(?P<account>{_ACCOUNT_WORDS})(?![\w-]))|"
+    # Variable names count: OPENAI_API_KEY=..., aws_secret_access_key = ...
+    rf"(?i:(?<![A-Za-z0-9-])(?P<key>{_KEY_WORDS})(?![A-Za-z0-9-]))"
 )
-_GROUPS = [
-    (PASSWORD, re.compile(rf"(?i)^(?:{_PASSWORD_WORDS})$")),
-    (PIN, re.compile(rf"^(?:{_PIN_WORDS})$")),
-    (OTP, re.compile(rf"^(?:{_OTP_WORDS})$")),
-    (BANK_ACCOUNT, re.compile(rf"^(?:{_ACCOUNT_WORDS})$")),
-    (API_KEY, re.compile(rf"(?i)^(?:{_KEY_WORDS})$")),
-]
 # "pass" is also an everyday word: a boarding pass, a bus pass.
 _NOT_PASSWORD_BEFORE = re.compile(r"(?i)(?:boarding|bus|season|day|hall|free|mountain|back|ski)\s+$")
 
 _TOKEN = re.compile(r"\S+")
-_SEPARATOR_WORDS = frozenset({
-    "is", "was", "=", ":", "-", "->", "=>", "là", "la", "là:", "are", "becomes", "now", "to",
-    "mới", "moi", "là:", "is:", "of", "=:",
-})
-# Words that may stand between the keyword and the value without a separator: "mật khẩu wifi 12345678".
+_SEPARATOR_WORDS = frozenset({"is", "was", "=", ":", "-", "->", "=>", "là", "la", "are", "is:", "là:", "=:"})
+# Words between a separator and the value: "was changed to ...", "giờ đổi thành ...".
+_TRANSITIONS = frozenset(fold(w) for w in """
+    changed set updated reset now to still currently become becomes giờ bây đã đổi thành sang vẫn hiện
+""".split())
+# Words that may stand between the keyword and the value: "mật khẩu wifi 12345678", "mk fb: ...".
 _QUALIFIERS = frozenset(fold(w) for w in """
     wifi wi-fi email e-mail gmail mail fb facebook zalo instagram ig tiktok admin root router modem
     laptop computer phone máy tính điện thoại ngân hàng bank app account tài khoản tk cũ mới new old my
-    the our his her their của tôi mình em anh chị nhà home office công ty vps server db database ssh
-    sudo github gitlab aws icloud apple google outlook netflix shopee momo zalopay vcb vietcombank
-    techcombank tcb mb acb bidv vietinbank tpbank vpbank sacombank agribank atm thẻ the card login
-    đăng nhập user
+    the our his her their của tôi mình em anh chị ấy bạn mẹ bố ba vợ chồng con nhà home office công ty
+    vps server db database ssh sudo github gitlab aws icloud apple google outlook netflix shopee momo
+    zalopay vcb vietcombank techcombank tcb mb acb bidv vietinbank tpbank vpbank sacombank agribank atm
+    thẻ card login đăng nhập user for of
 """.split())
 # Lower-case words that follow "password is" in talk about passwords, not in telling one.
 _NOT_VALUES = frozenset(fold(w) for w in """
@@ -286,12 +290,10 @@ _NOT_VALUES = frozenset(fold(w) for w in """
     hidden protected secret private safe unsafe ok okay fine good bad easy hard simple complex forgotten
     lost leaked compromised rotated updated used reused unique random generated temporary default
     case sensitive locked unlocked enabled disabled visible managers manager policy policies rules
-    length format field prompt reminder hint manager sharing change changes rotation expiry expiration
+    length format field prompt reminder hint sharing change changes rotation expiry expiration
     for with from by of to about this that these those it its something anything nothing what which
-    how why when where who gì nào đâu gi nao dau sai đúng dung đổi doi quên quen yếu yeu mạnh manh
-    bắt buộc cũ mới khác khac không khong chưa chua rồi roi đã da đang dang được duoc bị bi
-    please here there above below later soon tomorrow today yesterday hunter
-""".split()) - {"hunter"}
+    how why when where who please here there above below later soon tomorrow today yesterday
+""".split())
 _TRAILING = ".,;!?)]}'\"”’"
 _LEADING = "([{'\"“‘`"
 _DATE_LIKE = re.compile(
@@ -303,21 +305,18 @@ _DATE_LIKE = re.compile(
 
 def _keyword_secrets(text):
     for match in _KEYWORDS.finditer(text):
-        word = match.group()
-        for kind, group in _GROUPS:
-            if group.match(word):
-                break
-        if kind == PASSWORD and _NOT_PASSWORD_BEFORE.search(text[max(0, match.start() - 12):match.start()]):
+        kind = match.lastgroup
+        if kind == "password" and _NOT_PASSWORD_BEFORE.search(text[max(0, match.start() - 12):match.start()]):
             continue
-        finding = _VALUE_AFTER[kind](text, match.end(), kind)
+        finding = _VALUE_AFTER[kind](text, match.end())
         if finding is not None:
             yield finding
 
 
 def _tokens_after(text, position, limit):
-    """Up to ``limit`` (start, end, token) after ``position`` in the same sentence."""
+    """Up to ``limit`` (start, end, token) after ``position``."""
     tokens = []
-    for token in _TOKEN.finditer(text, position, min(len(text), position + 120)):
+    for token in _TOKEN.finditer(text, position, min(len(text), position + 160)):
         tokens.append((token.start(), token.end(), token.group()))
         if len(tokens) == limit:
             break
@@ -325,68 +324,75 @@ def _tokens_after(text, position, limit):
 
 
 def _split_separator(text, start, end):
-    """A token may carry its separator: "mk:abc123", "pass=abc123", "wifi:" -> (value start, end, had)."""
+    """A token may carry its separator: "mk:abc123", "pass=abc123", "phê:" -> (value start, end, had)."""
     token = text[start:end]
+    if token.endswith(":"):
+        return end, end, True
     for separator in (":=", "=", ":"):
-        head, found, tail = token.partition(separator)
-        if found and (not head or fold(head) in _QUALIFIERS or _GROUPS[0][1].match(head)):
+        head, found, _ = token.partition(separator)
+        if found and (not head or fold(head) in _QUALIFIERS):
             return start + len(head) + len(found), end, True
     return start, end, False
 
 
 def _clean_value(text, start, end):
     """The value without quotes or the sentence's punctuation around it."""
+    quoted = start < end and text[start] in _LEADING
     while start < end and text[start] in _LEADING:
         start += 1
-    quoted = start > 0 and text[start - 1] in _LEADING
     while end > start and text[end - 1] in _TRAILING:
         end -= 1
     return start, end, quoted
 
 
-def _password_like(value, *, separated, quoted, clause_end):
+def _strong_value(value):
+    """Shaped like a password: digits, symbols or mixed case, and not a date, time or version."""
     if len(value) < 4 or not value.isascii() or _DATE_LIKE.match(value):
         return False
-    if quoted:
-        return True
-    has_digit = any(c.isdigit() for c in value)
-    has_symbol = any(not c.isalnum() for c in value)
-    mixed_case = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
-    if has_digit or has_symbol or mixed_case:
-        return True
-    if not separated or fold(value) in _NOT_VALUES or not value.isalpha():
-        return False
-    return clause_end
+    return (
+        any(c.isdigit() for c in value)
+        or any(not c.isalnum() for c in value)
+        or (any(c.isupper() for c in value[1:]) and any(c.islower() for c in value))
+    )
 
 
-def _password_after(text, position, kind):
+def _password_after(text, position):
     separated = False
-    intervening = 0
-    for start, end, _ in _tokens_after(text, position, 7):
+    words = 0  # words before the separator that are not qualifiers
+    transitions = 0
+    for start, end, token in _tokens_after(text, position, 10):
         start, end, carried = _split_separator(text, start, end)
         if carried:
             separated = True
             if start == end:
                 continue
         token = text[start:end]
-        if not carried and fold(token.rstrip(":")) in _SEPARATOR_WORDS:
+        folded = fold(token)
+        if not carried and folded in _SEPARATOR_WORDS:
             separated = True
             continue
         value_start, value_end, quoted = _clean_value(text, start, end)
         value = text[value_start:value_end]
-        clause_end = value_end == len(text) or text[value_end] in _TRAILING
-        if _password_like(value, separated=separated, quoted=quoted, clause_end=clause_end and not intervening):
-            if separated or fold(value) not in _QUALIFIERS:
-                return _finding(kind, value_start, value_end)
-        if separated or fold(token) not in _QUALIFIERS:
-            if separated or intervening >= 3:
-                return None
-            # A word between keyword and separator: "password for the router is ..."
-            intervening += 1
-            if token[-1:] in ".;!?":
-                return None
+        if separated:
+            if (quoted and len(value) >= 4) or _strong_value(value):
+                return _finding(PASSWORD, value_start, value_end)
+            clause_end = value_end == len(text) or text[value_end] in _TRAILING
+            if (
+                not words and not transitions and clause_end and len(value) >= 4 and value.isascii()
+                and value.isalpha() and fold(value) not in _NOT_VALUES
+            ):
+                return _finding(PASSWORD, value_start, value_end)
+            if folded in _TRANSITIONS and transitions < 2:
+                transitions += 1
+                continue
+            return None
+        if folded in _QUALIFIERS:
             continue
-        intervening += 1
+        if not words and _strong_value(value):
+            return _finding(PASSWORD, value_start, value_end)
+        words += 1
+        if words > 3 or token[-1:] in ".;!?":
+            return None
     return None
 
 
@@ -394,8 +400,8 @@ _DIGITS_VALUE = re.compile(r"[:=#]?\s*(\d(?:[ .-]?\d){3,7})(?![\d/:-]|[.,]\d)")
 _ACCOUNT_VALUE = re.compile(r"[:=#]?\s*(\d(?:[ .-]?\d){5,22})(?![\d/:-]|[.,]\d)")
 
 
-def _digits_after(pattern, max_words):
-    def find(text, position, kind):
+def _digits_after(kind, pattern, max_words):
+    def find(text, position):
         words = 0
         for start, end, token in _tokens_after(text, position, max_words + 1):
             match = pattern.match(text, start)
@@ -415,8 +421,8 @@ _KEY_VALUE = re.compile(r"[A-Za-z0-9_+/=~-]{16,}")
 _SEGMENTS = re.compile(r"[-_/+=~]+")
 
 
-def _key_after(text, position, kind):
-    for start, end, token in _tokens_after(text, position, 4):
+def _key_after(text, position):
+    for start, end, token in _tokens_after(text, position, 7):
         start, end, _ = _split_separator(text, start, end)
         start, end, _ = _clean_value(text, start, end)
         value = text[start:end]
@@ -436,11 +442,11 @@ def _credential_like(value):
 
 
 _VALUE_AFTER = {
-    PASSWORD: _password_after,
-    PIN: _digits_after(_DIGITS_VALUE, 4),
-    OTP: _digits_after(_DIGITS_VALUE, 5),
-    BANK_ACCOUNT: _digits_after(_ACCOUNT_VALUE, 5),
-    API_KEY: _key_after,
+    "password": _password_after,
+    "pin": _digits_after(PIN, _DIGITS_VALUE, 6),
+    "otp": _digits_after(OTP, _DIGITS_VALUE, 5),
+    "account": _digits_after(BANK_ACCOUNT, _ACCOUNT_VALUE, 6),
+    "key": _key_after,
 }
 
 _DETECTORS = (_shapes, _long_tokens, _cards, _ibans, _seed_phrases, _keyword_secrets)

@@ -1,0 +1,246 @@
+"""The secret filter (SPEC §3): what it finds, what it lets through, and that a refused secret leaves
+no trace in the store, its history, its files or the logs."""
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from memories import lifecycle, transfer
+from memories.models import AuditEvent, Memory
+from memories.secrets import Finding, find_secrets, redact
+from tests.data.secret_corpus import NOT_SECRETS, SECRETS
+from tests.factories import OWNER, add_memory
+
+MIN_RECALL = 0.98
+MAX_FALSE_REFUSALS = 0.02
+
+
+# ---------------------------------------------------------------------------------------------------
+# The labelled corpus
+
+
+def test_corpus_is_big_enough_and_in_both_languages():
+    assert len(SECRETS) >= 150 and len(NOT_SECRETS) >= 150
+    vietnamese = "ăâđêôơưáàảãạ"
+    assert sum(any(c in vietnamese for c in text.lower()) for _, text in SECRETS) >= 30
+    assert sum(any(c in vietnamese for c in text.lower()) for text in NOT_SECRETS) >= 30
+
+
+def test_corpus_recall_and_false_refusals():
+    missed = [text for _, text in SECRETS if not find_secrets(text)]
+    false_refusals = [text for text in NOT_SECRETS if find_secrets(text)]
+    recall = 1 - len(missed) / len(SECRETS)
+    false_rate = len(false_refusals) / len(NOT_SECRETS)
+    precision = (len(SECRETS) - len(missed)) / (len(SECRETS) - len(missed) + len(false_refusals))
+    print(
+        f"\nsecret filter: recall {recall:.1%} ({len(SECRETS) - len(missed)}/{len(SECRETS)} secrets refused), "
+        f"false refusals {false_rate:.1%} ({len(false_refusals)}/{len(NOT_SECRETS)}), precision {precision:.1%}"
+    )
+    assert recall >= MIN_RECALL, missed
+    assert false_rate <= MAX_FALSE_REFUSALS, false_refusals
+
+
+@pytest.mark.parametrize(("kind", "text"), SECRETS, ids=[f"{i}-{kind}" for i, (kind, _) in enumerate(SECRETS)])
+def test_each_corpus_secret_is_found_as_its_kind_and_never_repeated(kind, text):
+    findings = find_secrets(text)
+    assert findings and findings[0].kind == kind
+    redacted = redact(text)
+    assert f"[redacted {kind}]" in redacted
+    for finding in findings:
+        secret = text[finding.start:finding.end]
+        assert secret not in redacted
+        assert secret not in finding.reason
+        assert finding.kind in finding.reason or finding.kind.lower() in finding.reason
+
+
+# ---------------------------------------------------------------------------------------------------
+# Each kind, with its span
+
+
+@pytest.mark.parametrize(
+    ("text", "redacted"),
+    [
+        ("My password is hunter2", "My password is [redacted password]"),
+        ("mật khẩu là Abc@12345, nhớ nhé", "mật khẩu là [redacted password], nhớ nhé"),
+        ("mk: meoconxinh", "mk: [redacted password]"),
+        ("pass wifi 88889999", "pass wifi [redacted password]"),
+        ("mã PIN thẻ là 4821.", "mã PIN thẻ là [redacted PIN]."),
+        ("Card PIN: 0729", "Card PIN: [redacted PIN]"),
+        ("key sk-proj-FAKEabcdefghijklmnop1234567890", "key [redacted API key]"),
+        ("AKIAFAKEQ7XZ2EXAMPLE is the id", "[redacted API key] is the id"),
+        ("token ghp_FAKEabcdefghijklmnopqrstuvwxyz123456 for CI", "token [redacted access token] for CI"),
+        ("bot 123456789:AAFAKEabcdefghijklmnopqrstuvwxyz12345", "bot [redacted access token]"),
+        (
+            "DB postgres://app:S3cret@db.test/app today",
+            "DB [redacted connection string] today",
+        ),
+        (
+            "a eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJGQUtFIn0.ZmFrZXNpZ25hdHVyZUZBS0U b",
+            "a [redacted JWT] b",
+        ),
+        ("Visa 4111 1111 1111 1111, exp 12/28", "Visa [redacted card number], exp 12/28"),
+        ("IBAN GB82 WEST 1234 5698 7654 32 (rent)", "IBAN [redacted IBAN] (rent)"),
+        ("STK Vietcombank 0071000123456", "STK Vietcombank [redacted bank account number]"),
+        ("mã OTP là 482913", "mã OTP là [redacted one-time code]"),
+        (
+            "-----BEGIN PRIVATE KEY----- MIIFAKE -----END PRIVATE KEY----- done",
+            "[redacted private key] done",
+        ),
+        (
+            "seed: ribbon tunnel vessel acquire fossil grape humble mercy orbit salad thumb wisdom.",
+            "seed: [redacted seed phrase].",
+        ),
+    ],
+)
+def test_redact_replaces_exactly_the_secret(text, redacted):
+    assert redact(text) == redacted
+
+
+def test_several_secrets_in_one_text_are_each_redacted():
+    text = "mk: Abc@1234 và mã OTP 482913, thẻ 4111 1111 1111 1111"
+    assert [f.kind for f in find_secrets(text)] == ["password", "one-time code", "card number"]
+    assert redact(text) == "mk: [redacted password] và mã OTP [redacted one-time code], thẻ [redacted card number]"
+
+
+def test_a_finding_is_a_small_frozen_record_with_a_readable_reason():
+    (finding,) = find_secrets("My password is hunter2")
+    assert finding == Finding(kind="password", start=15, end=22, reason="looks like a password")
+    with pytest.raises(AttributeError):
+        finding.kind = "other"
+    assert [f.reason for f in find_secrets("Visa 4111 1111 1111 1111")] == ["looks like a card number"]
+
+
+def test_numbers_that_fail_their_checksum_are_not_cards_or_ibans():
+    assert find_secrets("Visa 4111 1111 1111 1112") == []
+    assert find_secrets("IBAN GB83 WEST 1234 5698 7654 32") == []
+
+
+def test_no_text_no_findings():
+    assert find_secrets("") == [] and redact("") == ""
+
+
+# ---------------------------------------------------------------------------------------------------
+# The write path refuses secrets before anything is written
+
+SECRET = "Otter#5521"
+
+
+def everything():
+    return list(Memory.objects.values()), list(AuditEvent.objects.values())
+
+
+def test_add_refuses_a_secret_and_stores_nothing(db):
+    with pytest.raises(lifecycle.Refused) as error:
+        add_memory(f"Wifi password is {SECRET}")
+    assert str(error.value) == "text looks like a password: nothing was stored"
+    assert everything() == ([], [])
+
+
+def test_add_refuses_a_token_in_the_source(db):
+    source = "https://hooks.example.test/notify?token=FAKEa1b2c3d4e5f6g7h8"
+    with pytest.raises(lifecycle.Refused, match="^source looks like an access token: nothing was stored$"):
+        add_memory("Owner likes webhooks for reminders", source=source)
+    assert everything() == ([], [])
+
+
+def test_add_still_stores_talk_about_secrets(db):
+    memory = add_memory("User asked how password managers work")
+    assert Memory.objects.get().text == memory.text
+
+
+def test_edit_refuses_a_secret_and_changes_nothing(db):
+    memory = add_memory("Wifi at home is called Bestie-Home-5G")
+    before = everything()
+    with pytest.raises(lifecycle.Refused) as error:
+        lifecycle.edit(memory.pk, f"Wifi Bestie-Home-5G, mật khẩu {SECRET}", actor=OWNER)
+    assert str(error.value) == "text looks like a password: nothing was changed"
+    assert SECRET not in str(error.value)
+    assert everything() == before
+
+
+def _document(memory_text, history_new_text=None):
+    now = "2026-11-29T10:00:00Z"
+    memory = {
+        "id": 1, "text": memory_text, "kind": "fact", "subject": "", "scope": "core", "user": "",
+        "channel": "", "project": "", "layer": "working", "status": "approved", "pinned": False,
+        "stale": False, "superseded_by": None, "expires_at": None, "confidence": 1.0, "source": "cli",
+        "source_kind": "owner", "message_id": None, "flags": [], "created_at": now, "confirmed_at": now,
+        "last_accessed_at": None, "access_count": 0, "deleted_at": None,
+    }
+    event = {
+        "id": 1, "memory_id": 1, "event": "add", "actor": OWNER, "at": now, "old": None,
+        "new": {"text": history_new_text or memory_text}, "text_sha256": "", "note": "",
+    }
+    memories = json.dumps(memory, ensure_ascii=False)
+    history = json.dumps(event, ensure_ascii=False)
+    return (
+        '{"format": "bestie-memory-export", "version": 1, "exported_at": "2026-11-29T10:00:00Z",\n'
+        f'"memories": [\n{memories}\n],\n"history": [\n{history}\n]}}\n'
+    )
+
+
+def test_import_refuses_a_memory_with_a_secret_naming_its_line(transactional_db):
+    with pytest.raises(transfer.InvalidDocument) as error:
+        transfer.import_document(_document(f"The router password is {SECRET}"), actor=OWNER)
+    assert str(error.value) == "line 3: memories[0] (id 1): text looks like a password: nothing was imported"
+    assert everything() == ([], [])
+
+
+def test_import_refuses_a_secret_kept_in_the_history(transactional_db):
+    document = _document("The router password is in the vault", f"The router password is {SECRET}")
+    with pytest.raises(transfer.InvalidDocument) as error:
+        transfer.import_document(document, actor=OWNER)
+    assert str(error.value) == "line 6: history[0] (id 1): new text looks like a password: nothing was imported"
+    assert everything() == ([], [])
+
+
+def test_import_takes_talk_about_secrets(transactional_db):
+    result = transfer.import_document(_document("The router password is in the vault"), actor=OWNER)
+    assert result.memories == 1 and Memory.objects.get().text == "The router password is in the vault"
+
+
+# ---------------------------------------------------------------------------------------------------
+# No trace: files, WAL, logs
+
+
+def raw_bytes():
+    path = Path(connection.settings_dict["NAME"])
+    wal = path.with_name(path.name + "-wal")
+    return path.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
+
+
+@pytest.mark.sqlite
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_secret_is_not_in_the_database_file_or_its_wal():
+    secret = "Quokka#Zephyr-7741"
+    memory = add_memory("The router sits in the hallway")
+    for text in (f"mật khẩu router là {secret}", f"The router password is {secret}"):
+        with pytest.raises(lifecycle.Refused):
+            add_memory(text)
+        with pytest.raises(lifecycle.Refused):
+            lifecycle.edit(memory.pk, text, actor=OWNER)
+    with pytest.raises(lifecycle.Refused):
+        add_memory("Router notes", source=f"https://router.example.test/?password={secret}")
+    assert b"hallway" in raw_bytes()
+    assert secret.encode() not in raw_bytes()
+
+
+@pytest.mark.django_db
+def test_a_refused_secret_is_not_logged(caplog):
+    secret = "Quokka#Zephyr-7741"
+    caplog.set_level(logging.DEBUG)
+    caplog.set_level(logging.DEBUG, logger="django")
+    connection.force_debug_cursor = True
+    try:
+        memory = add_memory("The router sits in the hallway")
+        with pytest.raises(lifecycle.Refused):
+            add_memory(f"The router password is {secret}")
+        with pytest.raises(lifecycle.Refused):
+            lifecycle.edit(memory.pk, f"mk router: {secret}", actor=OWNER)
+    finally:
+        connection.force_debug_cursor = False
+    assert "hallway" in caplog.text  # the SQL log is on: a stored secret would show here
+    assert secret not in caplog.text
