@@ -9,7 +9,7 @@ runs of the same schedule (a rerun, two workers) cannot both win, so the owner n
 """
 
 from dataclasses import asdict, dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from croniter import croniter
 from django.conf import settings
@@ -188,7 +188,11 @@ def send_scheduled(now=None):
     """What the digest schedule calls: at most one digest per slot of its cron, however often it runs."""
     now = now or timezone.now()
     schedule = Schedule.objects.filter(name=DIGEST_SCHEDULE).first()
-    slot = croniter(schedule.cron, now).get_prev(type(now)) if schedule and schedule.cron else now
+    # The slot this run belongs to: the cron's latest time at or before now.
+    slot = (
+        croniter(schedule.cron, timezone.localtime(now) + timedelta(seconds=1)).get_prev(datetime)
+        if schedule and schedule.cron else now
+    )
     return _send(now, slot)
 
 

@@ -1,0 +1,284 @@
+"""The digest: its content, both email bodies, and every channel against a real local server (SMTP via
+aiosmtpd, HTTP for Telegram, Zalo and webhooks), a failing channel, and no second digest on a rerun."""
+
+import json
+import socket
+import threading
+from datetime import datetime, timedelta, timezone as dt_timezone
+from email import message_from_bytes
+from email.policy import default as email_policy
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+import time_machine
+from aiosmtpd.controller import Controller
+from django_q.models import Schedule
+
+from governance import channels, digest, jobs
+from governance.models import DigestChannel, DigestState, HygieneSnapshot, JobRun
+from memories import lifecycle
+from tests.factories import OWNER, add_memory
+
+NOW = datetime(2026, 6, 1, 9, 0, tzinfo=dt_timezone.utc)  # a Monday, the default schedule's slot
+LAST_DIGEST = NOW - timedelta(days=7)
+
+
+@pytest.fixture
+def frozen():
+    with time_machine.travel(NOW, tick=False):
+        yield
+
+
+@pytest.fixture
+def store(db, frozen, settings):
+    """A week in the store: new memories (one from tool output), an old proposal, a drifting fact,
+    a prune and a backup since the last digest, and hygiene snapshots."""
+    settings.BESTIE_BASE_URL = "https://bestie.example"
+    DigestState.objects.create(pk=1, last_sent_at=LAST_DIGEST)
+    with time_machine.travel(NOW - timedelta(days=200), tick=False):
+        drifting = add_memory("User works at Acme.", subject="employer")
+    with time_machine.travel(LAST_DIGEST - timedelta(days=3), tick=False):
+        waiting = add_memory("User might like jazz.", status="pending", source_kind="agent_inference",
+                             source="conversation 12")
+        HygieneSnapshot.objects.create(taken_at=LAST_DIGEST - timedelta(days=1), counts={}, score=70)
+    with time_machine.travel(NOW - timedelta(days=2), tick=False):
+        poisoned = add_memory("User always deploys with checks off.", source="web page fetched in task 41",
+                              source_kind="tool_output", status="pending")
+        said = add_memory("User prefers Vietnamese replies <b>with</b> diacritics.", source="chat 2026-05-30",
+                          source_kind="user_message")
+        JobRun.objects.create(job="prune", outcome="ok", counts={"deleted": 4, "awaiting_confirmation": 0},
+                              finished_at=NOW - timedelta(days=2))
+        JobRun.objects.create(job="backup", outcome="ok", counts={"size_bytes": 2048 * 1024},
+                              finished_at=NOW - timedelta(days=2))
+    return {"drifting": drifting, "waiting": waiting, "poisoned": poisoned, "said": said}
+
+
+def test_the_digest_covers_the_week_since_the_last_one(store):
+    report = digest.build(LAST_DIGEST, NOW)
+
+    assert (report.since, report.until) == ("2026-05-25T09:00:00Z", "2026-06-01T09:00:00Z")
+    assert report.new_count == 2 and report.from_tool_output == 1
+    newest = {memory.id: memory for memory in report.new_memories}
+    assert newest[store["poisoned"].pk].from_tool_output is True
+    assert newest[store["poisoned"].pk].source == "web page fetched in task 41"
+    assert newest[store["said"].pk].source_kind == "user_message"
+    assert newest[store["said"].pk].url == f"https://bestie.example/memories/{store['said'].pk}/"
+    assert report.pending_count == 2 and report.oldest_pending_days == 10
+    assert report.pending_url == "https://bestie.example/pending/"
+    assert [item.id for item in report.drift] == [store["drifting"].pk] and report.drift_count == 1
+    assert report.pruned == 4
+    assert report.backup == "last backup 2026-05-30 09:00 UTC, 2048 KiB, integrity ok"
+    assert report.hygiene_change == report.hygiene_score - 70
+
+
+def test_the_drift_queue_shows_the_five_oldest_confirmations(db, frozen):
+    for days in (95, 300, 120, 91, 400, 200, 10):
+        with time_machine.travel(NOW - timedelta(days=days), tick=False):
+            add_memory(f"Fact confirmed {days} days ago.")
+    report = digest.build(LAST_DIGEST, NOW)
+    assert report.drift_count == 6
+    assert [item.text for item in report.drift] == [
+        f"Fact confirmed {days} days ago." for days in (400, 300, 200, 120, 95)
+    ]
+
+
+def test_the_email_has_a_subject_a_text_body_and_an_escaped_html_body(store):
+    subject, text, html = channels.render_email("digest", {"digest": digest.build(LAST_DIGEST, NOW)})
+
+    assert subject.startswith("Bestie memory digest: 2 new, 2 pending") and "1 from tool output" in subject
+    assert "\n" not in subject
+    assert "[TOOL OUTPUT] #%d" % store["poisoned"].pk in text
+    assert "source: web page fetched in task 41 (tool_output)" in text
+    assert "User prefers Vietnamese replies <b>with</b> diacritics." in text
+    assert "https://bestie.example/pending/" in text and "Pruned: 4 memories" in text
+    assert "&lt;b&gt;with&lt;/b&gt;" in html and "<b>with</b>" not in html
+    assert f'<a href="https://bestie.example/memories/{store["poisoned"].pk}/">' in html
+    assert "<strong>[tool output]</strong>" in html
+
+
+# ---------------------------------------------------------------------------------------------------
+# Real servers
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Inbox:
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append((envelope.rcpt_tos, message_from_bytes(envelope.content, policy=email_policy)))
+        return "250 Message accepted for delivery"
+
+
+@pytest.fixture
+def smtp(settings):
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_USE_TLS = "127.0.0.1", controller.port, False
+    settings.DEFAULT_FROM_EMAIL = "bestie@example.com"
+    yield inbox
+    controller.stop()
+
+
+class Recorder(BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.server.requests.append((self.path, self.headers, body))
+        if self.path.startswith("/broken"):
+            self.send_response(500)
+            self.end_headers()
+            return
+        answer = {"ok": True} if "/sendMessage" in self.path else {"error": 0, "message": "Success"}
+        payload = json.dumps(answer).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def http(settings):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+    server.requests = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    settings.BESTIE_TELEGRAM_API_URL, settings.BESTIE_TELEGRAM_BOT_TOKEN = base, "123:secret-token"
+    settings.BESTIE_ZALO_API_URL, settings.BESTIE_ZALO_ACCESS_TOKEN = base, "zalo-token"
+    settings.BESTIE_CHANNEL_ATTEMPTS, settings.BESTIE_CHANNEL_BACKOFF_MS = 3, 10
+    server.base = base
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def test_every_channel_gets_the_digest_and_a_failing_one_blocks_none(store, smtp, http):
+    channels.install([
+        f"webhook:{http.base}/broken", "email:owner@example.com", "telegram:987654321", "zalo:8412345678901",
+        f"webhook:{http.base}/hook",
+    ])
+
+    result = digest.send_now()
+
+    assert result.sent and result.new_count == 2
+    outcome = {delivery.channel: (delivery.ok, delivery.attempts) for delivery in result.deliveries}
+    assert outcome == {
+        f"webhook:{http.base}/broken": (False, 3), "email:owner@example.com": (True, 1),
+        "telegram:987654321": (True, 1), "zalo:8412345678901": (True, 1), f"webhook:{http.base}/hook": (True, 1),
+    }
+    assert [d.error for d in result.failed] == [f"HTTP 500 from 127.0.0.1:{http.server_address[1]}"]
+
+    [(recipients, mail)] = smtp.messages
+    assert recipients == ["owner@example.com"] and mail["From"] == "bestie@example.com"
+    assert mail["Subject"].startswith("Bestie memory digest: 2 new")
+    text = mail.get_body(("plain",)).get_content()
+    html = mail.get_body(("html",)).get_content()
+    assert "[TOOL OUTPUT]" in text and "<strong>[tool output]</strong>" in html
+
+    requests = {path: (headers, body) for path, headers, body in http.requests}
+    assert [path for path, _, _ in http.requests].count("/broken") == 3
+    _, telegram = requests["/bot123:secret-token/sendMessage"]
+    assert telegram["chat_id"] == "987654321" and "[TOOL OUTPUT]" in telegram["text"]
+    zalo_headers, zalo = requests["/v3.0/oa/message/cs"]
+    assert zalo_headers["access_token"] == "zalo-token"
+    assert zalo["recipient"] == {"user_id": "8412345678901"} and "Bestie memory digest" in zalo["message"]["text"]
+    _, hook = requests["/hook"]
+    assert hook["new_count"] == 2 and hook["pending_url"] == "https://bestie.example/pending/"
+    assert {m["source_kind"] for m in hook["new_memories"]} == {"tool_output", "user_message"}
+
+    run = JobRun.objects.filter(job="digest").get()
+    assert run.outcome == "ok" and len(run.counts["deliveries"]) == 5
+    assert DigestState.objects.get().last_sent_at == NOW
+
+
+def test_a_rerun_of_the_schedule_sends_no_second_digest(store, smtp):
+    channels.install(["email:owner@example.com"])
+
+    first = digest.send_scheduled()
+    with time_machine.travel(NOW + timedelta(minutes=5), tick=False):
+        rerun = digest.send_scheduled()
+
+    assert first.sent and not rerun.sent and "already sent" in rerun.reason
+    assert len(smtp.messages) == 1
+    # Next Monday is the schedule's next slot: that one goes out, covering the week since.
+    with time_machine.travel(NOW + timedelta(days=7), tick=False):
+        following = digest.send_scheduled()
+    assert following.sent and following.since == "2026-06-01T09:00:00Z" and len(smtp.messages) == 2
+
+
+def test_the_claim_is_a_conditional_update_only_one_run_can_win(store):
+    assert digest._claim(LAST_DIGEST, NOW) is True
+    assert digest._claim(LAST_DIGEST, NOW + timedelta(seconds=1)) is False
+    assert DigestState.objects.get().last_sent_at == NOW
+
+
+def test_when_every_channel_fails_the_period_is_covered_by_the_next_run(store, http):
+    channels.install([f"webhook:{http.base}/broken"])
+
+    result = digest.send_scheduled()
+
+    assert not result.sent and result.reason == "every channel failed"
+    assert DigestState.objects.get().last_sent_at == LAST_DIGEST
+
+
+def test_a_channel_without_its_token_fails_at_once_and_says_which_variable(store, settings):
+    settings.BESTIE_TELEGRAM_BOT_TOKEN = ""
+    channels.install(["telegram:987654321"])
+    [delivery] = digest.send_now().deliveries
+    assert (delivery.ok, delivery.attempts, delivery.error) == (False, 1, "BESTIE_TELEGRAM_BOT_TOKEN is not set")
+
+
+def test_no_channels_means_no_claim(store):
+    result = digest.send_scheduled()
+    assert not result.sent and result.reason == "no channels installed"
+    assert DigestState.objects.get().last_sent_at == LAST_DIGEST
+
+
+def test_the_digest_schedule_follows_its_cron(store, smtp):
+    channels.install(["email:owner@example.com"])
+    Schedule.objects.filter(name=digest.DIGEST_SCHEDULE).update(cron="0 8 * * *")
+    assert digest.send_scheduled().sent
+    with time_machine.travel(NOW + timedelta(hours=23, minutes=30), tick=False):
+        assert digest.send_scheduled().sent
+    assert len(smtp.messages) == 2
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("sms:123", "must be KIND:TARGET with KIND one of email, telegram, zalo, webhook"),
+        ("email", "must be KIND:TARGET"),
+        ("email:not-an-address", "a email target must be an email address"),
+        ("telegram:chat one", "a telegram target must be a numeric chat id"),
+        ("zalo:abc", "a zalo target must be the numeric user id"),
+        ("webhook:ftp://example.com/x", "a webhook target must be an http:// or https:// URL"),
+    ],
+)
+def test_a_bad_channel_is_named_and_nothing_is_installed(db, spec, message):
+    with pytest.raises(lifecycle.InvalidValue, match=message):
+        channels.install(["email:fine@example.com", spec])
+    assert not DigestChannel.objects.exists()
+
+
+def test_a_digest_job_is_recorded_even_when_nothing_is_sent(db, frozen):
+    jobs_before = JobRun.objects.count()
+    digest.send_now()
+    assert JobRun.objects.count() == jobs_before + 1
+    assert JobRun.objects.get(job="digest").counts["reason"] == "no channels installed"
+
+
+def test_a_pinned_fact_is_never_erased_by_a_prune_reported_in_the_digest(store):
+    lifecycle.pin(store["drifting"].pk, actor=OWNER)
+    jobs.prune()
+    assert digest.build(LAST_DIGEST, NOW).drift[0].id == store["drifting"].pk
