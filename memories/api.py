@@ -1,0 +1,245 @@
+"""The agent API (SPEC §9), mounted at ``/api/v1/``: thin HTTP over ``memories.proposals``, ``search``
+and ``lifecycle``.
+
+Every call, the OpenAPI description included, needs ``Authorization: Bearer TOKEN`` with an active agent
+token (``bestie token create NAME``); the OpenAPI description is also shown to a logged-in owner. Without
+one the answer is 401 and nothing is read or written: authentication runs before the body is parsed.
+Bad input is 422 (400 for a body that is not JSON) with a ``detail`` naming the field, and stores
+nothing. Bearer-token calls carry no cookies, so there is no CSRF check; no session reaches these views.
+
+New endpoints: one function each below, decorated with ``@api.get``/``@api.post``, calling a domain
+function and returning a ``Schema``.
+"""
+
+from datetime import datetime
+from functools import wraps
+from typing import Literal
+
+from django.http import JsonResponse
+from ninja import Field, NinjaAPI, Query, Schema, Status
+from ninja.errors import AuthenticationError, ValidationError
+from ninja.security import HttpBearer
+from pydantic import ConfigDict
+
+from memories import agents, lifecycle, proposals
+from memories.lifecycle import InvalidValue, NotFound, Refused
+from memories.models import Layer, Memory, MemoryQuerySet, MemorySettings, Message, Policy, Scope, SourceKind
+from memories.search import matching
+
+MAX_LIMIT = 200
+UNAUTHORIZED = "a valid agent token is required: send `Authorization: Bearer TOKEN` (see `bestie token create`)"
+
+
+class AgentBearer(HttpBearer):
+    def authenticate(self, request, token):
+        return agents.authenticate(token)
+
+
+def _owner_or_agent(view):
+    """The OpenAPI description: for an agent with its token, or the owner logged in to the console."""
+
+    @wraps(view)
+    def guarded(request, *args, **kwargs):
+        user = getattr(request, "user", None)
+        if (user is not None and user.is_authenticated and user.is_staff) or AgentBearer()(request):
+            return view(request, *args, **kwargs)
+        return _unauthorized()
+
+    return guarded
+
+
+def _unauthorized():
+    response = JsonResponse({"detail": UNAUTHORIZED}, status=401)
+    response["WWW-Authenticate"] = 'Bearer realm="bestie"'
+    return response
+
+
+api = NinjaAPI(
+    title="Bestie Memory agent API",
+    version="1",
+    description="What an assistant may propose, record, list and forget. See SPEC §9.",
+    auth=AgentBearer(),
+    urls_namespace="api",
+    docs_url=None,
+    docs_decorator=_owner_or_agent,
+)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Errors: always {"detail": "...naming the field..."}, nothing stored
+
+
+@api.exception_handler(AuthenticationError)
+def _authentication_error(request, error):
+    return _unauthorized()
+
+
+@api.exception_handler(ValidationError)
+def _validation_error(request, error):
+    errors = [{"field": _field(e["loc"]), "message": e["msg"]} for e in error.errors]
+    detail = "; ".join(f"{e['field'] or 'body'}: {e['message']}" for e in errors)
+    return api.create_response(request, {"detail": detail, "errors": errors}, status=422)
+
+
+def _field(location):
+    """``("body", "payload", "text")`` -> ``"text"``: where ninja found the error, in the caller's words."""
+    return ".".join(str(part) for part in location if part not in ("body", "query", "path", "payload", "filters"))
+
+
+@api.exception_handler(InvalidValue)
+def _invalid_value(request, error):
+    return api.create_response(
+        request, {"detail": str(error), "errors": [{"field": error.field, "message": str(error)}]}, status=422
+    )
+
+
+@api.exception_handler(NotFound)
+def _not_found(request, error):
+    return api.create_response(request, {"detail": str(error)}, status=404)
+
+
+@api.exception_handler(Refused)
+def _refused(request, error):
+    return api.create_response(request, {"detail": str(error)}, status=403)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Schemas
+
+
+class Strict(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ProposalIn(Strict):
+    text: str = Field(description="the memory, one clear sentence")
+    kind: str = Field(description="a slug: preference, project_context, decision, fact, ...")
+    source: str = Field(description="where it came from: a message, file or command (required)")
+    source_kind: SourceKind
+    subject: str = ""
+    scope: Scope = Scope.CORE
+    user: str = ""
+    channel: str = ""
+    project: str = ""
+    confidence: float = 1.0
+    ttl_seconds: int | None = Field(None, description="forget it after this many seconds")
+    expires_at: datetime | None = Field(None, description="or: forget it at this time (with a time zone)")
+    message_id: int | None = Field(None, description="the recorded message it was derived from")
+
+
+class ProposalOut(Schema):
+    id: int | None
+    status: Literal["approved", "pending", "duplicate", "refused"]
+    reason: str
+    flags: list[str]
+
+
+class MessageIn(Strict):
+    role: Message.Role
+    text: str
+    user: str = ""
+    channel: str = ""
+    project: str = ""
+
+
+class Created(Schema):
+    id: int
+
+
+class Detail(Schema):
+    detail: str
+
+
+class MemoryOut(Schema):
+    id: int
+    text: str
+    kind: str
+    subject: str
+    scope: str
+    user: str
+    channel: str
+    project: str
+    layer: str
+    status: str
+    state: str
+    pinned: bool
+    stale: bool
+    confidence: float
+    source: str
+    source_kind: str
+    flags: list[str]
+    superseded_by: int | None = Field(None, alias="superseded_by_id")
+    expires_at: datetime | None
+    created_at: datetime
+    confirmed_at: datetime
+
+    @staticmethod
+    def resolve_state(memory):
+        return memory.state()
+
+
+class MemoryList(Schema):
+    items: list[MemoryOut]
+    total: int
+
+
+class MemoryFilters(Schema):
+    q: str = Field("", description="words to look for (case and diacritics do not matter)")
+    status: Literal[MemoryQuerySet.STATES] | None = None
+    layer: Layer | None = None
+    scope: Scope | None = None
+    limit: int = Field(50, ge=1, le=MAX_LIMIT)
+    offset: int = Field(0, ge=0)
+
+
+class Forgotten(Schema):
+    erased: list[int]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Endpoints
+
+
+@api.post(
+    "/memories", response={200: ProposalOut, 201: ProposalOut, 403: ProposalOut},
+    summary="Propose a memory",
+    description="201 stored (approved or pending), 200 a duplicate (the existing memory is confirmed), "
+    "403 refused (paused, write policy deny, a secret, or rejected by the owner before).",
+)
+def propose_memory(request, payload: ProposalIn):
+    proposal = proposals.propose(**payload.model_dump(), agent=request.auth.name)
+    code = {proposals.DUPLICATE: 200, proposals.REFUSED: 403}.get(proposal.status, 201)
+    return Status(code, proposal)
+
+
+@api.post("/messages", response={201: Created, 403: Detail}, summary="Record a conversation message")
+def record_message(request, payload: MessageIn):
+    message = proposals.record_message(**payload.model_dump(), agent=request.auth.name)
+    return Status(201, {"id": message.pk})
+
+
+@api.get("/memories", response=MemoryList, summary="List or search memories")
+def list_memories(request, filters: Query[MemoryFilters]):
+    memories = Memory.objects.all()
+    if filters.status:
+        memories = memories.in_state(filters.status)
+    if filters.layer:
+        memories = memories.filter(layer=filters.layer)
+    if filters.scope:
+        memories = memories.filter(scope=filters.scope)
+    if filters.q.strip():
+        memories = matching(memories, filters.q)
+    page = list(memories[filters.offset:filters.offset + filters.limit])
+    return {"items": page, "total": memories.count()}
+
+
+@api.delete(
+    "/memories/{memory_id}", response={200: Forgotten, 403: Detail, 404: Detail}, summary="Forget a memory",
+    description="Forgets it for good, with the older versions it replaced (SPEC §2). "
+    "Refused (403) while the delete policy is deny.",
+)
+def forget_memory(request, memory_id: int):
+    if MemorySettings.load().delete_policy == Policy.DENY:
+        raise Refused("the delete policy is deny: the owner must change it before agents can forget memories")
+    forgotten = lifecycle.forget(memory_id, actor=f"agent:{request.auth.name}")
+    return {"erased": forgotten.erased}
