@@ -1,0 +1,269 @@
+"""What Bestie sees for a request: scored, explainable, token-budgeted memory context (SPEC §4).
+
+``build_context`` is the one function behind the agent API (``POST /api/v1/context``), the command line
+(``bestie memory context``), the console's retrieval preview and an assistant running in-process.
+
+Each candidate gets one score, the sum of named contributions (``Item.signals``)::
+
+    score = relevance  × query relevance (0..1, BM25 from the relevance backend)
+          + context    × match on the request's user/channel/project (1 same, ½ applies everywhere, 0 other)
+          + recency    × ½ ** (days since confirmed_at / RECENCY_HALF_LIFE_DAYS)
+          + access     × log(1 + access_count) / log(1 + ACCESS_SATURATION), at most 1
+          + confidence × confidence
+          + pinned     × (1 if pinned)
+
+The prompt is the approved core tier (pinned first, then by score, within the core budget), then the
+working memories relevant to the query, best first, within the working budget and the limit. Only
+``Memory.objects.injectable()`` rows are ever considered: never the archive, stale, pending, rejected,
+superseded, expired or soft-deleted ones.
+"""
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.conf import settings as django_settings
+from django.db.models import F, Q
+from django.utils import timezone
+
+from memories import relevance
+from memories.lifecycle import InvalidValue
+from memories.models import Governance, Layer, Memory, MemorySettings, Scope
+from memories.tokens import count_tokens
+from memories.transfer import iso
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How much each signal can add to a score. Relevance dominates: the others, all together, can
+    reorder memories about equally relevant to the query but not lift an unrelated one above a match."""
+
+    relevance: float = 1.0
+    context: float = 0.1
+    recency: float = 0.05
+    access: float = 0.05
+    confidence: float = 0.05
+    pinned: float = 0.1
+
+
+WEIGHTS = Weights()
+RECENCY_HALF_LIFE_DAYS = 90
+ACCESS_SATURATION = 100
+# A working memory scoring below this is a near-miss ("score"), not part of the prompt.
+MIN_SCORE = 0.3
+# How many working candidates the relevance backend returns, and how many core memories are read
+# (pinned first, then the most confident): the core tier is tiny by design, the doctor reports a larger one.
+CANDIDATES = 50
+CORE_CANDIDATES = 32
+NEAR_MISSES = 5
+MAX_QUERY_LENGTH = 2000
+
+FIELDS = (
+    "id", "text", "layer", "scope", "user", "channel", "project", "pinned", "confidence", "confirmed_at",
+    "access_count",
+)
+
+
+@dataclass(frozen=True)
+class Item:
+    """A memory as retrieval saw it: its score, each signal's part of it, and why it was left out
+    (``reason`` is empty for a memory in the prompt)."""
+
+    id: int
+    text: str
+    layer: str
+    score: float
+    signals: dict
+    confirmed_at: datetime
+    line: str
+    tokens: int
+    pinned: bool = False
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Context:
+    prompt: str
+    items: tuple
+    near_misses: tuple
+    tokens: int
+    paused: bool
+    governance: str
+    budgets: dict = field(default_factory=dict)
+
+
+def _positive(name, value):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidValue(name, f"must be a positive whole number, not {value!r}")
+    return value
+
+
+def _clean_query(query):
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidValue("query", "must not be empty")
+    if len(query) > MAX_QUERY_LENGTH:
+        raise InvalidValue("query", f"is {len(query)} characters long; the limit is {MAX_QUERY_LENGTH}")
+    return query
+
+
+def _label(name, value):
+    if not isinstance(value, str):
+        raise InvalidValue(name, f"must be text, not {value!r}")
+    return value.strip()
+
+
+def governed(queryset, policy, *, user, channel, project):
+    """SPEC §4: ``governed`` keeps the memories of this user (or of no one in particular) that apply
+    everywhere, to this project or to this session (channel), at or above the confidence floor;
+    ``full`` keeps every injectable memory."""
+    if policy == Governance.FULL:
+        return queryset
+    place = Q(scope=Scope.CORE)
+    if project:
+        place |= Q(scope=Scope.PROJECT, project=project)
+    if channel:
+        place |= Q(scope=Scope.SESSION, channel=channel)
+    return queryset.filter(
+        place, user__in={user, ""}, confidence__gte=django_settings.BESTIE_CONFIDENCE_FLOOR
+    )
+
+
+def _context_match(row, request):
+    wanted = [(name, value) for name, value in request.items() if value]
+    if not wanted:
+        return 0.0
+    match = sum(1.0 if row[name] == value else 0.5 if not row[name] else 0.0 for name, value in wanted)
+    return match / len(wanted)
+
+
+def _signals(row, relevance_value, request, now, weights):
+    age_days = max(0.0, (now - row["confirmed_at"]).total_seconds() / 86400)
+    access = min(1.0, math.log1p(row["access_count"]) / math.log1p(ACCESS_SATURATION))
+    parts = {
+        "relevance": weights.relevance * relevance_value,
+        "context": weights.context * _context_match(row, request),
+        "recency": weights.recency * 0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS),
+        "access": weights.access * access,
+        "confidence": weights.confidence * row["confidence"],
+        "pinned": weights.pinned * row["pinned"],
+    }
+    # Rounded so that both databases (and their float and time precision) give the same order.
+    return {name: round(value, 4) for name, value in parts.items()}
+
+
+def line(text, confirmed_at, zone=None):
+    """``- Prefers pnpm (confirmed 2026-05-02)``: the age lets the model say "as of May"."""
+    text = text[:-1] if text.endswith(".") else text
+    return f"- {text} (confirmed {confirmed_at.astimezone(zone or timezone.get_current_timezone()).date().isoformat()})"
+
+
+def _item(row, signals, zone):
+    text_line = line(row["text"], row["confirmed_at"], zone)
+    return Item(
+        id=row["id"], text=row["text"], layer=row["layer"], score=round(sum(signals.values()), 4),
+        signals=signals, confirmed_at=row["confirmed_at"], line=text_line,
+        tokens=count_tokens(text_line + "\n"), pinned=row["pinned"],
+    )
+
+
+def _left_out(item, reason):
+    return Item(**{**item.__dict__, "reason": reason})
+
+
+def build_context(
+    query, *, user="", channel="", project="", budget_tokens=None, limit=None, now=None, record_access=True
+):
+    """The memory context for one request. ``budget_tokens`` replaces the working budget for this
+    request, ``limit`` caps how many working memories it gets. ``record_access`` counts the injected
+    memories as used (one UPDATE); previews pass False. Bad input raises ``InvalidValue``."""
+    query = _clean_query(query)
+    request = {"user": _label("user", user), "channel": _label("channel", channel), "project": _label("project", project)}
+    budget_tokens = _positive("budget_tokens", budget_tokens)
+    limit = _positive("limit", limit)
+    now = now or timezone.now()
+    memory_settings = MemorySettings.load()
+    policy = memory_settings.governance_policy
+    budgets = {
+        "core": memory_settings.core_budget_tokens,
+        "working": budget_tokens or memory_settings.working_budget_tokens,
+    }
+    if memory_settings.paused:
+        return Context(prompt="", items=(), near_misses=(), tokens=0, paused=True, governance=policy, budgets=budgets)
+
+    allowed = governed(Memory.objects.injectable(now), policy, **request)
+    relevant = dict(relevance.backend().candidates(allowed, query, CANDIDATES))
+    core_rows = list(
+        allowed.filter(layer=Layer.CORE)
+        .order_by("-pinned", "-confidence", "-confirmed_at", "id")
+        .values(*FIELDS)[:CORE_CANDIDATES]
+    )
+    core_ids = {row["id"] for row in core_rows}
+    working_rows = [
+        row for row in allowed.filter(pk__in=[pk for pk in relevant if pk not in core_ids]).values(*FIELDS)
+        if row["layer"] == Layer.WORKING
+    ]
+
+    zone = timezone.get_current_timezone()
+
+    def scored(rows):
+        items = [_item(row, _signals(row, relevant.get(row["id"], 0.0), request, now, WEIGHTS), zone) for row in rows]
+        return sorted(items, key=lambda item: (not item.pinned, -item.score, item.id))
+
+    chosen, core_misses, working_misses = [], [], []
+    core_tokens = 0
+    for item in scored(core_rows):
+        if core_tokens + item.tokens <= budgets["core"]:
+            chosen.append(item)
+            core_tokens += item.tokens
+        else:
+            core_misses.append(_left_out(item, "core budget"))
+    working_tokens, working_count = 0, 0
+    for item in sorted(scored(working_rows), key=lambda item: (-item.score, item.id)):
+        if item.score < MIN_SCORE:
+            working_misses.append(_left_out(item, "score"))
+        elif limit is not None and working_count >= limit:
+            working_misses.append(_left_out(item, "limit"))
+        elif working_tokens + item.tokens > budgets["working"]:
+            working_misses.append(_left_out(item, "budget"))
+        else:
+            chosen.append(item)
+            working_tokens += item.tokens
+            working_count += 1
+
+    if record_access and chosen:
+        Memory.objects.filter(pk__in=[item.id for item in chosen]).update(
+            last_accessed_at=now, access_count=F("access_count") + 1
+        )
+    return Context(
+        prompt="\n".join(item.line for item in chosen),
+        items=tuple(chosen),
+        near_misses=tuple(core_misses[:NEAR_MISSES] + working_misses[:NEAR_MISSES]),
+        tokens=core_tokens + working_tokens,
+        paused=False,
+        governance=policy,
+        budgets=budgets,
+    )
+
+
+def as_json(context):
+    """SPEC §9's answer: ``{"prompt", "items": [...], "tokens", "paused"}``, plus the near-misses."""
+
+    def item_json(item):
+        value = {
+            "id": item.id, "text": item.text, "layer": item.layer, "score": item.score,
+            "signals": item.signals, "confirmed_at": iso(item.confirmed_at),
+        }
+        if item.reason:
+            value["reason"] = item.reason
+        return value
+
+    return {
+        "prompt": context.prompt,
+        "items": [item_json(item) for item in context.items],
+        "tokens": context.tokens,
+        "paused": context.paused,
+        "governance": context.governance,
+        "near_misses": [item_json(item) for item in context.near_misses],
+    }
