@@ -74,7 +74,7 @@ def integrity_problems(path):
             database.close()
     except sqlite3.DatabaseError as error:
         return [str(error)]
-    return [] if rows == ["ok"] else rows
+    return [] if rows == ["ok"] else [" ".join(row.split()) for row in rows]
 
 
 def backup_dir(dest=None):
