@@ -87,6 +87,9 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_q",
+    "django_htmx",
+    "django_filters",
+    "template_partials",
     "bestie_site",
     "memories",
     "review",
@@ -103,6 +106,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
 ]
 
 ROOT_URLCONF = "bestie_site.urls"
@@ -164,7 +168,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_URL = "admin:login"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "review:dashboard"
+LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = os.environ.get("BESTIE_LANGUAGE", "en")
 LANGUAGES = [("en", "English"), ("vi", "Tiếng Việt")]

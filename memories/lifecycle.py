@@ -265,6 +265,18 @@ def edit(memory_id, text, *, actor):
     )
 
 
+def relabel(memory_id, *, actor, kind=None, subject=None):
+    """A new kind or subject: the key that duplicate and contradiction checks group memories by."""
+    if kind is None and subject is None:
+        raise InvalidValue("kind", "say what to change: a kind or a subject")
+    changes = {}
+    if kind is not None:
+        changes["kind"] = clean_kind(kind)
+    if subject is not None:
+        changes["subject"] = clean_label("subject", subject)
+    return _change(memory_id, actor, AuditEvent.Event.EDIT, **changes)
+
+
 def pin(memory_id, *, actor):
     return _change(memory_id, actor, AuditEvent.Event.PIN, pinned=True)
 

@@ -1,0 +1,22 @@
+"""Forms of the settings page."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+POLICIES = [("allow", _("allow")), ("ask", _("ask")), ("deny", _("deny"))]
+GOVERNANCE = [("governed", _("governed")), ("full", _("full"))]
+
+
+class PoliciesForm(forms.Form):
+    write_policy = forms.ChoiceField(
+        label=_("Write policy"), choices=POLICIES,
+        help_text=_("allow: store at once; ask: queue for your approval; deny: refuse new memories."),
+    )
+    delete_policy = forms.ChoiceField(
+        label=_("Delete policy"), choices=POLICIES,
+        help_text=_("For cleanup, prune and bulk forgetting: allow, ask for confirmation, or refuse."),
+    )
+    governance_policy = forms.ChoiceField(
+        label=_("Governance policy"), choices=GOVERNANCE,
+        help_text=_("governed: only the current user, project and session; full: all live working memories."),
+    )

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from governance import views
+
+app_name = "governance"
+
+urlpatterns = [
+    path("settings/", views.settings_page, name="settings"),
+    path("settings/policies/", views.set_policies, name="policies"),
+    path("settings/pause/", views.pause_or_resume, name="pause"),
+]

@@ -1,0 +1,74 @@
+"""The console's list filters: the pending queue and the memory list (django-filter)."""
+
+import django_filters
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from memories.models import Memory
+from memories.search import matching
+
+SCOPES = [("core", _("core")), ("project", _("project")), ("session", _("session"))]
+LAYERS = [("core", _("core")), ("working", _("working")), ("archive", _("archive"))]
+SOURCE_KINDS = [
+    ("user_message", _("user message")),
+    ("tool_output", _("tool output")),
+    ("agent_inference", _("agent inference")),
+    ("import", _("import")),
+    ("owner", _("owner")),
+    ("consolidation", _("consolidation")),
+]
+STATES = [
+    ("live", _("live")),
+    ("stale", _("stale")),
+    ("pending", _("pending")),
+    ("approved", _("approved")),
+    ("rejected", _("rejected")),
+    ("superseded", _("superseded")),
+    ("expired", _("expired")),
+    ("deleted", _("deleted")),
+]
+YES_NO = [("true", _("yes")), ("false", _("no"))]
+
+
+class _MemoryFilter(django_filters.FilterSet):
+    q = django_filters.CharFilter(label=_("Search"), method="search", widget=forms.TextInput(attrs={"type": "search"}))
+    kind = django_filters.CharFilter(label=_("Kind"))
+    scope = django_filters.ChoiceFilter(label=_("Scope"), choices=SCOPES, empty_label=_("any"))
+    source_kind = django_filters.ChoiceFilter(label=_("Source kind"), choices=SOURCE_KINDS, empty_label=_("any"))
+    user = django_filters.CharFilter(label=_("User"))
+    channel = django_filters.CharFilter(label=_("Channel"))
+    project = django_filters.CharFilter(label=_("Project"))
+
+    class Meta:
+        model = Memory
+        fields = []
+
+    def search(self, queryset, name, value):
+        return matching(queryset, value) if value.strip() else queryset
+
+
+class PendingFilter(_MemoryFilter):
+    """Filters of the pending queue; the queryset it narrows is ``Memory.objects.pending()``."""
+
+    flagged = django_filters.ChoiceFilter(label=_("Flagged"), choices=YES_NO, empty_label=_("any"), method="filter_flagged")
+    created = django_filters.DateFromToRangeFilter(
+        label=_("Proposed between"), field_name="created_at",
+        widget=django_filters.widgets.DateRangeWidget(attrs={"type": "date"}),
+    )
+
+    def filter_flagged(self, queryset, name, value):
+        return queryset.exclude(flags=[]) if value == "true" else queryset.filter(flags=[])
+
+
+class MemoryFilter(_MemoryFilter):
+    """Filters of the memory list (and of the export download)."""
+
+    state = django_filters.ChoiceFilter(label=_("State"), choices=STATES, empty_label=_("any"), method="filter_state")
+    layer = django_filters.ChoiceFilter(label=_("Layer"), choices=LAYERS, empty_label=_("any"))
+    pinned = django_filters.ChoiceFilter(label=_("Pinned"), choices=YES_NO, empty_label=_("any"), method="filter_pinned")
+
+    def filter_pinned(self, queryset, name, value):
+        return queryset.filter(pinned=value == "true")
+
+    def filter_state(self, queryset, name, value):
+        return queryset.in_state(value)

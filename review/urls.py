@@ -1,0 +1,21 @@
+from django.urls import path
+
+from review import views
+
+app_name = "review"
+
+urlpatterns = [
+    path("", views.dashboard, name="dashboard"),
+    path("pending/", views.pending, name="pending"),
+    path("pending/decide/", views.decide_selected, name="pending-decide"),
+    path("pending/filtered/", views.decide_filtered, name="pending-filtered"),
+    path("pending/reject-all/", views.reject_all, name="pending-reject-all"),
+    path("pending/<int:memory_id>/", views.pending_item, name="pending-item"),
+    path("pending/<int:memory_id>/edit/", views.edit_proposal, name="pending-edit"),
+    path("pending/<int:memory_id>/approve/", views.decide_one, {"decision": "approve"}, name="pending-approve"),
+    path("pending/<int:memory_id>/reject/", views.decide_one, {"decision": "reject"}, name="pending-reject"),
+    path("memories/", views.memory_list, name="memory-list"),
+    path("memories/bulk/", views.memory_bulk, name="memory-bulk"),
+    path("memories/<int:memory_id>/", views.memory_detail, name="memory-detail"),
+    path("export/", views.export, name="export"),
+]

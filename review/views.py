@@ -1,0 +1,405 @@
+"""The owner's review console (SPEC §8): dashboard, pending queue, memory list and detail, export.
+
+Thin views over ``memories.lifecycle``: every decision goes through it with the owner as actor, so the
+console has the same checks and audit history as the command line and the API. Pages work without
+JavaScript; with htmx, filters and decisions swap the named partials of the same templates.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.db.models import Min
+from django.http import HttpResponseBadRequest, QueryDict, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext as _, ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from memories import lifecycle, reports, transfer
+from memories.admin import CappedPaginator
+from memories.models import AuditEvent, Memory, MemorySettings, Policy
+from review.filters import MemoryFilter, PendingFilter
+from review.forms import ProposalForm, SelectionForm
+
+PAGE_SIZE = 50
+# Rows per lifecycle call when deciding a whole filtered set: each call is one UPDATE and one INSERT.
+DECISION_CHUNK = 2000
+# Query parameters that are not filters.
+NOT_FILTERS = {"page", "decision", "expected"}
+
+
+def actor(request):
+    return f"owner:{request.user.get_username()}"
+
+
+def fragment(request):
+    """An htmx request that wants a piece of the page (a history restore wants the whole page)."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
+def back(request, default):
+    """Where a form came from (its ``next`` field), if that is on this site; ``default`` otherwise."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return target
+    return default
+
+
+def filter_params(data):
+    """The filter fields of a query, as (name, value) pairs to carry through a confirmation form."""
+    return [(name, value) for name, values in data.lists() if name not in NOT_FILTERS for value in values if value]
+
+
+def page_of(queryset, request):
+    return CappedPaginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Dashboard
+
+
+@require_GET
+@login_required
+def dashboard(request):
+    now = timezone.now()
+    pending = Memory.objects.pending(now)
+    context = {
+        "tiers": reports.tiers(now),
+        "pending_count": pending.count(),
+        "oldest_pending_at": pending.aggregate(at=Min("created_at"))["at"],
+        "flagged_count": pending.exclude(flags=[]).count(),
+        "settings": MemorySettings.load(),
+    }
+    return render(request, "review/dashboard.html", context)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Pending queue
+
+
+def pending_filter(data):
+    return PendingFilter(data, queryset=Memory.objects.pending().select_related("message"))
+
+
+def pending_rows(filterset):
+    rows = filterset.qs
+    # A search orders by relevance; otherwise the queue reads oldest first.
+    return rows if filterset.form.cleaned_data.get("q", "").strip() else rows.order_by("created_at", "id")
+
+
+def render_pending(request, data, template="review/pending.html"):
+    filterset = pending_filter(data)
+    filterset.is_valid()
+    context = {"filter": filterset, "page": page_of(pending_rows(filterset), request), "cap": CappedPaginator.CAP}
+    return render(request, template, context)
+
+
+@require_GET
+@login_required
+def pending(request):
+    template = "review/pending.html#table" if fragment(request) else "review/pending.html"
+    return render_pending(request, request.GET, template)
+
+
+def pending_memory(memory_id):
+    """A memory that must still be pending for the owner to decide on it."""
+    memory = get_object_or_404(Memory.objects.select_related("message"), pk=memory_id)
+    if memory.state() != "pending":
+        raise lifecycle.LifecycleError(
+            _("Memory #%(id)s is %(state)s, no longer pending.") % {"id": memory.pk, "state": memory.state()}
+        )
+    return memory
+
+
+def outcome(request, memory_id, text, ok=True):
+    """What became of one proposal: the partial that replaces its item, or a message and the queue."""
+    if fragment(request):
+        return render(request, "review/pending.html#outcome", {"memory_id": memory_id, "text": text, "ok": ok})
+    (messages.success if ok else messages.error)(request, text)
+    return redirect(back(request, reverse("review:pending")))
+
+
+@require_GET
+@login_required
+def pending_item(request, memory_id):
+    """One proposal as it shows in the queue (htmx puts it back after an edit is cancelled)."""
+    if not fragment(request):
+        return redirect("review:memory-detail", memory_id=memory_id)
+    try:
+        memory = pending_memory(memory_id)
+    except lifecycle.LifecycleError as error:
+        return outcome(request, memory_id, str(error), ok=False)
+    return render(request, "review/pending.html#item", {"memory": memory})
+
+
+@require_POST
+@login_required
+def decide_one(request, memory_id, decision):
+    decide = lifecycle.approve if decision == "approve" else lifecycle.reject
+    try:
+        decide([memory_id], actor=actor(request))
+    except lifecycle.LifecycleError as error:
+        return outcome(request, memory_id, str(error), ok=False)
+    text = _("Approved #%(id)s.") if decision == "approve" else _("Rejected #%(id)s.")
+    return outcome(request, memory_id, text % {"id": memory_id})
+
+
+def apply_edit(memory, data, who, approve):
+    """The owner's corrections, each through its lifecycle function, then the approval: all or nothing."""
+    with transaction.atomic():
+        if " ".join(data["text"].split()) != memory.text:
+            lifecycle.edit(memory.pk, data["text"], actor=who)
+        if (data["kind"], data["subject"]) != (memory.kind, memory.subject):
+            lifecycle.relabel(memory.pk, actor=who, kind=data["kind"], subject=data["subject"])
+        placement = (data["scope"], data["layer"], data["project"])
+        if placement != (memory.scope, memory.layer, memory.project):
+            lifecycle.move(memory.pk, actor=who, scope=data["scope"], layer=data["layer"], project=data["project"])
+        if data["pinned"] != memory.pinned:
+            (lifecycle.pin if data["pinned"] else lifecycle.unpin)(memory.pk, actor=who)
+        if data["ttl"]:
+            lifecycle.set_expiry(memory.pk, actor=who, ttl=data["ttl"])
+        elif data["no_expiry"] and memory.expires_at:
+            lifecycle.set_expiry(memory.pk, actor=who)
+        if approve:
+            lifecycle.approve([memory.pk], actor=who)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def edit_proposal(request, memory_id):
+    """Edit a proposal before approving it."""
+    try:
+        memory = pending_memory(memory_id)
+    except lifecycle.LifecycleError as error:
+        return outcome(request, memory_id, str(error), ok=False)
+    if request.method == "POST":
+        form = ProposalForm(request.POST)
+        if form.is_valid():
+            approve = request.POST.get("then") == "approve"
+            try:
+                apply_edit(memory, form.cleaned_data, actor(request), approve)
+            except lifecycle.LifecycleError as error:
+                field = getattr(error, "field", None)
+                form.add_error(field if field in form.fields else None, str(error))
+            else:
+                if approve:
+                    return outcome(request, memory.pk, _("Edited and approved #%(id)s.") % {"id": memory.pk})
+                if fragment(request):
+                    return render(request, "review/pending.html#item", {"memory": pending_memory(memory.pk)})
+                messages.success(request, _("Saved #%(id)s.") % {"id": memory.pk})
+                return redirect(back(request, reverse("review:pending")))
+    else:
+        form = ProposalForm.for_memory(memory)
+    template = "review/pending_edit.html#form" if fragment(request) else "review/pending_edit.html"
+    return render(request, template, {"memory": memory, "form": form})
+
+
+DECISIONS = [("approve", _("approve")), ("reject", _("reject"))]
+
+
+@require_POST
+@login_required
+def decide_selected(request):
+    """Approve or reject the ticked proposals: all of them or, if one cannot be, none."""
+    form = SelectionForm(request.POST, actions=DECISIONS)
+    if form.is_valid():
+        ids, decision = form.cleaned_data["ids"], form.cleaned_data["action"]
+        decide = lifecycle.approve if decision == "approve" else lifecycle.reject
+        try:
+            count = decide(ids, actor=actor(request))
+        except lifecycle.LifecycleError as error:
+            messages.error(request, str(error))
+        else:
+            text = (
+                ngettext("Approved %(count)d proposal.", "Approved %(count)d proposals.", count)
+                if decision == "approve"
+                else ngettext("Rejected %(count)d proposal.", "Rejected %(count)d proposals.", count)
+            )
+            messages.success(request, text % {"count": count})
+    else:
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors))
+    target = back(request, reverse("review:pending"))
+    if fragment(request):
+        query = target.partition("?")[2]
+        return render_pending(request, QueryDict(query), "review/pending.html#table")
+    return redirect(target)
+
+
+@transaction.atomic
+def decide_all(ids, decision, who):
+    """Decide a whole filtered set, a chunk per lifecycle call so no statement grows with the set."""
+    decide = lifecycle.approve if decision == "approve" else lifecycle.reject
+    return sum(decide(ids[i : i + DECISION_CHUNK], actor=who) for i in range(0, len(ids), DECISION_CHUNK))
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def decide_filtered(request):
+    """Approve or reject every proposal the filters match, after a confirmation that shows how many."""
+    data = request.POST if request.method == "POST" else request.GET
+    decision = data.get("decision")
+    if decision not in ("approve", "reject"):
+        return HttpResponseBadRequest(_("decision must be approve or reject"))
+    filterset = pending_filter(data)
+    pending_url = reverse("review:pending") + "?" + urlencode(filter_params(data))
+    if not filterset.is_valid():
+        messages.error(request, _("Fix the filters first: nothing was decided."))
+        return redirect(pending_url)
+    ids = list(filterset.qs.order_by().values_list("pk", flat=True))
+    if request.method == "POST" and ids and str(len(ids)) == data.get("expected"):
+        try:
+            count = decide_all(ids, decision, actor(request))
+        except lifecycle.LifecycleError as error:
+            messages.error(request, str(error))
+            return redirect(pending_url)
+        text = (
+            ngettext("Approved %(count)d proposal.", "Approved %(count)d proposals.", count)
+            if decision == "approve"
+            else ngettext("Rejected %(count)d proposal.", "Rejected %(count)d proposals.", count)
+        )
+        messages.success(request, text % {"count": count})
+        return redirect(pending_url)
+    if request.method == "POST":
+        messages.warning(request, _("The proposals matching these filters changed; check the count again."))
+    context = {
+        "decision": decision,
+        "count": len(ids),
+        "params": filter_params(data),
+        "filter": filterset,
+        "cancel": pending_url,
+    }
+    return render(request, "review/pending_confirm.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def reject_all(request):
+    """Reject every pending proposal, after a confirmation that shows how many."""
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        count = lifecycle.reject_all(actor=actor(request))
+        messages.success(
+            request, ngettext("Rejected %(count)d proposal.", "Rejected %(count)d proposals.", count) % {"count": count}
+        )
+        return redirect("review:pending")
+    return render(request, "review/pending_confirm.html", {"count": Memory.objects.pending().count(), "everything": True})
+
+
+# ---------------------------------------------------------------------------------------------------
+# Memories
+
+
+def memory_filter(data):
+    return MemoryFilter(data, queryset=Memory.objects.all())
+
+
+@require_GET
+@login_required
+def memory_list(request):
+    filterset = memory_filter(request.GET)
+    filterset.is_valid()
+    rows = filterset.qs
+    if not filterset.form.cleaned_data.get("q", "").strip():
+        rows = rows.order_by("-id")
+    context = {"filter": filterset, "page": page_of(rows, request), "cap": CappedPaginator.CAP}
+    template = "review/memory_list.html#table" if fragment(request) else "review/memory_list.html"
+    return render(request, template, context)
+
+
+def chain_after(memory):
+    """The memories that replaced this one, nearest first, up to the current one."""
+    chain, next_id = [], memory.superseded_by_id
+    while next_id and next_id not in [m.pk for m in chain]:
+        newer = Memory.objects.get(pk=next_id)
+        chain.append(newer)
+        next_id = newer.superseded_by_id
+    return chain
+
+
+@require_GET
+@login_required
+def memory_detail(request, memory_id):
+    memory = get_object_or_404(Memory.objects.select_related("message"), pk=memory_id)
+    context = {
+        "memory": memory,
+        "state": memory.state(),
+        "history": [
+            (event, [(name, (event.old or {}).get(name), value) for name, value in (event.new or {}).items()])
+            for event in AuditEvent.objects.filter(memory_id=memory.pk).order_by("id")
+        ],
+        "replaced": Memory.objects.filter(pk__in=lifecycle.predecessors([memory.pk])).order_by("-id"),
+        "replaced_by": chain_after(memory),
+    }
+    return render(request, "review/memory_detail.html", context)
+
+
+MEMORY_ACTIONS = [("pin", _("pin")), ("unpin", _("unpin")), ("confirm", _("confirm")), ("forget", _("forget"))]
+
+
+def apply_to_memories(ids, action, who):
+    """One action on every selected memory: all of them or, if one cannot be changed, none."""
+    with transaction.atomic():
+        if action == "forget":
+            if MemorySettings.load().delete_policy == Policy.DENY:
+                raise lifecycle.Refused(_("The delete policy is deny: change it in the settings to forget memories."))
+            erased = set()
+            for memory_id in ids:
+                if memory_id not in erased:
+                    erased.update(lifecycle.forget(memory_id, actor=who).erased)
+            return len(erased)
+        change = {"pin": lifecycle.pin, "unpin": lifecycle.unpin, "confirm": lifecycle.confirm}[action]
+        for memory_id in ids:
+            change(memory_id, actor=who)
+        return len(ids)
+
+
+@require_POST
+@login_required
+def memory_bulk(request):
+    """Pin, unpin, confirm or forget the ticked memories, after a confirmation listing them."""
+    form = SelectionForm(request.POST, actions=MEMORY_ACTIONS)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors))
+        return redirect(back(request, reverse("review:memory-list")))
+    ids, action = form.cleaned_data["ids"], form.cleaned_data["action"]
+    if request.POST.get("confirm") != "yes":
+        context = {
+            "action": action,
+            "action_label": dict(MEMORY_ACTIONS)[action],
+            "memories": Memory.objects.filter(pk__in=ids).order_by("id"),
+            "missing": len(set(ids)) - Memory.objects.filter(pk__in=ids).count(),
+            "next": back(request, reverse("review:memory-list")),
+        }
+        return render(request, "review/memory_confirm.html", context)
+    try:
+        count = apply_to_memories(ids, action, actor(request))
+    except lifecycle.LifecycleError as error:
+        messages.error(request, str(error))
+        return redirect(back(request, reverse("review:memory-list")))
+    messages.success(
+        request,
+        ngettext("%(action)s: %(count)d memory.", "%(action)s: %(count)d memories.", count)
+        % {"action": dict(MEMORY_ACTIONS)[action].capitalize(), "count": count},
+    )
+    if action == "forget":
+        return redirect("review:memory-list")
+    return redirect(back(request, reverse("review:memory-list")))
+
+
+@require_GET
+@login_required
+def export(request):
+    """The export document of ``bestie memory export``, streamed; the memory list's filters narrow it."""
+    memories = None
+    if filter_params(request.GET):
+        filterset = memory_filter(request.GET)
+        if not filterset.is_valid():
+            return HttpResponseBadRequest(_("The filters are not valid: %(errors)s") % {"errors": filterset.errors.as_text()})
+        memories = filterset.qs
+    response = StreamingHttpResponse(transfer.iter_export(memories), content_type="application/json")
+    name = f"bestie-export-{timezone.now():%Y%m%d-%H%M%S}.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
