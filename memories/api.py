@@ -21,7 +21,7 @@ from ninja.errors import AuthenticationError, ValidationError
 from ninja.security import HttpBearer
 from pydantic import ConfigDict
 
-from memories import agents, lifecycle, proposals
+from memories import agents, lifecycle, proposals, retrieval
 from memories.lifecycle import InvalidValue, NotFound, Refused
 from memories.models import Layer, Memory, MemoryQuerySet, MemorySettings, Message, Policy, Scope, SourceKind
 from memories.search import matching
@@ -83,7 +83,13 @@ def _validation_error(request, error):
 
 def _field(location):
     """``("body", "payload", "text")`` -> ``"text"``: where ninja found the error, in the caller's words."""
-    return ".".join(str(part) for part in location if part not in ("body", "query", "path", "payload", "filters"))
+    parts = list(location)
+    # Only the leading location and parameter names go: a field may itself be called "query".
+    if parts and parts[0] in ("body", "query", "path"):
+        parts = parts[1:]
+    if parts and parts[0] in ("payload", "filters"):
+        parts = parts[1:]
+    return ".".join(str(part) for part in parts)
 
 
 @api.exception_handler(InvalidValue)
@@ -196,6 +202,37 @@ class Forgotten(Schema):
     erased: list[int]
 
 
+class ContextIn(Strict):
+    query: str = Field(description="the request's text")
+    user: str = Field("", description="who is asking; governed retrieval keeps their memories")
+    channel: str = Field("", description="the conversation, like telegram:123")
+    project: str = Field("", description="the current project")
+    budget_tokens: int | None = Field(None, ge=1, description="working budget for this request, in tokens")
+    limit: int | None = Field(None, ge=1, description="at most this many working memories")
+
+
+class ContextItem(Schema):
+    id: int
+    text: str
+    layer: str
+    score: float
+    signals: dict[str, float]
+    confirmed_at: datetime
+
+
+class NearMiss(ContextItem):
+    reason: str = Field(description="why it was left out: core budget, budget, limit or score")
+
+
+class ContextOut(Schema):
+    prompt: str
+    items: list[ContextItem]
+    tokens: int
+    paused: bool
+    governance: str
+    near_misses: list[NearMiss]
+
+
 # ---------------------------------------------------------------------------------------------------
 # Endpoints
 
@@ -243,3 +280,13 @@ def forget_memory(request, memory_id: int):
         raise Refused("the delete policy is deny: the owner must change it before agents can forget memories")
     forgotten = lifecycle.forget(memory_id, actor=f"agent:{request.auth.name}")
     return {"erased": forgotten.erased}
+
+
+@api.post(
+    "/context", response=ContextOut, summary="The memory context for a request",
+    description="The prompt to inject (core tier, then the working memories relevant to the query, each "
+    "line with its age), every memory with its score and signals, and the near-misses with why. "
+    "Injected memories count as used. While memory is paused the prompt is empty and paused is true.",
+)
+def context(request, payload: ContextIn):
+    return retrieval.as_json(retrieval.build_context(**payload.model_dump()))

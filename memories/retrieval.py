@@ -155,7 +155,7 @@ def _signals(row, relevance_value, request, now, weights):
 
 def line(text, confirmed_at, zone=None):
     """``- Prefers pnpm (confirmed 2026-05-02)``: the age lets the model say "as of May"."""
-    text = text[:-1] if text.endswith(".") else text
+    text = text.removesuffix(".")
     return f"- {text} (confirmed {confirmed_at.astimezone(zone or timezone.get_current_timezone()).date().isoformat()})"
 
 
