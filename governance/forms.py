@@ -20,3 +20,10 @@ class PoliciesForm(forms.Form):
         label=_("Governance policy"), choices=GOVERNANCE,
         help_text=_("governed: only the current user, project and session; full: all live working memories."),
     )
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(
+        label=_("Agent name"), max_length=64,
+        help_text=_("Lower-case letters, digits, - and _, like bestie or laptop-agent."),
+    )

@@ -8,4 +8,6 @@ urlpatterns = [
     path("settings/", views.settings_page, name="settings"),
     path("settings/policies/", views.set_policies, name="policies"),
     path("settings/pause/", views.pause_or_resume, name="pause"),
+    path("settings/tokens/", views.create_token, name="token-create"),
+    path("settings/tokens/revoke/", views.revoke_token, name="token-revoke"),
 ]

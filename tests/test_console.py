@@ -9,8 +9,8 @@ import time_machine
 from django.test import Client
 
 from governance import policies
-from memories import lifecycle, transfer
-from memories.models import AuditEvent, Memory, MemorySettings, Message
+from memories import agents, lifecycle, transfer
+from memories.models import AgentToken, AuditEvent, Memory, MemorySettings, Message
 from tests.factories import add_memory
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +58,8 @@ GET_URLS = [
 ]
 POST_URLS = [
     "/pending/decide/", "/pending/filtered/", "/pending/reject-all/", "/pending/1/edit/", "/pending/1/approve/",
-    "/pending/1/reject/", "/memories/bulk/", "/settings/policies/", "/settings/pause/",
+    "/pending/1/reject/", "/memories/bulk/", "/settings/policies/", "/settings/pause/", "/settings/tokens/",
+    "/settings/tokens/revoke/",
 ]
 
 
@@ -74,12 +75,14 @@ def test_a_logged_out_visit_to_a_console_page_goes_to_the_login_page(client, url
 def test_a_logged_out_post_changes_nothing_and_goes_to_the_login_page(client, url):
     memory = propose()
     response = client.post(url.replace("/1/", f"/{memory.pk}/"), {"ids": [memory.pk], "action": "approve",
-                                                                   "decision": "approve", "confirm": "yes"})
+                                                                   "decision": "approve", "confirm": "yes",
+                                                                   "name": "intruder"})
 
     assert response.status_code == 302
     assert response["Location"].startswith("/login/?next=")
     assert Memory.objects.get(pk=memory.pk).status == "pending"
     assert MemorySettings.load().paused is False
+    assert not AgentToken.objects.exists()
 
 
 def test_the_owner_logs_in_and_out(client, owner):
@@ -599,3 +602,41 @@ def test_the_console_speaks_vietnamese(console):
     assert '<html lang="vi">' in page
     assert "Đề xuất chờ duyệt" in page
     assert "Duyệt" in page
+
+
+def test_agent_tokens_are_created_shown_once_listed_and_revoked(console):
+    response = console.post("/settings/tokens/", {"name": "laptop-agent"})
+
+    assert response.status_code == 200
+    assert response["Cache-Control"] == "no-store"
+    plaintext = text_of(response).split('<p class="token">')[1].split("</p>")[0]
+    assert agents.authenticate(plaintext).name == "laptop-agent"
+    later = text_of(console.get("/settings/"))
+    assert "laptop-agent" in later and plaintext not in later
+    [event] = AuditEvent.objects.filter(event="token")
+    assert event.actor == ACTOR and plaintext not in json.dumps(event.new)
+
+    assert console.post("/settings/tokens/revoke/", {"name": "laptop-agent"})["Location"] == "/settings/"
+    assert agents.authenticate(plaintext) is None
+    assert "revoked" in text_of(console.get("/settings/"))
+
+
+@pytest.mark.parametrize("name, error", [
+    ("Not OK", "must be 1-64 lower-case letters"),
+    ("taken", "an active token named &#x27;taken&#x27; exists"),
+])
+def test_a_refused_token_name_says_why_and_creates_nothing(console, name, error):
+    agents.create_token("taken", actor=ACTOR)
+
+    response = console.post("/settings/tokens/", {"name": name})
+
+    assert response.status_code == 200
+    assert error in text_of(response)
+    assert '<p class="token">' not in text_of(response)
+    assert AgentToken.objects.count() == 1
+
+
+def test_revoking_an_unknown_token_says_so(console):
+    page = console.post("/settings/tokens/revoke/", {"name": "ghost"}, follow=True)
+
+    assert "no active token named &#x27;ghost&#x27;" in text_of(page)
