@@ -57,9 +57,10 @@ def find_secrets(text):
     """Every secret in ``text``, in order, overlapping finds merged into the first."""
     if not text:
         return []
+    lowered = text.lower()
     found = []
     for detect in _DETECTORS:
-        found.extend(detect(text))
+        found.extend(detect(text, lowered))
     if not found:
         return found
     found.sort(key=lambda f: (f.start, -f.end))
@@ -92,42 +93,58 @@ def redact(text):
 # Secrets recognisable by their shape alone
 
 _SHAPES = [
-    (PRIVATE_KEY, re.compile(
+    (PRIVATE_KEY, ("private key",), re.compile(
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|.*)",
         re.DOTALL,
     )),
-    (CONNECTION_STRING, re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@]*:[^\s@/]+@[^\s]+")),
-    (API_KEY, re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
-    (API_KEY, re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
-    (ACCESS_TOKEN, re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})")),
-    (ACCESS_TOKEN, re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
-    (API_KEY, re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b")),
-    (API_KEY, re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
-    (ACCESS_TOKEN, re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}|\bxapp-[A-Za-z0-9-]{10,}")),
-    (API_KEY, re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}")),
-    (ACCESS_TOKEN, re.compile(r"\b\d{6,12}:AA[A-Za-z0-9_-]{30,}")),
-    (API_KEY, re.compile(r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}")),
-    (ACCESS_TOKEN, re.compile(r"\b(?:npm_[A-Za-z0-9]{30,}|hf_[A-Za-z0-9]{30,})")),
-    (JWT, re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
-    (ACCESS_TOKEN, re.compile(r"\b[Bb]earer\s+[A-Za-z0-9._~+/-]{16,}=*")),
+    (CONNECTION_STRING, ("://",), re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@]*:[^\s@/]+@[^\s]+")),
+    (API_KEY, ("sk-ant-",), re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
+    (API_KEY, ("sk-",), re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
+    (ACCESS_TOKEN, ("gh", "github_pat_"), re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})")),
+    (ACCESS_TOKEN, ("glpat-",), re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
+    (API_KEY, ("akia", "asia", "abia", "acca"), re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b")),
+    (API_KEY, ("aiza",), re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
+    (ACCESS_TOKEN, ("xox", "xapp-"), re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}|\bxapp-[A-Za-z0-9-]{10,}")),
+    (API_KEY, ("_live_", "_test_"), re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}")),
+    (ACCESS_TOKEN, (":aa",), re.compile(r"\b\d{6,12}:AA[A-Za-z0-9_-]{30,}")),
+    (API_KEY, ("sg.",), re.compile(r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}")),
+    (ACCESS_TOKEN, ("npm_", "hf_"), re.compile(r"\b(?:npm_[A-Za-z0-9]{30,}|hf_[A-Za-z0-9]{30,})")),
+    (ACCESS_TOKEN, ("k.eyj",), re.compile(r"\b[sp]k\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    (OTP, ("g-",), re.compile(r"\bG-\d{6}\b")),
+    (JWT, ("eyj",), re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    (ACCESS_TOKEN, ("bearer",), re.compile(r"\b[Bb]earer\s+[A-Za-z0-9._~+/-]{16,}=*")),
     # A credential in a URL's query string: ...?access_token=..., &api_key=..., &sig=..., ?password=...
-    (ACCESS_TOKEN, re.compile(
+    (ACCESS_TOKEN, ("=",), re.compile(
         r"[?&](?:access_token|token|api_?key|key|secret|auth|sig|signature|client_secret)"
         r"=[A-Za-z0-9._~%+/-]{12,}", re.IGNORECASE,
     )),
-    (PASSWORD, re.compile(r"[?&](?:password|passwd|pass|pwd)=[^&\s]{4,}", re.IGNORECASE)),
+    (PASSWORD, ("=",), re.compile(r"[?&](?:password|passwd|pass|pwd)=[^&\s]{4,}", re.IGNORECASE)),
+    # A login and its password side by side: "login: admin / S3cure!Pass".
+    (PASSWORD, (" /",), re.compile(
+        r"(?i)\b(?:login|username|user|tài khoản|tk|acc|account)\b[^/\n]{0,30}?\s/\s*(?P<secret>[^\s/]{4,}?)"
+        r"(?=[.,;!?)]?(?:\s|$))"
+    )),
+    # A code said before what it is for: "nhập mã 553311 để xác thực", "use code 553311 to log in".
+    (OTP, ("mã", "code"), re.compile(
+        r"(?i)\b(?:mã|code)\s+(?P<secret>\d{4,8})\s+(?:để|to)\s+"
+        r"(?:xác thực|xác nhận|xác minh|đăng nhập|verify|log ?in|sign ?in|confirm)"
+    )),
 ]
 
 
-def _shapes(text):
-    for kind, pattern in _SHAPES:
+def _shapes(text, lowered):
+    for kind, needles, pattern in _SHAPES:
+        if not any(needle in lowered for needle in needles):
+            continue
         for match in pattern.finditer(text):
-            yield _finding(kind, match.start(), match.end())
+            start, end = match.span("secret") if "secret" in pattern.groupindex else match.span()
+            if kind != PASSWORD or "secret" not in pattern.groupindex or _strong_value(match["secret"]):
+                yield _finding(kind, start, end)
 
 
 # A long token mixing upper case, lower case and digits with the spread of a random string, outside a
 # URL (whose paths hold document ids): a key pasted without saying what it is.
-_LONG_TOKEN = re.compile(r"(?<![\w/.=?&%-])[A-Za-z0-9_+=-]{32,}(?![\w/.])")
+_LONG_TOKEN = re.compile(r"(?<![\w/.=?&%-])[A-Za-z0-9_+-]{32,}={0,2}(?![\w/.=])")
 _URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+")
 
 
@@ -144,7 +161,7 @@ def _random_looking(value, min_entropy=4.0):
     return upper >= 2 and lower >= 2 and digits >= 2 and _entropy(value) >= min_entropy
 
 
-def _long_tokens(text):
+def _long_tokens(text, lowered):
     urls = None
     for match in _LONG_TOKEN.finditer(text):
         if not _random_looking(match.group()):
@@ -169,7 +186,7 @@ _CARD_CONTEXT_NOT = re.compile(
 )
 
 
-def _cards(text):
+def _cards(text, lowered):
     for match in _CARD.finditer(text):
         digits = re.sub(r"[ -]", "", match.group())
         if not 13 <= len(digits) <= 19 or not _CARD_PREFIX.match(digits):
@@ -184,7 +201,7 @@ def _cards(text):
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b")
 
 
-def _ibans(text):
+def _ibans(text, lowered):
     for match in _IBAN.finditer(text):
         if iban.is_valid(match.group()):
             yield _finding(IBAN, match.start(), match.end())
@@ -207,7 +224,7 @@ _SEED_CONTEXT = re.compile(
 )
 
 
-def _seed_phrases(text):
+def _seed_phrases(text, lowered):
     for match in _WORD_RUN.finditer(text):
         words = list(_RUN_WORD.finditer(match.group()))
         known = _bip39_words()
@@ -238,15 +255,23 @@ _PASSWORD_WORDS = (
     r"passwords?|passwd|passphrase|passcode|pwd|pw|pass|mật khẩu|mat khau|mật mã|mat ma|mk|"
     r"mã mở khóa|mã mở khoá|unlock code"
 )
-_PIN_WORDS = r"pin code|pin number|mã pin|ma pin|số pin|mã số pin"
+_PIN_WORDS = (
+    r"pin code|pin number|mã pin|ma pin|số pin|mã số pin|door code|gate code|alarm code|lock code|"
+    r"safe code|mã cửa|mã khóa cửa|mã khoá cửa|mã két"
+)
 _OTP_WORDS = (
     r"otp|mã xác thực|mã xác minh|mã xác nhận|ma xac thuc|ma xac nhan|mã kích hoạt|"
     r"verification code|security code|confirmation code|one[- ]time (?:code|password|passcode)|"
     r"2fa code|auth code|login code|sign-in code|mã đăng nhập|mã bảo mật"
 )
+_BANKS = (
+    r"vietcombank|vcb|techcombank|tcb|vietinbank|bidv|agribank|acb|mb|mbbank|mb bank|tpbank|vpbank|"
+    r"sacombank|hdbank|shb|vib|ocb|msb|seabank|eximbank|scb|lpbank|nam a bank|hsbc|citibank|chase"
+)
 _ACCOUNT_WORDS = (
     r"stk|số tài khoản|so tai khoan|số tk|tài khoản ngân hàng|tk ngân hàng|"
-    r"account (?:number|no\.?|#)|acct\.? ?(?:no\.?|number|#)|bank account|routing number|sort code"
+    r"account (?:number|no\.?|#)|acct\.? ?(?:no\.?|number|#)|bank account|routing number|sort code|"
+    rf"(?:tài khoản|tk|account)\s+(?:{_BANKS})|(?:{_BANKS})\s+(?:account|acct)"
 )
 _KEY_WORDS = (
     r"api[_ -]?keys?|apikey|access[_ -]?keys?(?:[_ -]id)?|secret[_ -]?(?:access[_ -]?)?keys?|secrets?|"
@@ -256,14 +281,17 @@ _KEY_WORDS = (
 # A keyword inside a URL or a word ("?q=password+manager", "1Password", "passport") is not one.
 _BEFORE = r"(?<![\w/=?&+.-])"
 _AFTER = r"(?=[\s:=\"'.,]|$)"
+# Searched in the lower-cased text (a case-insensitive search is several times slower); only "PIN" in
+# capitals is told apart from "pin" (the memory action) in the text itself.
 _KEYWORDS = re.compile(
-    rf"(?i:{_BEFORE}(?P<password>{_PASSWORD_WORDS}){_AFTER})|"
-    rf"(?<![\w-])(?P<pin>PIN|(?i:{_PIN_WORDS}))(?![\w-])|"
-    rf"(?i:(?<![\w-])(?P<otp>{_OTP_WORDS})(?![\w-]))|"
-    rf"(?i:(?<![\w-])(?P<account>{_ACCOUNT_WORDS})(?![\w-]))|"
+    rf"\b{_BEFORE}(?P<password>{_PASSWORD_WORDS}){_AFTER}|"
+    rf"\b(?<!-)(?P<pin>{_PIN_WORDS})(?![\w-])|"
+    rf"\b(?<!-)(?P<otp>{_OTP_WORDS})(?![\w-])|"
+    rf"\b(?<!-)(?P<account>{_ACCOUNT_WORDS})(?![\w-])|"
     # Variable names count: OPENAI_API_KEY=..., aws_secret_access_key = ...
-    rf"(?i:(?<![A-Za-z0-9-])(?P<key>{_KEY_WORDS})(?![A-Za-z0-9-]))"
+    rf"(?<![a-z0-9-])(?P<key>{_KEY_WORDS})(?![a-z0-9-])"
 )
+_PIN_IN_CAPITALS = re.compile(r"(?<![\w-])PIN(?![\w-])")
 # "pass" is also an everyday word: a boarding pass, a bus pass.
 _NOT_PASSWORD_BEFORE = re.compile(r"(?i)(?:boarding|bus|season|day|hall|free|mountain|back|ski)\s+$")
 
@@ -303,12 +331,16 @@ _DATE_LIKE = re.compile(
 )
 
 
-def _keyword_secrets(text):
-    for match in _KEYWORDS.finditer(text):
-        kind = match.lastgroup
-        if kind == "password" and _NOT_PASSWORD_BEFORE.search(text[max(0, match.start() - 12):match.start()]):
+def _keyword_secrets(text, lowered):
+    if len(lowered) != len(text):  # a few letters lower-case to two characters: keep the offsets right
+        lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    matches = [(m.lastgroup, m.start(), m.end()) for m in _KEYWORDS.finditer(lowered)]
+    if "PIN" in text:
+        matches.extend(("pin", m.start(), m.end()) for m in _PIN_IN_CAPITALS.finditer(text))
+    for kind, start, end in matches:
+        if kind == "password" and _NOT_PASSWORD_BEFORE.search(text[max(0, start - 12):start]):
             continue
-        finding = _VALUE_AFTER[kind](text, match.end())
+        finding = _VALUE_AFTER[kind](text, end)
         if finding is not None:
             yield finding
 
