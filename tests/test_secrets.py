@@ -11,6 +11,7 @@ from django.db import connection
 from memories import lifecycle, transfer
 from memories.models import AuditEvent, Memory
 from memories.secrets import Finding, find_secrets, redact
+from tests.cli import refused
 from tests.data.secret_corpus import NOT_SECRETS, SECRETS
 from tests.factories import OWNER, add_memory
 
@@ -244,3 +245,11 @@ def test_a_refused_secret_is_not_logged(caplog):
         connection.force_debug_cursor = False
     assert "hallway" in caplog.text  # the SQL log is on: a stored secret would show here
     assert secret not in caplog.text
+
+
+def test_the_command_line_refuses_a_secret_and_says_why(db):
+    message = refused("add", "fact", "mật khẩu wifi nhà mình là 12345678")
+    assert message == "text looks like a password: nothing was stored"
+    memory = add_memory("Wifi at home is called Bestie-Home-5G")
+    message = refused("edit", str(memory.pk), "mk wifi: Bestie@2026")
+    assert message == "text looks like a password: nothing was changed"
