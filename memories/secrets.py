@@ -97,7 +97,7 @@ _SHAPES = [
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|.*)",
         re.DOTALL,
     )),
-    (CONNECTION_STRING, ("://",), re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@]*:[^\s@/]+@[^\s]+")),
+    (CONNECTION_STRING, ("://",), re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@]*:(?P<password>[^\s@/]+)@[^\s]+")),
     (API_KEY, ("sk-ant-",), re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
     (API_KEY, ("sk-",), re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
     (ACCESS_TOKEN, ("gh", "github_pat_"), re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})")),
@@ -121,7 +121,7 @@ _SHAPES = [
     (PASSWORD, ("=",), re.compile(r"[?&](?:password|passwd|pass|pwd)=[^&\s]{4,}", re.IGNORECASE)),
     # A login and its password side by side: "login: admin / S3cure!Pass".
     (PASSWORD, (" /",), re.compile(
-        r"(?i)\b(?:login|username|user|tài khoản|tk|acc|account)\b[^/\n]{0,30}?\s/\s*(?P<secret>[^\s/]{4,}?)"
+        r"(?i)\b(?:login|username|user|tài khoản|tk|acc|account)\b[^/\n]{0,30}?\s/\s*(?P<strong>[^\s/]{4,}?)"
         r"(?=[.,;!?)]?(?:\s|$))"
     )),
     # A code said before what it is for: "nhập mã 553311 để xác thực", "use code 553311 to log in".
@@ -136,10 +136,14 @@ def _shapes(text, lowered):
     for kind, needles, pattern in _SHAPES:
         if not any(needle in lowered for needle in needles):
             continue
+        groups = pattern.groupindex
         for match in pattern.finditer(text):
-            start, end = match.span("secret") if "secret" in pattern.groupindex else match.span()
-            if kind != PASSWORD or "secret" not in pattern.groupindex or _strong_value(match["secret"]):
-                yield _finding(kind, start, end)
+            if "strong" in groups and not _strong_value(match["strong"]):
+                continue
+            if "password" in groups and _PLACEHOLDER.match(match["password"]):
+                continue
+            group = "secret" if "secret" in groups else "strong" if "strong" in groups else 0
+            yield _finding(kind, *match.span(group))
 
 
 # A long token mixing upper case, lower case and digits with the spread of a random string, outside a
@@ -377,9 +381,18 @@ def _clean_value(text, start, end):
     return start, end, quoted
 
 
+# What documentation puts where a password goes: PASSWORD, <password>, ${DB_PASSWORD}, {{ token }}, ****.
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:\$\{?\w+\}?|<[^>]*>?|\{\{?[^}]*\}?\}?|%\(\w+\)s|[*x•.]{3,}|"
+    r"(?:your[_-]?|my[_-]?|db[_-]?)?(?:password|passwd|pass|pwd|secret|token|mật[_ ]?khẩu)s?)$"
+    r"|^(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$"
+)
+
+
 def _strong_value(value):
-    """Shaped like a password: digits, symbols or mixed case, and not a date, time or version."""
-    if len(value) < 4 or not value.isascii() or _DATE_LIKE.match(value):
+    """Shaped like a password: digits, symbols or mixed case, and not a date, time, version or a
+    placeholder."""
+    if len(value) < 4 or not value.isascii() or _DATE_LIKE.match(value) or _PLACEHOLDER.match(value):
         return False
     return (
         any(c.isdigit() for c in value)

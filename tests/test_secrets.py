@@ -253,3 +253,17 @@ def test_the_command_line_refuses_a_secret_and_says_why(db):
     memory = add_memory("Wifi at home is called Bestie-Home-5G")
     message = refused("edit", str(memory.pk), "mk wifi: Bestie@2026")
     assert message == "text looks like a password: nothing was changed"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: ${DB_PASSWORD}",
+        "set the password to <your password>",
+        "DATABASE_URL=postgres://app:PASSWORD@db/app",
+        "mật khẩu: ********",
+        "pass: YOUR_PASSWORD",
+    ],
+)
+def test_placeholders_where_a_secret_would_go_are_not_secrets(text):
+    assert find_secrets(text) == []
