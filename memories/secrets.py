@@ -132,9 +132,16 @@ _SHAPES = [
 ]
 
 
+def _has_any(text, needles):
+    for needle in needles:  # a plain loop: any() over a generator costs more than the searches
+        if needle in text:
+            return True
+    return False
+
+
 def _shapes(text, lowered):
     for kind, needles, pattern in _SHAPES:
-        if not any(needle in lowered for needle in needles):
+        if not _has_any(lowered, needles):
             continue
         groups = pattern.groupindex
         for match in pattern.finditer(text):
@@ -229,6 +236,8 @@ _SEED_CONTEXT = re.compile(
 
 
 def _seed_phrases(text, lowered):
+    if text.count(" ") < 11:
+        return
     for match in _WORD_RUN.finditer(text):
         words = list(_RUN_WORD.finditer(match.group()))
         known = _bip39_words()
@@ -285,16 +294,21 @@ _KEY_WORDS = (
 # A keyword inside a URL or a word ("?q=password+manager", "1Password", "passport") is not one.
 _BEFORE = r"(?<![\w/=?&+.-])"
 _AFTER = r"(?=[\s:=\"'.,]|$)"
-# Searched in the lower-cased text (a case-insensitive search is several times slower); only "PIN" in
-# capitals is told apart from "pin" (the memory action) in the text itself.
-_KEYWORDS = re.compile(
-    rf"\b{_BEFORE}(?P<password>{_PASSWORD_WORDS}){_AFTER}|"
-    rf"\b(?<!-)(?P<pin>{_PIN_WORDS})(?![\w-])|"
-    rf"\b(?<!-)(?P<otp>{_OTP_WORDS})(?![\w-])|"
-    rf"\b(?<!-)(?P<account>{_ACCOUNT_WORDS})(?![\w-])|"
+# Searched in the lower-cased text (a case-insensitive search is several times slower), each only when
+# one of its stems is there at all; only "PIN" in capitals is told apart from "pin" (the memory action)
+# in the text itself.
+_KEYWORDS = [
+    ("otp", ("otp", "mã", "ma xac", "code", "one-time", "one time", "2fa"),
+     re.compile(rf"\b(?<!-)(?:{_OTP_WORDS})(?![\w-])")),
+    ("account", ("stk", "số", "so tai", "tk", "tài khoản", "account", "acct", "routing", "sort code"),
+     re.compile(rf"\b(?<!-)(?:{_ACCOUNT_WORDS})(?![\w-])")),
+    ("password", ("pass", "pw", "mk", "mật", "mat ", "mã mở", "unlock"),
+     re.compile(rf"\b{_BEFORE}(?:{_PASSWORD_WORDS}){_AFTER}")),
+    ("pin", ("pin", "code", "mã", "ma pin", "số"), re.compile(rf"\b(?<!-)(?:{_PIN_WORDS})(?![\w-])")),
     # Variable names count: OPENAI_API_KEY=..., aws_secret_access_key = ...
-    rf"(?<![a-z0-9-])(?P<key>{_KEY_WORDS})(?![a-z0-9-])"
-)
+    ("key", ("key", "secret", "token", "khóa", "khoá", "mã truy", "mã bí"),
+     re.compile(rf"(?<![a-z0-9-])(?:{_KEY_WORDS})(?![a-z0-9-])")),
+]
 _PIN_IN_CAPITALS = re.compile(r"(?<![\w-])PIN(?![\w-])")
 # "pass" is also an everyday word: a boarding pass, a bus pass.
 _NOT_PASSWORD_BEFORE = re.compile(r"(?i)(?:boarding|bus|season|day|hall|free|mountain|back|ski)\s+$")
@@ -338,7 +352,12 @@ _DATE_LIKE = re.compile(
 def _keyword_secrets(text, lowered):
     if len(lowered) != len(text):  # a few letters lower-case to two characters: keep the offsets right
         lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-    matches = [(m.lastgroup, m.start(), m.end()) for m in _KEYWORDS.finditer(lowered)]
+    matches = [
+        (kind, match.start(), match.end())
+        for kind, stems, pattern in _KEYWORDS
+        if _has_any(lowered, stems)
+        for match in pattern.finditer(lowered)
+    ]
     if "PIN" in text:
         matches.extend(("pin", m.start(), m.end()) for m in _PIN_IN_CAPITALS.finditer(text))
     for kind, start, end in matches:
