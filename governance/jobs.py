@@ -24,9 +24,12 @@ JOB_ACTOR = "system:jobs"
 
 # Prune and retention delete in batches whose size adapts so one batch (one write transaction) takes
 # about TARGET seconds: a concurrent writer then waits well under a second for its turn, and a kill
-# loses at most the batch in flight, which rolls back as a whole.
-BATCH_TARGET_SECONDS = 0.2
-BATCH_MIN, BATCH_START, BATCH_MAX = 50, 500, 5000
+# loses at most the batch in flight, which rolls back as a whole. Between batches the job pauses for
+# longer than SQLite's busy handler sleeps between its tries (100 ms at most), or a waiting writer
+# would keep finding the lock taken again by the next batch.
+BATCH_TARGET_SECONDS = 0.25
+BATCH_PAUSE_SECONDS = 0.12
+BATCH_MIN, BATCH_START, BATCH_MAX = 20, 200, 5000
 
 
 def recorded(job):
@@ -71,10 +74,12 @@ class _Batches:
         self.longest = 0.0
 
     def took(self, seconds):
+        """Record a finished batch, adapt the size of the next one and give waiting writers their turn."""
         self.longest = max(self.longest, seconds)
+        time.sleep(BATCH_PAUSE_SECONDS)
         if seconds < BATCH_TARGET_SECONDS / 2:
-            self.size = min(self.size * 2, BATCH_MAX)
-        elif seconds > BATCH_TARGET_SECONDS * 2:
+            self.size = min(self.size * 3 // 2, BATCH_MAX)
+        elif seconds > BATCH_TARGET_SECONDS * 1.5:
             self.size = max(self.size // 2, BATCH_MIN)
 
 
