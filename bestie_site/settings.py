@@ -215,6 +215,11 @@ except ValueError:
 if not 0.0 <= BESTIE_CONFIDENCE_FLOOR <= 1.0:
     raise ImproperlyConfigured(f"BESTIE_CONFIDENCE_FLOOR must be from 0 to 1, not {BESTIE_CONFIDENCE_FLOOR}")
 
+# Drift review (SPEC §5): live memories confirmed longer ago than this many days are re-checked,
+# this many a week.
+BESTIE_DRIFT_AGE_DAYS = env_int("BESTIE_DRIFT_AGE_DAYS", 90, minimum=1)
+BESTIE_DRIFT_WEEKLY = env_int("BESTIE_DRIFT_WEEKLY", 20, minimum=1)
+
 # Jobs, digests and backups (SPEC §6).
 BESTIE_BASE_URL = os.environ.get("BESTIE_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 BESTIE_BACKUP_DIR = Path(os.environ.get("BESTIE_BACKUP_DIR") or VAR_DIR / "backups")
