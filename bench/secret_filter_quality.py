@@ -13,10 +13,7 @@ import timeit
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from memories.secrets import find_secrets  # noqa: E402
-from tests.data.secret_corpus import NOT_SECRETS, SECRETS  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 TYPICAL = [
     "User prefers short answers in Vietnamese and likes the dark theme on the console app.",
@@ -26,20 +23,20 @@ TYPICAL = [
 ]
 
 
-def quality(verbose):
-    refused = [(kind, text) for kind, text in SECRETS if find_secrets(text)]
-    missed = [(kind, text) for kind, text in SECRETS if not find_secrets(text)]
-    false_refusals = [text for text in NOT_SECRETS if find_secrets(text)]
+def quality(find_secrets, secrets, not_secrets, verbose):
+    refused = [(kind, text) for kind, text in secrets if find_secrets(text)]
+    missed = [(kind, text) for kind, text in secrets if not find_secrets(text)]
+    false_refusals = [text for text in not_secrets if find_secrets(text)]
     true_pos, false_neg = len(refused), len(missed)
-    false_pos, true_neg = len(false_refusals), len(NOT_SECRETS) - len(false_refusals)
-    print(f"corpus: {len(SECRETS)} secrets, {len(NOT_SECRETS)} look-alike non-secrets\n")
+    false_pos, true_neg = len(false_refusals), len(not_secrets) - len(false_refusals)
+    print(f"corpus: {len(secrets)} secrets, {len(not_secrets)} look-alike non-secrets\n")
     print(f"{'':>16}{'refused':>10}{'stored':>10}")
     print(f"{'secret':>16}{true_pos:>10}{false_neg:>10}")
     print(f"{'not a secret':>16}{false_pos:>10}{true_neg:>10}\n")
-    print(f"recall (secrets refused):           {true_pos / len(SECRETS):.1%}")
-    print(f"false refusals (non-secrets):       {false_pos / len(NOT_SECRETS):.1%}")
+    print(f"recall (secrets refused):           {true_pos / len(secrets):.1%}")
+    print(f"false refusals (non-secrets):       {false_pos / len(not_secrets):.1%}")
     print(f"precision (refusals that were right): {true_pos / (true_pos + false_pos):.1%}\n")
-    totals, caught = Counter(kind for kind, _ in SECRETS), Counter(kind for kind, _ in refused)
+    totals, caught = Counter(kind for kind, _ in secrets), Counter(kind for kind, _ in refused)
     for kind in sorted(totals):
         print(f"  {kind:<22}{caught[kind]:>4}/{totals[kind]}")
     if verbose:
@@ -55,9 +52,9 @@ def per_call(function, texts, number=500, repeat=7):
     return best / number / len(texts)
 
 
-def speed():
+def speed(find_secrets, secrets, not_secrets):
     baseline = re.compile(r"(?i)password|mật khẩu|\d{4}").search
-    everything = [text for _, text in SECRETS] + NOT_SECRETS
+    everything = [text for _, text in secrets] + not_secrets
     rows = (
         ("baseline: one regex search", baseline, TYPICAL),
         ("find_secrets", find_secrets, TYPICAL),
@@ -73,6 +70,10 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--verbose", action="store_true", help="list every miss and false refusal")
     arguments = parser.parse_args()
-    quality(arguments.verbose)
+    sys.path.insert(0, str(ROOT))
+    from memories.secrets import find_secrets
+    from tests.data.secret_corpus import NOT_SECRETS, SECRETS
+
+    quality(find_secrets, SECRETS, NOT_SECRETS, arguments.verbose)
     print()
-    speed()
+    speed(find_secrets, SECRETS, NOT_SECRETS)

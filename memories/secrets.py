@@ -1,8 +1,8 @@
 """The secret filter: what must never be stored as a memory (SPEC §3).
 
-``find_secrets`` runs on every write, so it is built for speed: every pattern is compiled once, and the
-detectors that need a keyword ("password", "mật khẩu", "STK", ...) run only after one cheap search for
-any of those keywords has found one. A finding's ``reason`` names the kind of secret, never the secret.
+``find_secrets`` runs on every write, so it is built for speed: every pattern is compiled once, and each
+pattern runs only when a plain substring it needs ("sk-", "://", "mật", "stk", ...) is in the text. A
+finding's ``reason`` names the kind of secret, never the secret.
 
 Mentioning a topic is not a secret: "asked how password managers work" has the keyword but no value
 after it, so the keyword detectors look for a value shaped like a secret right after the keyword.
@@ -94,13 +94,19 @@ def redact(text):
 
 _SHAPES = [
     (PRIVATE_KEY, ("private key",), re.compile(
-        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|.*)",
+        # Up to its END line, or to the end of the text when it was cut short.
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+        r"(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|.*)",
         re.DOTALL,
     )),
-    (CONNECTION_STRING, ("://",), re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@]*:(?P<password>[^\s@/]+)@[^\s]+")),
+    (CONNECTION_STRING, ("://",), re.compile(
+        r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@]*:(?P<password>[^\s@/]+)@[^\s]+"
+    )),
     (API_KEY, ("sk-ant-",), re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
     (API_KEY, ("sk-",), re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
-    (ACCESS_TOKEN, ("gh", "github_pat_"), re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})")),
+    (ACCESS_TOKEN, ("gh", "github_pat_"), re.compile(
+        r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"
+    )),
     (ACCESS_TOKEN, ("glpat-",), re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
     (API_KEY, ("akia", "asia", "abia", "acca"), re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b")),
     (API_KEY, ("aiza",), re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
@@ -252,9 +258,13 @@ def _seed_phrases(text, lowered):
                     best = (start, index)
             else:
                 run = 0
-        if best is None and _SEED_CONTEXT.search(text[max(0, match.start() - 60):match.start()]):
-            if sum(w.group() in known for w in words) >= len(words) * 3 // 4:
-                best = (0, len(words) - 1)
+        # After "seed phrase:" a few words off the list (a typo, another language's list) still count.
+        if (
+            best is None
+            and _SEED_CONTEXT.search(text[max(0, match.start() - 60):match.start()])
+            and sum(w.group() in known for w in words) >= len(words) * 3 // 4
+        ):
+            best = (0, len(words) - 1)
         if best is not None:
             yield _finding(
                 SEED_PHRASE, match.start() + words[best[0]].start(), match.start() + words[best[1]].end()
@@ -466,15 +476,11 @@ _ACCOUNT_VALUE = re.compile(r"[:=#]?\s*(\d(?:[ .-]?\d){5,22})(?![\d/:-]|[.,]\d)"
 
 def _digits_after(kind, pattern, max_words):
     def find(text, position):
-        words = 0
-        for start, end, token in _tokens_after(text, position, max_words + 1):
+        for start, _, token in _tokens_after(text, position, max_words + 1):
             match = pattern.match(text, start)
             if match and not _DATE_LIKE.match(token.rstrip(_TRAILING)):
                 return _finding(kind, match.start(1), match.end(1))
             if token[-1:] in ".;!?" and not token[:-1].isdigit():
-                return None
-            words += 1
-            if words > max_words:
                 return None
         return None
 
