@@ -13,6 +13,7 @@ give the same rows the same relevance and rank them the same way.
 
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
@@ -24,10 +25,11 @@ from django.utils.module_loading import import_string
 
 from memories.text import fold
 
-# Words that say nothing about which memory is meant, folded as the index folds them ("của" is "cua").
-# Vietnamese syllables that are also content words once folded ("da" is đã and Đà, "ban" is bạn, a
-# friend) are kept.
-STOPWORDS = frozenset(
+# Words that say nothing about which memory is meant. Vietnamese ones are written with their diacritics:
+# typed with them, only the same word is left out ("chợ", a market, is not "cho", for); typed without,
+# their folded form is, so "cho" is left out but "da" (đã, and Đà of Đà Nẵng) and "ban" (bạn, a friend)
+# are not in the list at all.
+ENGLISH_STOPWORDS = frozenset(
     """
     a about after again all also am an and any are as at be been before being both but by can could
     did do does doing during each for from had has have having he her here hers him his how i if in
@@ -35,13 +37,23 @@ STOPWORDS = frozenset(
     over own please same she should so some such than that the their theirs them then there these
     they this those through to too under until up very was we were what when where which while who
     whom why will with would you your yours yourself tell know remember recall anything something
-    cua la va co khong duoc cho voi nhung cac mot nay thi ma o gi nao sao toi nhe oi ve
-    tu trong tren khi hay hoac cung se roi chua vay nhu nen phai lam ay kia day
     """.split()
 )
-# Words shorter than this match only themselves; longer ones match as a prefix ("prefer" finds
-# "preferred"). Vietnamese syllables are short and distinct: "an" must not find "anh".
+VIETNAMESE_STOPWORDS = frozenset(
+    """
+    của là và có không được cho với những các một này đó thì mà ở gì nào sao tôi nhé ơi về từ trong
+    trên khi hay hoặc cũng sẽ rồi chưa vậy như nên phải làm ấy kia đây
+    """.split()
+)
+_FOLDED_STOPWORDS = ENGLISH_STOPWORDS | {fold(word) for word in VIETNAMESE_STOPWORDS}
+# Words at least this long match as a prefix ("prefer" finds "preferred", "work" finds "works"), unless
+# they are written with diacritics or could be a Vietnamese syllable typed without them: those are
+# distinct words ("an" must not find "anh", "quan" not "quang", "tuan" not "tuanh").
 PREFIX_LENGTH = 4
+_VIETNAMESE_SYLLABLE = re.compile(r"(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnpqrstvx])?[aeiouy]{1,3}(ng|nh|ch|[cmnpt])?")
+# A query word typed with diacritics that meets the same letters with other diacritics ("Tuấn", a name,
+# and "tuần", a week) counts this much.
+OTHER_DIACRITICS = 0.5
 
 _WORD = re.compile(r"[^\W_]+")
 _SUFFIXES = ("ing", "ies", "ed", "s")
@@ -49,23 +61,32 @@ _SUFFIXES = ("ing", "ies", "ed", "s")
 
 @dataclass(frozen=True)
 class Term:
-    """One word of a query as the index is asked for it: folded, maybe shortened to its stem."""
+    """One word of a query as the index is asked for it: folded, maybe shortened to its stem, and the
+    word as typed when it carried diacritics."""
 
     text: str
     prefix: bool
+    accented: str = ""
 
     def matches(self, word):
         return word.startswith(self.text) if self.prefix else word == self.text
 
+    def weight(self, original):
+        return 1.0 if not self.accented or original == self.accented else OTHER_DIACRITICS
 
-def words(text):
-    """The folded words of ``text`` as the full-text index splits them."""
-    return _WORD.findall(fold(text))
+
+def tokens(text):
+    """The words of ``text`` as the full-text index splits them: ``[(as written, folded), …]``, both
+    lower-case."""
+    written = _WORD.findall(unicodedata.normalize("NFC", text).casefold())
+    folded = _WORD.findall(fold(text))
+    if len(written) != len(folded):
+        folded = [fold(word) for word in written]
+    return list(zip(written, folded))
 
 
 def _stem(word):
-    """A crude English stem, so "replies" finds "reply" and "moving" finds "move". Vietnamese folded
-    syllables never end in these suffixes, so they pass through unchanged."""
+    """A crude English stem, so "replies" finds "reply" and "moving" finds "move"."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
             word = word[: -len(suffix)]
@@ -77,34 +98,58 @@ def _stem(word):
     return word
 
 
+def _is_stopword(written, folded):
+    return written in VIETNAMESE_STOPWORDS if written != folded else folded in _FOLDED_STOPWORDS
+
+
+def _term(written, folded):
+    if written != folded:
+        return Term(folded, prefix=False, accented=written)
+    if _VIETNAMESE_SYLLABLE.fullmatch(folded):
+        return Term(folded, prefix=False)
+    stem = _stem(folded)
+    return Term(stem, prefix=len(stem) >= PREFIX_LENGTH or (stem != folded and len(stem) >= 3))
+
+
+def _content(query):
+    found = tokens(query)
+    return [(word if not _is_stopword(*word) else None) for word in found], found
+
+
 def query_terms(query):
-    """The terms of a natural-language query: folded, without stopwords (unless that leaves nothing),
-    stemmed, each once."""
-    found = words(query)
-    content = [word for word in found if word not in STOPWORDS] or found
-    terms = {}
-    for word in content:
-        stem = _stem(word)
-        term = Term(stem, prefix=len(stem) >= PREFIX_LENGTH or (stem != word and len(stem) >= 3))
-        terms.setdefault(term.text, term)
-    return list(terms.values())
+    """The terms of a natural-language query: without stopwords (unless that leaves nothing), stemmed,
+    each once."""
+    content, found = _content(query)
+    words = [word for word in content if word] or found
+    return list({term.text: term for term in (_term(*word) for word in words)}.values())
+
+
+def query_pairs(query):
+    """Neighbouring content words of the query, as terms: "bún đậu", "đi chợ", "package manager".
+    Vietnamese words are often two syllables, so a memory holding both side by side means more."""
+    content, _ = _content(query)
+    return [(_term(*first), _term(*second)) for first, second in zip(content, content[1:]) if first and second]
 
 
 class RelevanceBackend(Protocol):
     def candidates(self, queryset, query, limit):
         """The at most ``limit`` rows of ``queryset`` most relevant to ``query``, best first, as
-        ``[(memory id, relevance from 0 to 1), …]``; rows with no relevance at all are left out."""
+        ``[(memory id, relevance), …]``; relevance is 0 for nothing of the query, about 1 for all of
+        it; rows with no relevance at all are left out."""
 
 
 @dataclass(frozen=True)
 class BM25:
-    """Okapi BM25 with the usual constants; ``relevance`` divides it by what a document of average
-    length holding each known query word once would score, so 1 means "all of the query"."""
+    """Okapi BM25 with the usual constants; ``relevance`` divides it by what a memory of average
+    length holding each known query word once would score: 1 is "all of the query", a shorter memory
+    or a repeated word scores a little more, and the order is BM25's."""
 
     k1: float = 1.2
     b: float = 0.75
+    # A pair of neighbouring query words found side by side adds this share of the rarer word's weight.
+    pair: float = 0.5
 
-    def relevance(self, terms, frequencies, total, texts):
+    def relevance(self, terms, frequencies, total, texts, pairs=()):
         idf = {
             term: math.log(1 + (total - frequencies[term] + 0.5) / (frequencies[term] + 0.5))
             for term in terms if frequencies[term] > 0
@@ -112,18 +157,23 @@ class BM25:
         ideal = sum(idf.values())
         if not ideal:
             return {}
-        documents = {memory_id: words(text) for memory_id, text in texts}
+        documents = {memory_id: tokens(text) for memory_id, text in texts}
         average = sum(map(len, documents.values())) / len(documents) if documents else 1
         scores = {}
         for memory_id, document in documents.items():
             norm = self.k1 * (1 - self.b + self.b * len(document) / average)
             score = 0.0
             for term, weight in idf.items():
-                tf = sum(1 for word in document if term.matches(word))
+                tf = sum(term.weight(written) for written, folded in document if term.matches(folded))
                 if tf:
                     score += weight * tf * (self.k1 + 1) / (tf + norm)
+            for first, second in pairs:
+                if first in idf and second in idf and any(
+                    first.matches(a[1]) and second.matches(b[1]) for a, b in zip(document, document[1:])
+                ):
+                    score += self.pair * min(idf[first], idf[second])
             if score:
-                scores[memory_id] = min(1.0, score / ideal)
+                scores[memory_id] = score / ideal
         return scores
 
 
@@ -161,7 +211,7 @@ class LexicalBackend:
             found = [memory_id for memory_id, _ in rows]
             rest = self._newest(queryset.exclude(pk__in=found), known)[: limit - len(rows)]
             rows += list(rest)
-        scores = self.scoring.relevance(terms, frequencies, total, rows)
+        scores = self.scoring.relevance(terms, frequencies, total, rows, query_pairs(query))
         return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))[:limit]
 
     # Each database's part: document frequencies, a ranked OR query, an unranked newest-first one.

@@ -308,6 +308,22 @@ def test_vietnamese_matches_without_diacritics_either_way():
     assert other not in working_ids(build_context("phở Hà Nội", record_access=False))
 
 
+def test_diacritics_typed_in_the_query_decide_between_words_that_fold_alike():
+    name = everywhere("Tuấn works as a civil engineer.")
+    week = everywhere("Đi công tác tuần này, làm việc từ xa.")
+    assert working_ids(build_context("Tuấn", record_access=False)) == [name, week]
+    assert working_ids(build_context("tuần", record_access=False)) == [week, name]
+    # "chợ" (a market) is a word to look for, "cho" (for) is not.
+    assert [term.text for term in query_terms("giờ đi chợ cho tôi")] == ["gio", "di", "cho"]
+    assert [term.text for term in query_terms("gio di cho toi")] == ["gio", "di"]
+
+
+def test_a_vietnamese_syllable_typed_without_diacritics_is_not_a_prefix():
+    everywhere("Quang sống ở Hà Nội.")
+    district = everywhere("Văn phòng ở quận Ba Đình.")
+    assert working_ids(build_context("quan Ba Dinh", record_access=False)) == [district]
+
+
 def test_natural_language_queries_drop_stopwords_and_match_any_word():
     assert [term.text for term in query_terms("What package manager do I use for the shop?")] == [
         "packag", "manager", "use", "shop",
