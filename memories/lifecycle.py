@@ -274,6 +274,7 @@ def relabel(memory_id, *, actor, kind=None, subject=None):
         changes["kind"] = clean_kind(kind)
     if subject is not None:
         changes["subject"] = clean_label("subject", subject)
+        refuse_secrets("nothing was changed", subject=changes["subject"])
     return _change(memory_id, actor, AuditEvent.Event.EDIT, **changes)
 
 
