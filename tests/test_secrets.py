@@ -267,3 +267,11 @@ def test_the_command_line_refuses_a_secret_and_says_why(db):
 )
 def test_placeholders_where_a_secret_would_go_are_not_secrets(text):
     assert find_secrets(text) == []
+
+
+def test_relabel_refuses_a_secret_as_the_subject(db):
+    memory = add_memory("Wifi at home is called Bestie-Home-5G", subject="wifi")
+    before = everything()
+    with pytest.raises(lifecycle.Refused, match="^subject looks like a password: nothing was changed$"):
+        lifecycle.relabel(memory.pk, subject=f"wifi pass {SECRET}", actor=OWNER)
+    assert everything() == before
