@@ -35,8 +35,9 @@ _OWNER_PHRASES = re.compile(r"\b(?:nguoi dung|chu nhan|the user|the owner)\b")
 _ENDINGS = (("ies", "y"), ("ss", "ss"), ("us", "us"), ("is", "is"), ("s", ""))
 # Compared words shorter than this must match exactly (pnpm/npm, 9am/8am, Lan/Lam).
 _FUZZY_MIN_LENGTH = 5
-# How many live memories of the same user, kind and subject are looked at, newest first.
-CANDIDATES = 200
+# How many live memories of the same user, kind and subject are compared, newest first: the ones a
+# repeat is most likely to repeat, and few enough that a proposal costs the same on any store.
+CANDIDATES = 50
 # rapidfuzz's first pass (0..100); only its best few hits get the word-by-word check.
 _PREFILTER_SCORE = 80
 _PREFILTER_LIMIT = 5

@@ -18,12 +18,13 @@ field, like every other write path, and stores nothing.
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.utils import timezone
 
 from memories import lifecycle, secrets
 from memories.duplicates import CANDIDATES, closest, text_key
 from memories.lifecycle import InvalidValue, Refused, clean_choice, clean_label, clean_text
-from memories.models import Memory, MemorySettings, Message, Policy, Scope, SourceKind, Status
+from memories.models import MemorySettings, Message, Policy, Scope, SourceKind, Status
 from memories.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
 
 APPROVED = "approved"
@@ -49,13 +50,6 @@ def agent_actor(agent):
     return f"agent:{name}"
 
 
-def _secret_reason(value, what):
-    findings = secrets.find_secrets(value)
-    if findings:
-        return f"not stored: the {what} {findings[0].reason}; secrets are never stored, whatever the policy"
-    return ""
-
-
 def _ttl(ttl_seconds):
     if ttl_seconds is None:
         return None
@@ -75,11 +69,34 @@ def _message(message_id):
         raise InvalidValue("message_id", f"no message with id {message_id}") from None
 
 
-def _same_text(user, key):
-    """The memories of this user with this text key, newest first, as (id, state) pairs."""
-    rows = Memory.objects.filter(user=user, text_key=key).order_by("-id")
-    rows = rows.only("id", "status", "superseded_by", "expires_at", "deleted_at", "stale")[:20]
-    return [(memory.pk, memory.state()) for memory in rows]
+# One statement for both duplicate checks; a proposal is on the hot path of every agent turn, and
+# building the two querysets in the ORM cost several times what the database needs to answer them.
+_LOOKUP = """
+SELECT id, status, current, TRUE AS exact, '' AS text FROM (
+    SELECT id, status,
+        (superseded_by_id IS NULL AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > %s)) AS current
+    FROM memory WHERE "user" = %s AND text_key = %s ORDER BY id DESC LIMIT 20
+) same_text
+UNION ALL
+SELECT id, status, TRUE, FALSE, text FROM (
+    SELECT id, status, text FROM memory
+    WHERE "user" = %s AND kind = %s AND subject = %s AND status = 'approved' AND superseded_by_id IS NULL
+        AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > %s)
+    ORDER BY id DESC LIMIT {candidates}
+) same_subject
+""".format(candidates=CANDIDATES)
+
+
+def _lookup(user, key, kind, subject):
+    """(memories with this text key as (id, status) pairs of current rows, newest first;
+    live memories of the same user, kind and subject as a dict of id to text)."""
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(_LOOKUP, [now, user, key, user, kind, subject, now])
+        rows = cursor.fetchall()
+    same = [(memory_id, status) for memory_id, status, current, exact, _ in rows if exact and current]
+    alike = {memory_id: text for memory_id, _, _, exact, text in rows if not exact}
+    return same, alike
 
 
 def propose(
@@ -119,31 +136,29 @@ def propose(
         lifecycle.check_writes_allowed(settings)
     except Refused as error:
         return Proposal(None, REFUSED, f"not stored: {error}")
-    secret = _secret_reason(text, "text") or _secret_reason(source, "source")
-    if secret:
-        return Proposal(None, REFUSED, secret)
+    try:
+        # Before the duplicate check, so a secret is refused as such and never compared to anything.
+        lifecycle.refuse_secrets(
+            "secrets are never stored, whatever the policy", text=text, source=source, subject=subject
+        )
+    except Refused as error:
+        return Proposal(None, REFUSED, f"not stored: {error}")
 
-    same = _same_text(user, text_key(text))
-    for memory_id, state in same:
-        if state in ("live", "stale"):
+    same, alike = _lookup(user, text_key(text), kind, subject)
+    for memory_id, status in same:
+        if status == Status.APPROVED:
             return _confirm(memory_id, actor)
-    for memory_id, state in same:
-        if state == Status.PENDING:
+    for memory_id, status in same:
+        if status == Status.PENDING:
             return Proposal(memory_id, DUPLICATE, f"already waiting for the owner's review as memory {memory_id}")
-    for memory_id, state in same:
-        if state == Status.REJECTED:
+    for memory_id, status in same:
+        if status == Status.REJECTED:
             return Proposal(
                 None, REFUSED, f"not stored: the owner rejected the same memory before (memory {memory_id})"
             )
-    candidates = dict(
-        Memory.objects.live()
-        .filter(user=user, kind=kind, subject=subject)
-        .order_by("-id")
-        .values_list("id", "text")[:CANDIDATES]
-    )
-    alike = closest(text, candidates)
-    if alike is not None:
-        return _confirm(alike, actor)
+    twin = closest(text, alike)
+    if twin is not None:
+        return _confirm(twin, actor)
 
     flags = flags_for(text, source_kind)
     approve = settings.write_policy == Policy.ALLOW and not flags
