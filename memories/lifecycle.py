@@ -11,6 +11,7 @@ import re
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
@@ -336,13 +337,36 @@ def supersede(old_id, new_id, *, actor):
 # The owner's decisions on proposals
 
 
+class _StateRow(NamedTuple):
+    """What ``Memory.state`` reads: decisions over thousands of rows check them without model instances."""
+
+    id: int
+    status: str
+    stale: bool
+    superseded_by_id: int | None
+    expires_at: datetime | None
+    deleted_at: datetime | None
+
+
 def _decide(ids, actor, status, event):
+    try:
+        wanted = list(dict.fromkeys(int(i) for i in ids))
+    except (TypeError, ValueError):
+        raise InvalidValue("id", f"ids must be whole numbers, got {list(ids)!r}") from None
+    if not wanted:
+        raise InvalidValue("id", "give at least one memory id")
     with transaction.atomic():
-        memories = _get_many(ids)
-        not_pending = [f"{m.pk} ({m.state()})" for m in memories if m.state() != Status.PENDING]
+        rows = Memory.objects.select_for_update().filter(pk__in=wanted).values_list(*_StateRow._fields)
+        found = {row.id: row for row in map(_StateRow._make, rows)}
+        missing = [i for i in wanted if i not in found]
+        if missing:
+            raise NotFound(f"no memory with id {', '.join(map(str, missing))}")
+        now = timezone.now()
+        states = {i: Memory.state(found[i], now) for i in wanted}
+        not_pending = [f"{i} ({state})" for i, state in states.items() if state != Status.PENDING]
         if not_pending:
             raise LifecycleError(f"not pending: memory {', '.join(not_pending)}")
-        return _set_status([m.pk for m in memories], actor, status, event)
+        return _set_status(wanted, actor, status, event)
 
 
 def _set_status(ids, actor, status, event):
@@ -352,8 +376,9 @@ def _set_status(ids, actor, status, event):
     if status == Status.APPROVED:
         changes["confirmed_at"] = now
     count = Memory.objects.filter(pk__in=ids).update(**changes)
+    old, new = {"status": Status.PENDING}, {"status": status}
     AuditEvent.objects.bulk_create(
-        [_record(event, i, actor, old={"status": Status.PENDING}, new={"status": status}) for i in ids],
+        [AuditEvent(memory_id=i, event=event, actor=actor, at=now, old=old, new=new) for i in ids],
         batch_size=500,
     )
     return count
