@@ -110,7 +110,7 @@ _SHAPES = [
     (ACCESS_TOKEN, ("glpat-",), re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
     (API_KEY, ("akia", "asia", "abia", "acca"), re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b")),
     (API_KEY, ("aiza",), re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
-    (ACCESS_TOKEN, ("xox", "xapp-"), re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}|\bxapp-[A-Za-z0-9-]{10,}")),
+    (ACCESS_TOKEN, ("xox", "xapp-"), re.compile(r"\bxox[abposre]-[A-Za-z0-9-]{10,}|\bxapp-[A-Za-z0-9-]{10,}")),
     (API_KEY, ("_live_", "_test_"), re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}")),
     (ACCESS_TOKEN, (":aa",), re.compile(r"\b\d{6,12}:AA[A-Za-z0-9_-]{30,}")),
     (API_KEY, ("sg.",), re.compile(r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}")),
@@ -287,6 +287,7 @@ _OTP_WORDS = (
     r"verification code|security code|confirmation code|one[- ]time (?:code|password|passcode)|"
     r"2fa code|auth code|login code|sign-in code|mã đăng nhập|mã bảo mật"
 )
+_BACKUP_CODE_WORDS = r"backup codes?|recovery codes?|mã dự phòng|mã khôi phục"
 _BANKS = (
     r"vietcombank|vcb|techcombank|tcb|vietinbank|bidv|agribank|acb|mb|mbbank|mb bank|tpbank|vpbank|"
     r"sacombank|hdbank|shb|vib|ocb|msb|seabank|eximbank|scb|lpbank|nam a bank|hsbc|citibank|chase"
@@ -310,11 +311,13 @@ _AFTER = r"(?=[\s:=\"'.,]|$)"
 _KEYWORDS = [
     ("otp", ("otp", "mã", "ma xac", "code", "one-time", "one time", "2fa"),
      re.compile(rf"\b(?<!-)(?:{_OTP_WORDS})(?![\w-])")),
-    ("account", ("stk", "số", "so tai", "tk", "tài khoản", "account", "acct", "routing", "sort code"),
-     re.compile(rf"\b(?<!-)(?:{_ACCOUNT_WORDS})(?![\w-])")),
+    ("backup", ("backup", "recovery", "dự phòng", "khôi phục"),
+     re.compile(rf"\b(?<!-)(?:{_BACKUP_CODE_WORDS})(?![\w-])")),
     ("password", ("pass", "pw", "mk", "mật", "mat ", "mã mở", "unlock"),
      re.compile(rf"\b{_BEFORE}(?:{_PASSWORD_WORDS}){_AFTER}")),
     ("pin", ("pin", "code", "mã", "ma pin", "số"), re.compile(rf"\b(?<!-)(?:{_PIN_WORDS})(?![\w-])")),
+    ("account", ("stk", "số", "so tai", "tk", "tài khoản", "account", "acct", "routing", "sort code"),
+     re.compile(rf"\b(?<!-)(?:{_ACCOUNT_WORDS})(?![\w-])")),
     # Variable names count: OPENAI_API_KEY=..., aws_secret_access_key = ...
     ("key", ("key", "secret", "token", "khóa", "khoá", "mã truy", "mã bí"),
      re.compile(rf"(?<![a-z0-9-])(?:{_KEY_WORDS})(?![a-z0-9-])")),
@@ -324,7 +327,9 @@ _PIN_IN_CAPITALS = re.compile(r"(?<![\w-])PIN(?![\w-])")
 _NOT_PASSWORD_BEFORE = re.compile(r"(?i)(?:boarding|bus|season|day|hall|free|mountain|back|ski)\s+$")
 
 _TOKEN = re.compile(r"\S+")
-_SEPARATOR_WORDS = frozenset({"is", "was", "=", ":", "-", "->", "=>", "là", "la", "are", "is:", "là:", "=:"})
+_SEPARATOR_WORDS = frozenset({
+    "is", "was", "=", ":", "-", "->", "=>", "là", "la", "are", "is:", "là:", "=:", "'s", "’s", "thành", "thanh",
+})
 # Words between a separator and the value: "was changed to ...", "giờ đổi thành ...".
 _TRANSITIONS = frozenset(fold(w) for w in """
     changed set updated reset now to still currently become becomes giờ bây đã đổi thành sang vẫn hiện
@@ -471,6 +476,8 @@ def _password_after(text, position):
 
 
 _DIGITS_VALUE = re.compile(r"[:=#]?\s*(\d(?:[ .-]?\d){3,7})(?![\d/:-]|[.,]\d)")
+# Backup codes come in pairs of digit groups or letters and digits: 48213-99012, k7fd-29xq.
+_BACKUP_CODE_VALUE = re.compile(r"[:=#]?\s*((?=[a-z]*\d)[A-Za-z0-9]{4,6}[ -]?[A-Za-z0-9]{4,6})(?![\w-])")
 _ACCOUNT_VALUE = re.compile(r"[:=#]?\s*(\d(?:[ .-]?\d){5,22})(?![\d/:-]|[.,]\d)")
 
 
@@ -515,6 +522,7 @@ _VALUE_AFTER = {
     "password": _password_after,
     "pin": _digits_after(PIN, _DIGITS_VALUE, 6),
     "otp": _digits_after(OTP, _DIGITS_VALUE, 5),
+    "backup": _digits_after(OTP, _BACKUP_CODE_VALUE, 3),
     "account": _digits_after(BANK_ACCOUNT, _ACCOUNT_VALUE, 6),
     "key": _key_after,
 }
