@@ -123,6 +123,7 @@ def propose(
     source = clean_text(source, "source")
     source_kind = clean_choice("source_kind", source_kind, SourceKind)
     user = clean_label("user", user)
+    channel = clean_label("channel", channel)
     subject = clean_label("subject", subject)
     kind = lifecycle.clean_kind(kind)
     ttl = _ttl(ttl_seconds)

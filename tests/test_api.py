@@ -226,8 +226,9 @@ def test_list_filters_search_and_pages(call):
     assert call("get", "/memories?scope=project")[1]["total"] == 0
     page = call("get", "/memories?limit=1&offset=1")[1]
     assert page["total"] == 3 and len(page["items"]) == 1
-    item = call("get", f"/memories?q=pnpm&status=live")[1]["items"][0]
+    item = call("get", "/memories?q=pnpm&status=live")[1]["items"][0]
     assert item["text"] == "User prefers pnpm." and item["state"] == "live"
+    assert item["superseded_by"] is None and item["flags"] == [] and item["created_at"].endswith("Z")
 
 
 @pytest.mark.parametrize(

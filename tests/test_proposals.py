@@ -133,6 +133,7 @@ def test_secret_in_source_is_refused():
         ({"ttl_seconds": 60, "expires_at": timezone.now()}, "expires_at"),
         ({"message_id": 999999}, "message_id"),
         ({"user": "u" * 101}, "user"),
+        ({"channel": "c" * 101}, "channel"),
         ({"agent": ""}, "agent"),
     ],
 )
