@@ -12,4 +12,5 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("governance.urls")),
     path("", include("review.urls")),
+    path("", include("memories.urls")),
 ]

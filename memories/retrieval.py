@@ -196,7 +196,7 @@ def build_context(
     relevant = dict(relevance.backend().candidates(allowed, query, CANDIDATES))
     core_rows = list(
         allowed.filter(layer=Layer.CORE)
-        .order_by("-pinned", "-confidence", "-confirmed_at", "id")
+        .order_by("-pinned", "-confidence", "-confirmed_at", "-id")
         .values(*FIELDS)[:CORE_CANDIDATES]
     )
     core_ids = {row["id"] for row in core_rows}

@@ -419,3 +419,52 @@ def test_cli_errors():
     assert "argument --budget: must be a positive whole number, not '0'" in refused("context", "pnpm", "--budget", "0")
     assert "argument --limit: must be a positive whole number, not 'many'" in refused("context", "pnpm", "--limit", "many")
     assert "the following arguments are required: QUERY" in refused("context")
+
+
+# ---------------------------------------------------------------------------------------------------
+# The console's retrieval preview
+
+
+@pytest.fixture
+def console(client, django_user_model):
+    client.force_login(django_user_model.objects.create_superuser("owner", password="correct horse battery"))
+    return client
+
+
+def test_preview_needs_a_login(client):
+    response = client.get("/preview/?q=pnpm")
+    assert response.status_code == 302 and response["Location"].startswith("/login/")
+
+
+def test_preview_shows_the_prompt_scores_by_signal_and_near_misses(console):
+    with time_machine.travel(NOW, tick=False):
+        shown = everywhere("Prefers pnpm for the <shop>.", confidence=1.0)
+        missed = everywhere("Prefers pnpm for the garden.", confidence=0.9)
+    response = console.get("/preview/", {"q": "pnpm", "limit": 1})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "- Prefers pnpm for the &lt;shop&gt; (confirmed 2026-05-02)" in page
+    assert "<shop>" not in page
+    assert f'href="/memories/{shown}/"' in page and f'href="/memories/{missed}/"' in page
+    assert "<th>relevance</th>" in page and "<th>recency</th>" in page
+    assert "left out: limit" in page
+    assert Memory.objects.get(pk=shown).access_count == 0
+
+
+def test_preview_without_a_query_shows_the_form_only(console):
+    page = console.get("/preview/").content.decode()
+    assert 'name="q"' in page and "Near-misses" not in page
+
+
+def test_preview_says_when_memory_is_paused(console):
+    everywhere("Prefers pnpm.")
+    policies.pause(actor=OWNER)
+    page = console.get("/preview/", {"q": "pnpm"}).content.decode()
+    assert "Memory is paused: nothing is injected." in page and "Prefers pnpm" not in page
+
+
+def test_preview_shows_bad_input_next_to_its_field(console):
+    everywhere("Prefers pnpm.")
+    page = console.get("/preview/", {"q": "pnpm", "budget": "0"}).content.decode()
+    assert "Ensure this value is greater than or equal to 1." in page
+    assert "Prefers pnpm" not in page
