@@ -11,7 +11,7 @@ from django.utils.functional import cached_property
 
 from governance import policies
 from memories import lifecycle, search
-from memories.models import AuditEvent, Memory, MemorySettings, Message
+from memories.models import AgentToken, AuditEvent, Memory, MemorySettings, Message
 
 
 class CappedPaginator(Paginator):
@@ -147,3 +147,23 @@ class MemorySettingsAdmin(admin.ModelAdmin):
         policies.set_governance_policy(data["governance_policy"], actor=who)
         (policies.pause if data["paused"] else policies.resume)(actor=who)
         policies.set_budgets(core=data["core_budget_tokens"], working=data["working_budget_tokens"], actor=who)
+
+
+@admin.register(AgentToken)
+class AgentTokenAdmin(admin.ModelAdmin):
+    """Read-only: tokens are made and revoked by ``memories.agents`` (the settings page, ``bestie token``),
+    which show the plaintext once and audit both; the hash is never shown."""
+
+    list_display = ("name", "created_at", "last_used_at", "revoked_at")
+    fields = ("name", "created_at", "last_used_at", "revoked_at")
+    list_filter = (("revoked_at", admin.EmptyFieldListFilter),)
+    search_fields = ("name",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -102,3 +102,13 @@ def test_cli_errors_change_nothing():
     with pytest.raises(CommandError, match="name: must be"):
         token_command("create", "Not Valid")
     assert not AgentToken.objects.exists()
+
+
+def test_admin_lists_tokens_without_their_hash(admin_client):
+    plaintext = agents.create_token("bestie", actor="owner:test")
+    token = AgentToken.objects.get()
+    listing = admin_client.get("/admin/memories/agenttoken/").content.decode()
+    detail = admin_client.get(f"/admin/memories/agenttoken/{token.pk}/change/").content.decode()
+    assert "bestie" in listing
+    for page in (listing, detail):
+        assert token.token_sha256 not in page and plaintext not in page
