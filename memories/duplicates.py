@@ -1,10 +1,10 @@
 """When two memories say the same thing (SPEC §3: near-duplicates are not stored twice).
 
 Two texts are the same memory when, after folding case and diacritics, dropping punctuation and filler
-words and reducing English plurals and verb endings, they have the same words in any order: that form's
-digest is the ``text_key`` column, so the exact case is one indexed lookup. On top of it, a handful of
-same-user, same-kind candidates are compared word by word, allowing only typo-sized differences in
-longer words. Numbers, negations and short words must match exactly: "prefers pnpm" and "prefers npm",
+words and English plural and third-person endings, they have the same words in any order: that form's
+digest is the ``text_key`` column, so the exact case is one indexed lookup. On top of it, the newest live
+memories of the same user, kind and subject are compared word by word, allowing only typo-sized
+differences in longer words. Numbers, negations and short words must match exactly: "prefers pnpm" and "prefers npm",
 "before 9am" and "before 10am", "likes" and "does not like" are different memories.
 """
 
@@ -12,8 +12,8 @@ import hashlib
 import re
 
 from rapidfuzz import fuzz, process
-from rapidfuzz.utils import default_process
 from rapidfuzz.distance import Levenshtein
+from rapidfuzz.utils import default_process
 
 from memories.text import fold
 
