@@ -1,0 +1,219 @@
+"""The memory doctor on crafted data: each category of the report, and ``bestie memory analyze``."""
+
+from datetime import datetime, timedelta, timezone as dt_timezone
+
+import pytest
+import time_machine
+from django.core.management.base import CommandError
+
+from governance import doctor
+from memories import lifecycle
+from memories.models import Layer, Memory, MemorySettings
+from tests.cli import memory, memory_json, store
+from tests.factories import OWNER, add_memory
+
+NOW = datetime(2026, 6, 1, 9, 0, tzinfo=dt_timezone.utc)
+
+
+@pytest.fixture
+def frozen():
+    with time_machine.travel(NOW, tick=False):
+        yield
+
+
+def pref(text, subject="language", user="owner", kind="preference", **fields):
+    return add_memory(text, kind=kind, subject=subject, user=user, **fields).pk
+
+
+def test_the_seeds_three_language_preferences_form_one_group(db, frozen):
+    a = pref("User prefers Vietnamese.")
+    b = pref("User wants Vietnamese-first.")
+    c = pref("Always answer in Vietnamese with diacritics.")
+    report = doctor.analyze("duplicates")
+    assert report.duplicates == [[a, b, c]]
+
+
+def test_duplicates_ignore_case_diacritics_and_word_order(db, frozen):
+    a = pref("Người dùng thích cà phê sữa đá.", subject="drink")
+    b = pref("nguoi dung thich CA PHE SUA DA", subject="drink")
+    c = pref("Cà phê sữa đá, người dùng thích.", subject="drink")
+    assert doctor.analyze("duplicates").duplicates == [[a, b, c]]
+
+
+def test_duplicates_are_never_grouped_across_users_kinds_subjects_or_projects(db, frozen):
+    pref("User prefers Vietnamese.", user="owner")
+    pref("User prefers Vietnamese.", user="lan")
+    pref("User prefers Vietnamese.", kind="fact")
+    pref("User prefers Vietnamese.", subject="food")
+    pref("User prefers Vietnamese.", scope="project", project="shop")
+    assert doctor.analyze("duplicates").duplicates == []
+
+
+def test_look_alikes_are_not_duplicates(db, frozen):
+    pref("User prefers pnpm.", subject="package manager")
+    pref("User prefers npm.", subject="package manager")
+    pref("Don't message Lan before 9am.", subject="schedule")
+    pref("Don't message Lan before 10am.", subject="schedule")
+    pref("User likes coffee.", subject="drink")
+    pref("User does not like coffee.", subject="drink")
+    assert doctor.analyze("duplicates").duplicates == []
+
+
+def test_only_live_memories_are_grouped(db, frozen):
+    pref("User prefers Vietnamese.")
+    pref("User prefers Vietnamese.", status="pending")
+    pref("User prefers Vietnamese.", ttl=timedelta(seconds=1))
+    with time_machine.travel(NOW + timedelta(hours=1), tick=False):
+        assert doctor.analyze("duplicates").duplicates == []
+
+
+def test_contradictions_in_both_languages(db, frozen):
+    pnpm = pref("User prefers pnpm.", subject="package manager")
+    npm = pref("User prefers npm.", subject="package manager")
+    likes = pref("Người dùng thích cà phê.", subject="drink")
+    dislikes = pref("Người dùng không thích cà phê.", subject="drink")
+    early = pref("Don't message Lan before 9am.", subject="schedule")
+    late = pref("Don't message Lan before 10am.", subject="schedule")
+    never = pref("User never drinks tea.", subject="tea")
+    drinks = pref("User drinks tea every morning.", subject="tea")
+    pref("User prefers tea.", subject="")
+    pref("User prefers dark mode.", subject="")
+    assert doctor.analyze("conflicts").conflicts == sorted(
+        [[pnpm, npm], [likes, dislikes], [early, late], [never, drinks]]
+    )
+
+
+def test_a_contradiction_names_every_member_of_both_duplicate_groups(db, frozen):
+    vietnamese = pref("User prefers Vietnamese.")
+    vietnamese_again = pref("user prefers vietnamese")
+    english = pref("User prefers English.")
+    report = doctor.analyze()
+    assert report.duplicates == [[vietnamese, vietnamese_again]]
+    assert report.conflicts == [[vietnamese, vietnamese_again, english]]
+
+
+def test_stale_finds_old_confirmations_unused_memories_and_counts_the_backlog(db, frozen):
+    with time_machine.travel(NOW - timedelta(days=200), tick=False):
+        unused = pref("User lives in Huế.", subject="home")
+        used = pref("User works at a bank.", subject="work")
+        lifecycle.confirm(used, actor=OWNER)
+        expired = pref("User is in Tokyo this week.", subject="travel", ttl=timedelta(days=7))
+    with time_machine.travel(NOW - timedelta(days=100), tick=False):
+        unconfirmed = pref("User's sister is Lan.", subject="family")
+    Memory.objects.filter(pk=used).update(confirmed_at=NOW - timedelta(days=10), last_accessed_at=NOW)
+    fresh = pref("User prefers tea.", subject="drink")
+    report = doctor.analyze("stale")
+    assert report.stale == [unused, unconfirmed]
+    assert fresh not in report.stale and expired not in report.stale
+    assert report.details["stale_expired_backlog"] == 1
+    assert report.details["stale_gap"] == 1
+    assert report.details["stale_all_rows"] == 5 and report.details["stale_live_rows"] == 4
+
+
+def test_noise_short_generic_venting_and_unused_low_confidence(db, frozen):
+    short = pref("ok thanks", subject="x")
+    venting = pref("Ugh, Mondays are so annoying today.", subject="mood")
+    unsure = pref("User might be moving to Berlin someday.", subject="home", confidence=0.3)
+    used_unsure = pref("User might visit Tokyo in spring.", subject="travel", confidence=0.3)
+    Memory.objects.filter(pk=used_unsure).update(access_count=3)
+    pref("ok", subject="x", pinned=True)
+    pref("User prefers concise replies without small talk.", subject="tone")
+    report = doctor.analyze()
+    assert report.noise == [short, venting, unsure]
+    assert report.details["noise_reasons"] == {
+        "too short or generic": 1, "one-off venting": 1, "low confidence and never used": 1,
+    }
+
+
+def test_core_budget_overflow_lists_what_does_not_fit_and_never_a_pinned_memory_first(db, frozen):
+    settings = MemorySettings.load()
+    settings.core_budget_tokens = 30
+    settings.save()
+    pinned = pref("User's name is Minh and he is the owner of this assistant.", subject="name", layer=Layer.CORE, pinned=True)
+    confident = pref("User prefers replies in Vietnamese with diacritics.", layer=Layer.CORE)
+    unsure = pref("User may like long walks along the river in the evening.", subject="hobby", layer=Layer.CORE, confidence=0.6)
+    pref("Working memory, not core.", subject="other")
+    core = doctor.analyze().core
+    assert core["memories"] == 3 and core["pinned"] == [pinned]
+    assert core["over_budget"] and core["overflow"] == [unsure]
+    assert pinned not in core["overflow"]
+    assert core["tokens"] > core["budget_tokens"]
+
+
+def test_core_within_budget(db, frozen):
+    pref("User prefers Vietnamese.", layer=Layer.CORE)
+    core = doctor.analyze().core
+    assert core["over_budget"] is False and core["overflow"] == []
+
+
+def test_missing_metadata(db, frozen):
+    no_subject = pref("User prefers Vietnamese.", subject="")
+    no_key = pref("User prefers tea.", subject="drink")
+    Memory.objects.filter(pk=no_key).update(text_key="")
+    pref("User prefers coffee.", subject="drink")
+    assert doctor.analyze().missing_metadata == [no_subject, no_key]
+
+
+def test_broken_chains_dangling_links_and_loops(db, frozen):
+    a, b, c, d = (pref(f"Fact number {n} about the owner.", subject=f"s{n}") for n in range(4))
+    lifecycle.supersede(a, b, actor=OWNER)
+    # Written past the write path, as a crash or a hand edit would: foreign keys are checked at commit.
+    Memory.objects.filter(pk=c).update(superseded_by_id=d)
+    Memory.objects.filter(pk=d).update(superseded_by_id=c)
+    dangling = pref("A memory whose replacement is gone.", subject="gone")
+    Memory.objects.filter(pk=dangling).update(superseded_by_id=999_999)
+    report = doctor.analyze()
+    assert report.broken_chains == [c, d, dangling]
+    assert report.details["broken_dangling"] == 1 and report.details["broken_loops"] == 2
+    # pytest-django checks deferred constraints when the test ends; the dangling link would fail it.
+    Memory.objects.filter(pk=dangling).update(superseded_by_id=None)
+
+
+def test_analyze_json_has_the_documented_shape(db, frozen):
+    a = pref("User prefers Vietnamese.")
+    b = pref("Always answer in Vietnamese with diacritics.")
+    report = memory_json("analyze")
+    assert set(report) >= {
+        "duplicates", "conflicts", "stale", "noise", "core", "missing_metadata", "broken_chains",
+    }
+    assert report["duplicates"] == [[a, b]]
+    assert memory_json("analyze", "--mode", "duplicates") == {
+        "duplicates": [[a, b]], "details": {"duplicates_memories": 2},
+    }
+    assert set(memory_json("analyze", "--mode", "stale")) == {"stale", "details"}
+    assert set(memory_json("analyze", "--mode", "conflicts")) == {"conflicts", "details"}
+
+
+def test_analyze_prints_groups_with_their_texts(db, frozen):
+    a = pref("User prefers Vietnamese.")
+    b = pref("User wants Vietnamese-first.")
+    printed = memory("analyze")
+    assert "duplicate groups: 1" in printed
+    assert f"#{a} User prefers Vietnamese." in printed and f"#{b} User wants Vietnamese-first." in printed
+    assert "broken supersede chains: 0" in printed
+
+
+def test_analyze_refuses_an_unknown_mode(db):
+    with pytest.raises(CommandError, match="invalid choice: 'everything'"):
+        memory("analyze", "--mode", "everything")
+    with pytest.raises(ValueError, match="mode must be one of"):
+        doctor.analyze("everything")
+
+
+def test_analyze_changes_nothing(db, frozen):
+    pref("User prefers Vietnamese.")
+    pref("User prefers Vietnamese!")
+    before = store()
+    memory("analyze")
+    assert store() == before
+
+
+def test_duplicate_search_does_not_compare_every_pair(db, frozen, monkeypatch):
+    """Variants sharing only a frequent word are not compared: the posting cap bounds the pairs."""
+    monkeypatch.setattr(doctor, "POSTING_CAP", 5)
+    rows = [(n, f"User prefers tool{n:03d}x") for n in range(200)]
+    compared = []
+    original = doctor.same_fact
+    monkeypatch.setattr(doctor, "same_fact", lambda a, b: compared.append(1) or original(a, b))
+    doctor.block_findings(rows, "tools", "preference")
+    assert len(compared) < 200
