@@ -5,6 +5,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
+from functools import partial
 
 import orjson
 from django.core.exceptions import EmptyResultSet
@@ -251,8 +252,10 @@ def import_document(source, *, actor, dry_run=False):
     """
     text = source if isinstance(source, str) else source.read()
     document = _parse(text)
-    memories = _records(text, document, "memories", _memory_fields)
-    history = _records(text, document, "history", _history_fields)
+    # Values already found free of secrets: an event repeats its memory's text, sources repeat a lot.
+    checked = set()
+    memories = _records(text, document, "memories", partial(_memory_fields, checked=checked))
+    history = _records(text, document, "history", partial(_history_fields, checked=checked))
     _check_supersede_chains(text, memories)
 
     with transaction.atomic():
@@ -416,7 +419,7 @@ def _records(text, document, name, clean):
     return rows
 
 
-def _memory_fields(record):
+def _memory_fields(record, checked):
     _check_keys(record, MEMORY_FIELDS, "a memory")
     fields = {
         "id": _id("id", record["id"]),
@@ -445,13 +448,11 @@ def _memory_fields(record):
         "access_count": _count("access_count", record["access_count"]),
         "deleted_at": _optional(_time, "deleted_at", record["deleted_at"]),
     }
-    refuse_secrets(
-        "nothing was imported", text=fields["text"], source=fields["source"], subject=fields["subject"]
-    )
+    _refuse_secrets(checked, text=fields["text"], source=fields["source"], subject=fields["subject"])
     return fields
 
 
-def _history_fields(record):
+def _history_fields(record, checked):
     _check_keys(record, HISTORY_FIELDS, "a history event")
     sha = _string("text_sha256", record["text_sha256"])
     if sha and not _SHA256.fullmatch(sha):
@@ -459,7 +460,7 @@ def _history_fields(record):
     actor = _string("actor", record["actor"])
     if len(actor) > MAX_ACTOR_LENGTH:
         raise InvalidValue("actor", f"must be at most {MAX_ACTOR_LENGTH} characters")
-    _refuse_secrets_in_values(record)
+    _refuse_secrets_in_values(record, checked)
     return {
         "id": _id("id", record["id"]),
         "memory_id": _optional(_id, "memory_id", record["memory_id"]),
@@ -474,7 +475,13 @@ def _history_fields(record):
     }
 
 
-def _refuse_secrets_in_values(record):
+def _refuse_secrets(checked, **fields):
+    unchecked = {name: value for name, value in fields.items() if value not in checked}
+    refuse_secrets("nothing was imported", **unchecked)
+    checked.update(unchecked.values())
+
+
+def _refuse_secrets_in_values(record, checked):
     """An event's values hold the memory's text before and after a change: a secret there is refused
     like one in a memory."""
     fields = {"note": record["note"]} if isinstance(record["note"], str) else {}
@@ -485,7 +492,7 @@ def _refuse_secrets_in_values(record):
                 for name, value in record[side].items()
                 if name in ("text", "source", "subject") and isinstance(value, str)
             )
-    refuse_secrets("nothing was imported", **fields)
+    _refuse_secrets(checked, **fields)
 
 
 def _check_keys(record, fields, what):
