@@ -193,6 +193,7 @@ def _long_tokens(text, lowered):
 # ---------------------------------------------------------------------------------------------------
 # Numbers: cards (Luhn and a card network's prefix), IBANs (ISO 7064 check digits)
 
+_CARD_SEPARATOR = re.compile(r"[ -]")
 _CARD = re.compile(r"(?<![\d.,/-])\d(?:[ -]?\d){12,18}(?![\d/]|[.,-]\d)")
 # Issuer prefixes of the networks people carry cards of (Visa, Mastercard, Amex, Discover, JCB,
 # UnionPay, Diners, Maestro, NAPAS in Vietnam): a Luhn-valid order number seldom starts like one.
@@ -203,10 +204,22 @@ _CARD_CONTEXT_NOT = re.compile(
 )
 
 
+def _card_grouping(number):
+    """Written as cards are: in one piece, in fours (the last group shorter), or 4-6-5/4-6-4 (Amex,
+    Diners) -- not any run of numbers that happens to add up to 16 digits."""
+    groups = _CARD_SEPARATOR.split(number)
+    lengths = [len(group) for group in groups]
+    return (
+        len(groups) == 1
+        or (all(n == 4 for n in lengths[:-1]) and 1 <= lengths[-1] <= 4)
+        or lengths in ([4, 6, 5], [4, 6, 4])
+    )
+
+
 def _cards(text, lowered):
     for match in _CARD.finditer(text):
-        digits = re.sub(r"[ -]", "", match.group())
-        if not 13 <= len(digits) <= 19 or not _CARD_PREFIX.match(digits):
+        digits = _CARD_SEPARATOR.sub("", match.group())
+        if not 13 <= len(digits) <= 19 or not _CARD_PREFIX.match(digits) or not _card_grouping(match.group()):
             continue
         if not luhn.is_valid(digits):
             continue

@@ -275,3 +275,8 @@ def test_relabel_refuses_a_secret_as_the_subject(db):
     with pytest.raises(lifecycle.Refused, match="^subject looks like a password: nothing was changed$"):
         lifecycle.relabel(memory.pk, subject=f"wifi pass {SECRET}", actor=OWNER)
     assert everything() == before
+
+
+def test_a_list_of_numbers_is_not_read_as_a_card():
+    assert find_secrets("Scores this week: 4 111 11 1111 1111 1 and 7 12 40") == []
+    assert [f.kind for f in find_secrets("Card 4111 1111 1111 1111 2026")] == ["card number"]
