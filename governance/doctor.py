@@ -51,7 +51,7 @@ _FRAME = frozenset(
     """
     prefer want like love enjoy always usually often generally please use using uses used answer reply
     respond speak write talk in on at to into from the an be should must would will can could i me my
-    it them their they he she his her we our you your do has have had
+    it them their they he she his her we our you your do has have had call address
     thich muon luon thuong hay dung bang cho voi o nen can hon phai duoc se dang
     """.split()
 )
@@ -67,6 +67,9 @@ _SYNONYMS = (
     (re.compile(r"\bghet\b|\bhate[sd]?\b|\bdislike[sd]?\b"), " not like "),
 )
 _CONTRACTION = re.compile(r"n['’]t\b")
+_POSSESSIVE = re.compile(r"['’]s\b")
+# "Đừng" (don't) folds into "dung", which is also "dùng" (use): it is read before folding.
+_DONT = re.compile(r"\bđừng\b", re.IGNORECASE)
 _GENERIC = frozenset(
     fold(text) for text in ("ok", "okay", "thanks", "thank you", "cảm ơn", "ừ", "vâng", "hello", "hi", "lol")
 )
@@ -123,7 +126,7 @@ class Report:
 def meaning(text, subject="", kind=""):
     """``(words, content, negated)`` of a memory: its folded words in order-free form, the words that
     say which fact it is (without the frame and the subject's own words) and its polarity."""
-    folded = _CONTRACTION.sub(" not", fold(text))
+    folded = _POSSESSIVE.sub("", _CONTRACTION.sub(" not", fold(_DONT.sub(" không ", text))))
     for pattern, replacement in _SYNONYMS:
         folded = pattern.sub(replacement, folded)
     all_words = words(folded)
