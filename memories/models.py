@@ -105,8 +105,11 @@ class Memory(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     pinned = models.BooleanField(default=False)
     stale = models.BooleanField(default=False)
+    # Indexed by the partial index ``memory_superseded_by`` below, not by a plain one: SQLite estimates
+    # ``superseded_by_id IS NULL`` (true of nearly every row) as selective as one id and would read
+    # whole queues through a plain index on it.
     superseded_by = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="supersedes"
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="supersedes", db_index=False
     )
     expires_at = models.DateTimeField(null=True, blank=True)
     confidence = models.FloatField(default=1.0, validators=[MinValueValidator(0.0), MaxValueValidator(1.0)])
@@ -139,6 +142,9 @@ class Memory(models.Model):
             models.Index(fields=["confirmed_at"], name="memory_confirmed"),
             models.Index(fields=["created_at"], name="memory_created"),
             models.Index(fields=["created_at"], condition=Q(status="pending"), name="memory_pending"),
+            models.Index(
+                fields=["superseded_by"], condition=Q(superseded_by__isnull=False), name="memory_superseded_by"
+            ),
         ]
         constraints = [
             models.CheckConstraint(
