@@ -5,6 +5,8 @@ console has the same checks and audit history as the command line and the API. P
 JavaScript; with htmx, filters and decisions swap the named partials of the same templates.
 """
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -18,7 +20,6 @@ from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from memories import lifecycle, reports, transfer
-from memories.admin import CappedPaginator
 from memories.models import AuditEvent, Memory, MemorySettings, Policy
 from review.filters import MemoryFilter, PendingFilter
 from review.forms import ProposalForm, SelectionForm
@@ -52,8 +53,45 @@ def filter_params(data):
     return [(name, value) for name, values in data.lists() if name not in NOT_FILTERS for value in values if value]
 
 
+@dataclass(frozen=True)
+class Page:
+    """One page of a list, without counting the list: a whole-table COUNT would grow with the queue,
+    and a filter that matches few rows would make even a capped count read every row."""
+
+    rows: list
+    number: int
+    has_next: bool
+
+    @property
+    def has_previous(self):
+        return self.number > 1
+
+    @property
+    def previous_page_number(self):
+        return self.number - 1
+
+    @property
+    def next_page_number(self):
+        return self.number + 1
+
+    @property
+    def start_index(self):
+        return (self.number - 1) * PAGE_SIZE + 1
+
+    @property
+    def end_index(self):
+        return self.start_index + len(self.rows) - 1
+
+
 def page_of(queryset, request):
-    return CappedPaginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
+    """The requested page (``?page=N``), read as one more row than it shows to know if there is a next."""
+    try:
+        number = max(1, int(request.GET.get("page", 1)))
+    except ValueError:
+        number = 1
+    start = (number - 1) * PAGE_SIZE
+    rows = list(queryset[start : start + PAGE_SIZE + 1])
+    return Page(rows=rows[:PAGE_SIZE], number=number, has_next=len(rows) > PAGE_SIZE)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -92,7 +130,7 @@ def pending_rows(filterset):
 def render_pending(request, data, template="review/pending.html"):
     filterset = pending_filter(data)
     filterset.is_valid()
-    context = {"filter": filterset, "page": page_of(pending_rows(filterset), request), "cap": CappedPaginator.CAP}
+    context = {"filter": filterset, "page": page_of(pending_rows(filterset), request)}
     return render(request, template, context)
 
 
@@ -303,7 +341,7 @@ def memory_list(request):
     rows = filterset.qs
     if not filterset.form.cleaned_data.get("q", "").strip():
         rows = rows.order_by("-id")
-    context = {"filter": filterset, "page": page_of(rows, request), "cap": CappedPaginator.CAP}
+    context = {"filter": filterset, "page": page_of(rows, request)}
     template = "review/memory_list.html#table" if fragment(request) else "review/memory_list.html"
     return render(request, template, context)
 

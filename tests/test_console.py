@@ -200,15 +200,18 @@ def test_pending_filters(console):
     assert ids_on(console.get("/pending/?q=tea&kind=project_context", **HTMX)) == set()
 
 
-def test_pending_pages_are_capped_and_paged(console):
+def test_pending_pages_oldest_first_without_counting(console):
     for i in range(55):
         propose(f"Proposal number {i}.")
 
     first, second = console.get("/pending/"), console.get("/pending/?page=2", **HTMX)
 
     assert len(ids_on(first)) == 50 and len(ids_on(second)) == 5
-    assert "1–50 of 55" in text_of(first)
-    assert not ids_on(first) & ids_on(second)
+    assert sorted(ids_on(first)) == sorted(ids_on(first) | ids_on(second))[:50]
+    assert "1–50" in text_of(first) and 'href="?page=2"' in text_of(first)
+    assert "51–55" in text_of(second) and 'href="?page=1"' in text_of(second)
+    assert "?page=3" not in text_of(second)
+    assert ids_on(console.get("/pending/?page=zero")) == ids_on(first)
 
 
 @pytest.mark.parametrize("decision, status", [("approve", "approved"), ("reject", "rejected")])
