@@ -448,6 +448,25 @@ def _strong_value(value):
     )
 
 
+_PIECES = re.compile(r"[-_.]+")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _bare_password_like(value):
+    """Without "is" or ":" the value must look the part: "pass wifi 88889999", "password letmein99",
+    not "pass --dry-run", "passwords for 2FA-enabled accounts", "password of user-123", "for 2026"."""
+    if value.startswith("-") or _YEAR.fullmatch(value):
+        return False
+    if not _PIECES.search(value):
+        return True
+    if any(not c.isalnum() and c not in "-_." for c in value):
+        return True
+    return any(
+        len(piece) >= 4 and any(c.isalpha() for c in piece) and any(c.isdigit() for c in piece)
+        for piece in _PIECES.split(value)
+    )
+
+
 def _password_after(text, position):
     separated = False
     words = 0  # words before the separator that are not qualifiers
@@ -480,7 +499,7 @@ def _password_after(text, position):
             return None
         if folded in _QUALIFIERS:
             continue
-        if not words and _strong_value(value):
+        if not words and _strong_value(value) and _bare_password_like(value):
             return _finding(PASSWORD, value_start, value_end)
         words += 1
         if words > 3 or token[-1:] in ".;!?":

@@ -624,4 +624,17 @@ NOT_SECRETS = [
     'The Wi-Fi SSID is Bestie_5G_2026',
     'Passed 788 tests in 138 s',
     'Backup code rotation is due in 2026',
+    # Technical phrasing around the keywords (found probing for false refusals).
+    'Passwords for 2FA-enabled accounts must be 16 chars',
+    'Password of user-123 was reset by support',
+    'pass JSON-RPC requests to the worker',
+    'pass the --no-verify flag to skip hooks',
+    'pass --dry-run first',
+    'Password hash uses Argon2id',
+    'Password reset via /accounts/password/reset/',
+    'Key: Ctrl+Shift+P opens the command palette',
+    'token=<redacted> in the logs is fine',
+    "password: see the 1Password entry 'Home WiFi'",
+    'mật khẩu: xem trong Bitwarden',
+    'mk: hỏi chị Lan',
 ]
