@@ -75,11 +75,23 @@ class Term:
         return 1.0 if not self.accented or original == self.accented else OTHER_DIACRITICS
 
 
+# Latin letters with diacritics (Vietnamese included) and their folded form, for ``str.translate``:
+# folding every candidate with ``fold`` (NFKD, letter by letter) would cost more than scoring it.
+_FOLDED_LETTERS = {
+    code: fold(chr(code)) for code in (*range(0xC0, 0x250), *range(0x1E00, 0x1F00)) if fold(chr(code)) != chr(code)
+}
+
+
+def _fold(text):
+    folded = text.translate(_FOLDED_LETTERS)
+    return folded.lower() if folded.isascii() else fold(folded)
+
+
 def tokens(text):
     """The words of ``text`` as the full-text index splits them: ``[(as written, folded), …]``, both
     lower-case."""
     written = _WORD.findall(unicodedata.normalize("NFC", text).casefold())
-    folded = _WORD.findall(fold(text))
+    folded = _WORD.findall(_fold(text))
     if len(written) != len(folded):
         folded = [fold(word) for word in written]
     return list(zip(written, folded))
@@ -150,27 +162,39 @@ class BM25:
     pair: float = 0.5
 
     def relevance(self, terms, frequencies, total, texts, pairs=()):
-        idf = {
-            term: math.log(1 + (total - frequencies[term] + 0.5) / (frequencies[term] + 0.5))
-            for term in terms if frequencies[term] > 0
-        }
-        ideal = sum(idf.values())
+        known = [term for term in terms if frequencies[term] > 0]
+        idf = [math.log(1 + (total - frequencies[term] + 0.5) / (frequencies[term] + 0.5)) for term in known]
+        ideal = sum(idf)
         if not ideal:
             return {}
-        documents = {memory_id: tokens(text) for memory_id, text in texts}
-        average = sum(map(len, documents.values())) / len(documents) if documents else 1
+        # Each word of a memory is looked up once: exact terms by their text, prefix terms one by one.
+        exact, prefixes = {}, []
+        for index, term in enumerate(known):
+            if term.prefix:
+                prefixes.append((index, term.text))
+            else:
+                exact.setdefault(term.text, []).append(index)
+        position = {term: index for index, term in enumerate(known)}
+        neighbours = [(position[a], position[b]) for a, b in pairs if a in position and b in position]
+        documents = [(memory_id, tokens(text)) for memory_id, text in texts]
+        average = sum(len(document) for _, document in documents) / len(documents) if documents else 1
         scores = {}
-        for memory_id, document in documents.items():
+        for memory_id, document in documents:
+            counts = [0.0] * len(known)
+            found = []
+            for written, folded in document:
+                matched = exact.get(folded, [])
+                if prefixes:
+                    matched = matched + [index for index, text in prefixes if folded.startswith(text)]
+                for index in matched:
+                    counts[index] += known[index].weight(written)
+                found.append(matched)
             norm = self.k1 * (1 - self.b + self.b * len(document) / average)
-            score = 0.0
-            for term, weight in idf.items():
-                tf = sum(term.weight(written) for written, folded in document if term.matches(folded))
-                if tf:
-                    score += weight * tf * (self.k1 + 1) / (tf + norm)
-            for first, second in pairs:
-                if first in idf and second in idf and any(
-                    first.matches(a[1]) and second.matches(b[1]) for a, b in zip(document, document[1:])
-                ):
+            score = sum(
+                idf[index] * count * (self.k1 + 1) / (count + norm) for index, count in enumerate(counts) if count
+            )
+            for first, second in neighbours:
+                if any(first in here and second in after for here, after in zip(found, found[1:])):
                     score += self.pair * min(idf[first], idf[second])
             if score:
                 scores[memory_id] = score / ideal
@@ -187,7 +211,7 @@ class LexicalBackend:
     first. BM25 then scores every candidate against every word of the query.
     """
 
-    selective_documents = 5000
+    selective_documents = 2000
     scoring = BM25()
 
     def candidates(self, queryset, query, limit):

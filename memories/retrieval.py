@@ -200,10 +200,10 @@ def build_context(
         .values(*FIELDS)[:CORE_CANDIDATES]
     )
     core_ids = {row["id"] for row in core_rows}
-    working_rows = [
-        row for row in allowed.filter(pk__in=[pk for pk in relevant if pk not in core_ids]).values(*FIELDS)
-        if row["layer"] == Layer.WORKING
-    ]
+    # The backend drew its candidates from ``allowed``: reading them back needs only their ids.
+    working_rows = list(
+        Memory.objects.filter(pk__in=[pk for pk in relevant if pk not in core_ids], layer=Layer.WORKING).values(*FIELDS)
+    )
 
     zone = timezone.get_current_timezone()
 
