@@ -44,16 +44,18 @@ UNUSED_DAYS = 180
 NOISE_MIN_CHARACTERS = 12
 NOISE_LOW_CONFIDENCE = 0.5
 
-_NEGATIONS = frozenset("not never no none nobody nothing cannot khong chua chang".split())
+_NEGATIONS = frozenset(["not", "never", "no", "none", "nobody", "nothing", "cannot", "khong", "chua", "chang"])
 # The frame of a memory: verbs of wanting and saying, adverbs of habit and prepositions, in English and
 # folded Vietnamese. Changing them does not change which fact a memory states.
 _FRAME = frozenset(
-    """
-    prefer want like love enjoy always usually often generally please use using uses used answer reply
-    respond speak write talk in on at to into from the an be should must would will can could i me my
-    it them their they he she his her we our you your do has have had call address
-    thich muon luon thuong hay dung bang cho voi o nen can hon phai duoc se dang
-    """.split()
+    [
+        "prefer", "want", "like", "love", "enjoy", "always", "usually", "often", "generally", "please",
+        "use", "using", "uses", "used", "answer", "reply", "respond", "speak", "write", "talk", "in",
+        "on", "at", "to", "into", "from", "the", "an", "be", "should", "must", "would", "will", "can",
+        "could", "i", "me", "my", "it", "them", "their", "they", "he", "she", "his", "her", "we", "our",
+        "you", "your", "do", "has", "have", "had", "call", "address", "thich", "muon", "luon", "thuong",
+        "hay", "dung", "bang", "cho", "voi", "o", "nen", "can", "hon", "phai", "duoc", "se", "dang"
+    ]
 )
 # Folded phrases that name the same thing in both languages.
 _SYNONYMS = (

@@ -1,6 +1,6 @@
 """The memory doctor on crafted data: each category of the report, and ``bestie memory analyze``."""
 
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
@@ -12,7 +12,7 @@ from memories.models import Layer, Memory, MemorySettings
 from tests.cli import memory, memory_json, store
 from tests.factories import OWNER, add_memory
 
-NOW = datetime(2026, 6, 1, 9, 0, tzinfo=dt_timezone.utc)
+NOW = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -130,7 +130,7 @@ def test_core_budget_overflow_lists_what_does_not_fit_and_never_a_pinned_memory_
     settings.core_budget_tokens = 30
     settings.save()
     pinned = pref("User's name is Minh and he is the owner of this assistant.", subject="name", layer=Layer.CORE, pinned=True)
-    confident = pref("User prefers replies in Vietnamese with diacritics.", layer=Layer.CORE)
+    pref("User prefers replies in Vietnamese with diacritics.", layer=Layer.CORE)
     unsure = pref("User may like long walks along the river in the evening.", subject="hobby", layer=Layer.CORE, confidence=0.6)
     pref("Working memory, not core.", subject="other")
     core = doctor.analyze().core

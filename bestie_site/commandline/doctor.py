@@ -1,8 +1,8 @@
-"""The memory doctor: analyze."""
+"""The memory doctor and consolidation: analyze, merge, resolve."""
 
-from bestie_site.commandline import output
+from bestie_site.commandline import ACTOR, output
 from bestie_site.commandline.arguments import add_json, add_limit, add_verb
-from governance import doctor
+from governance import consolidation, doctor
 from memories.models import Memory
 
 
@@ -13,6 +13,22 @@ def register(verbs):
     )
     parser.add_argument("--mode", choices=doctor.MODES, help="only this part of the report")
     add_limit(parser, 10)
+    add_json(parser)
+
+    parser = add_verb(
+        verbs, "merge", merge,
+        "merge duplicates into one new approved memory; each one is superseded by it (--draft shows the text)",
+    )
+    parser.add_argument("ids", nargs="+", metavar="ID")
+    parser.add_argument("--text", help="the merged memory's text (default: the most specific member's)")
+    parser.add_argument("--draft", action="store_true", help="only show the proposed text; change nothing")
+    parser.add_argument("--include-pinned", action="store_true", help="allow merging away pinned memories")
+    add_json(parser)
+
+    parser = add_verb(verbs, "resolve", resolve, "settle a contradiction: WINNER supersedes each LOSER")
+    parser.add_argument("winner", metavar="WINNER")
+    parser.add_argument("losers", nargs="+", metavar="LOSER")
+    parser.add_argument("--include-pinned", action="store_true", help="allow superseding pinned memories")
     add_json(parser)
 
 
@@ -75,3 +91,35 @@ def analyze(command, options):
             command.stdout.write(command.style.MIGRATE_HEADING(line))
         _write_ids(command, "missing metadata", report.missing_metadata, limit)
         _write_ids(command, "broken supersede chains", report.broken_chains, limit)
+
+
+def merge(command, options):
+    if options["draft"]:
+        draft = consolidation.draft(options["ids"])
+        if options["json"]:
+            output.write_json(command, {"text": draft.text, "base_id": draft.base_id, "members": list(draft.member_ids)})
+            return
+        command.stdout.write(f"proposed text (from memory #{draft.base_id}): {draft.text}")
+        if draft.pinned_ids:
+            pinned = ", ".join(f"#{i}" for i in draft.pinned_ids)
+            command.stdout.write(command.style.WARNING(f"pinned: {pinned}; merging needs --include-pinned"))
+        return
+    merged = consolidation.merge(
+        options["ids"], actor=ACTOR, text=options["text"], include_pinned=options["include_pinned"]
+    )
+    if options["json"]:
+        output.write_json(command, {"id": merged.memory_id, "text": merged.text, "members": list(merged.member_ids)})
+        return
+    members = ", ".join(f"#{i}" for i in merged.member_ids)
+    command.stdout.write(command.style.SUCCESS(f"merged {members} into memory #{merged.memory_id}: {merged.text}"))
+
+
+def resolve(command, options):
+    resolved = consolidation.resolve(
+        options["winner"], options["losers"], actor=ACTOR, include_pinned=options["include_pinned"]
+    )
+    if options["json"]:
+        output.write_json(command, {"winner": resolved.winner_id, "superseded": list(resolved.loser_ids)})
+        return
+    losers = ", ".join(f"#{i}" for i in resolved.loser_ids)
+    command.stdout.write(command.style.SUCCESS(f"memory #{resolved.winner_id} stays; superseded {losers}"))

@@ -1,0 +1,136 @@
+"""Consolidation (SPEC §5): merge a duplicate group into one clearer memory, or resolve a contradiction
+by choosing the memory that stays.
+
+Both go through the write path: the merged memory is added with ``lifecycle.add`` (so pause, the write
+policy and the secret filter apply), each member is replaced with ``lifecycle.supersede`` (each with
+its ``supersede`` event) and the merge itself is one ``merge`` event on the new memory naming its
+members. A pinned memory is never merged or resolved away unless the owner says so
+(``include_pinned``).
+"""
+
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from governance.doctor import meaning
+from memories import lifecycle
+from memories.lifecycle import InvalidValue, LifecycleError, Refused
+from memories.models import AuditEvent, Layer, Memory, SourceKind, Status
+
+# The layer a merged memory lands in: the highest of its members'.
+_LAYER_RANK = {Layer.ARCHIVE: 0, Layer.WORKING: 1, Layer.CORE: 2}
+
+
+@dataclass(frozen=True)
+class Draft:
+    text: str
+    base_id: int  # the member the text comes from
+    member_ids: tuple
+    pinned_ids: tuple
+
+
+@dataclass(frozen=True)
+class Merged:
+    memory_id: int
+    text: str
+    member_ids: tuple
+
+
+@dataclass(frozen=True)
+class Resolved:
+    winner_id: int
+    loser_ids: tuple
+
+
+def _members(ids, *, for_update=False):
+    try:
+        wanted = list(dict.fromkeys(int(i) for i in ids))
+    except (TypeError, ValueError):
+        raise InvalidValue("id", f"ids must be whole numbers, got {list(ids)!r}") from None
+    queryset = Memory.objects.select_for_update() if for_update else Memory.objects
+    found = queryset.in_bulk(wanted)
+    missing = [i for i in wanted if i not in found]
+    if missing:
+        raise lifecycle.NotFound(f"no memory with id {', '.join(map(str, missing))}")
+    members = [found[i] for i in wanted]
+    not_live = [f"{m.pk} ({m.state()})" for m in members if not m.is_live()]
+    if not_live:
+        raise LifecycleError(f"only live memories can be consolidated; not live: memory {', '.join(not_live)}")
+    users = {m.user for m in members}
+    if len(users) > 1:
+        raise InvalidValue("id", f"these memories belong to different users ({', '.join(sorted(map(repr, users)))})")
+    return members
+
+
+def _specificity(memory):
+    """The most specific member says the most: the most content words, then the longest text, then the newest."""
+    _, content, _ = meaning(memory.text, memory.subject, memory.kind)
+    return (len(content), len(memory.text), memory.confirmed_at, memory.pk)
+
+
+def draft(ids):
+    """The proposed text of a merge: the most specific member's, word for word (the owner edits it)."""
+    members = _members(ids)
+    if len(members) < 2:
+        raise InvalidValue("id", "a merge needs at least two memories")
+    base = max(members, key=_specificity)
+    return Draft(
+        text=base.text, base_id=base.pk, member_ids=tuple(m.pk for m in members),
+        pinned_ids=tuple(m.pk for m in members if m.pinned),
+    )
+
+
+def _refuse_pinned(members, include_pinned, what):
+    pinned = [str(m.pk) for m in members if m.pinned]
+    if pinned and not include_pinned:
+        raise Refused(
+            f"memory {', '.join(pinned)} is pinned and would be {what}; say so explicitly to include it "
+            "(--include-pinned, or tick it in the console)"
+        )
+
+
+def merge(ids, *, actor, text=None, include_pinned=False):
+    """Replace the memories ``ids`` (two or more, live, one user's) by one new approved memory with
+    ``text`` (the draft's when not given). Returns what was merged."""
+    with transaction.atomic():
+        members = _members(ids, for_update=True)
+        if len(members) < 2:
+            raise InvalidValue("id", "a merge needs at least two memories")
+        _refuse_pinned(members, include_pinned, "merged away")
+        base = max(members, key=_specificity)
+        text = lifecycle.clean_text(base.text if text is None else text)
+        member_ids = tuple(m.pk for m in members)
+        merged = lifecycle.add(
+            text=text, kind=base.kind, subject=base.subject, scope=base.scope, user=base.user,
+            channel=base.channel, project=base.project,
+            layer=max((m.layer for m in members), key=_LAYER_RANK.__getitem__),
+            pinned=any(m.pinned for m in members), confidence=max(m.confidence for m in members),
+            source=f"merge of memories {', '.join(f'#{i}' for i in member_ids)}",
+            source_kind=SourceKind.CONSOLIDATION, status=Status.APPROVED, actor=actor,
+        )
+        for member in members:
+            lifecycle.supersede(member.pk, merged.pk, actor=actor)
+        lifecycle.record(
+            AuditEvent.Event.MERGE, merged.pk, actor,
+            new={"members": list(member_ids), "text": text}, note=f"merged from {len(member_ids)} memories",
+        )
+    return Merged(memory_id=merged.pk, text=text, member_ids=member_ids)
+
+
+def suggest_winner(ids):
+    """Of contradicting memories, the one to keep by default: the most recently confirmed."""
+    members = _members(ids)
+    return max(members, key=lambda m: (m.confirmed_at, m.created_at, m.pk)).pk
+
+
+def resolve(winner_id, loser_ids, *, actor, include_pinned=False):
+    """The owner chose ``winner_id``: each of ``loser_ids`` is superseded by it."""
+    with transaction.atomic():
+        members = _members([winner_id, *loser_ids], for_update=True)
+        winner, losers = members[0], members[1:]
+        if not losers:
+            raise InvalidValue("loser", "name at least one memory, other than the winner, to resolve against it")
+        _refuse_pinned(losers, include_pinned, "superseded")
+        for loser in losers:
+            lifecycle.supersede(loser.pk, winner.pk, actor=actor)
+    return Resolved(winner_id=winner.pk, loser_ids=tuple(m.pk for m in losers))
