@@ -299,17 +299,17 @@ def move(memory_id, *, actor, scope=None, layer=None, project=None):
         return _change(memory.pk, actor, AuditEvent.Event.MOVE, scope=scope, layer=layer, project=project)
 
 
-def confirm(memory_id, *, actor):
+def confirm(memory_id, *, actor, note=""):
     """Checked against its source and still true: fresh ``confirmed_at``, no longer stale."""
-    return _change(memory_id, actor, AuditEvent.Event.CONFIRM, confirmed_at=timezone.now(), stale=False)
+    return _change(memory_id, actor, AuditEvent.Event.CONFIRM, note=note, confirmed_at=timezone.now(), stale=False)
 
 
-def set_expiry(memory_id, *, actor, expires_at=None, ttl=None):
+def set_expiry(memory_id, *, actor, expires_at=None, ttl=None, note=""):
     """Give a memory an end (a time or a TTL from now), or take it away with neither."""
-    return _change(memory_id, actor, AuditEvent.Event.EXPIRE, expires_at=clean_expiry(expires_at, ttl))
+    return _change(memory_id, actor, AuditEvent.Event.EXPIRE, note=note, expires_at=clean_expiry(expires_at, ttl))
 
 
-def supersede(old_id, new_id, *, actor):
+def supersede(old_id, new_id, *, actor, note=""):
     """``new`` replaces ``old``: ``old`` is hidden for good and points at ``new``.
 
     ``new`` must be live (so a chain always ends in a live memory and can never loop back), and ``old``
@@ -328,7 +328,7 @@ def supersede(old_id, new_id, *, actor):
         old.save(update_fields=["superseded_by"])
         record(
             AuditEvent.Event.SUPERSEDE, old.pk, actor,
-            old={"superseded_by_id": None}, new={"superseded_by_id": new.pk},
+            old={"superseded_by_id": None}, new={"superseded_by_id": new.pk}, note=note,
         )
     return old
 
