@@ -467,6 +467,10 @@ def _bare_password_like(value):
     )
 
 
+# "set the router password to ...": after these verbs "to" introduces the value.
+_SET_BEFORE = re.compile(r"(?i)\b(?:set|sets|change|changed|changes|reset|update|updated)\b[^.;!?]{0,40}$")
+
+
 def _password_after(text, position):
     separated = False
     words = 0  # words before the separator that are not qualifiers
@@ -479,7 +483,10 @@ def _password_after(text, position):
                 continue
         token = text[start:end]
         folded = fold(token)
-        if not carried and folded in _SEPARATOR_WORDS:
+        if not carried and (
+            folded in _SEPARATOR_WORDS
+            or (folded == "to" and not separated and _SET_BEFORE.search(text, max(0, position - 60), position))
+        ):
             separated = True
             continue
         value_start, value_end, quoted = _clean_value(text, start, end)
