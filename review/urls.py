@@ -18,4 +18,6 @@ urlpatterns = [
     path("memories/bulk/", views.memory_bulk, name="memory-bulk"),
     path("memories/<int:memory_id>/", views.memory_detail, name="memory-detail"),
     path("export/", views.export, name="export"),
+    path("review/", views.drift_review, name="drift"),
+    path("review/<int:memory_id>/", views.drift_decide, name="drift-decide"),
 ]

@@ -21,6 +21,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from memories import lifecycle, reports, transfer
 from memories.models import AuditEvent, Memory, MemorySettings, Policy
+from memories.text import parse_ttl
+from review import drift
 from review.filters import MemoryFilter, PendingFilter
 from review.forms import ProposalForm, SelectionForm
 
@@ -441,3 +443,56 @@ def export(request):
     name = f"bestie-export-{timezone.now():%Y%m%d-%H%M%S}.json"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+# ---------------------------------------------------------------------------------------------------
+# Drift review (SPEC §5): re-check the oldest confirmations, a weekly handful at a time.
+
+
+@require_GET
+@login_required
+def drift_review(request):
+    return render(request, "review/drift.html", {"queue": drift.drift_queue()})
+
+
+def drift_apply(memory_id, data, who):
+    """One review decision through ``review.drift``; returns the message that says what happened."""
+    action = data.get("action")
+    if action == "confirm":
+        drift.confirm(memory_id, actor=who)
+        return _("Confirmed #%(id)s.") % {"id": memory_id}
+    if action == "supersede":
+        new = drift.supersede(memory_id, data.get("text", ""), actor=who)
+        return _("Replaced #%(id)s with #%(new)s.") % {"id": memory_id, "new": new.pk}
+    if action == "expire":
+        try:
+            ttl = parse_ttl(data.get("ttl", ""))
+        except ValueError as error:
+            raise lifecycle.InvalidValue("ttl", str(error)) from None
+        memory = drift.set_expiry(memory_id, actor=who, ttl=ttl)
+        return _("#%(id)s now expires %(when)s.") % {
+            "id": memory_id, "when": timezone.localtime(memory.expires_at).strftime("%Y-%m-%d %H:%M"),
+        }
+    if action == "forget":
+        drift.forget(memory_id, actor=who)
+        return _("Forgot #%(id)s.") % {"id": memory_id}
+    raise lifecycle.InvalidValue("action", _("must be confirm, supersede, expire or forget"))
+
+
+@require_POST
+@login_required
+def drift_decide(request, memory_id):
+    try:
+        text = drift_apply(memory_id, request.POST, actor(request))
+    except lifecycle.LifecycleError as error:
+        if fragment(request):
+            memory = Memory.objects.filter(pk=memory_id).first()
+            if memory is not None:
+                return render(request, "review/drift.html#item", {"memory": memory, "error": str(error)})
+            return render(request, "review/drift.html#outcome", {"memory_id": memory_id, "text": str(error), "ok": False})
+        messages.error(request, str(error))
+        return redirect("review:drift")
+    if fragment(request):
+        return render(request, "review/drift.html#outcome", {"memory_id": memory_id, "text": text, "ok": True})
+    messages.success(request, text)
+    return redirect("review:drift")

@@ -137,3 +137,74 @@ def test_cli_review_refusals(db, frozen):
     with pytest.raises(CommandError):
         memory("review", "expire", str(old))
     assert "expires 2026-07-03" in memory("review", "expire", str(old), "--ttl", "30d")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Console page /review/
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def console(django_user_model):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(django_user_model.objects.create_superuser("owner", password="a long test password"))
+    return client
+
+
+def test_the_page_needs_a_login(db, client):
+    response = client.get("/review/")
+    assert response.status_code == 302 and "/login/" in response["Location"]
+    assert client.post(f"/review/{confirmed(200)}/", {"action": "confirm"}).status_code == 302
+    assert AuditEvent.objects.filter(event="confirm").count() == 0
+
+
+def test_the_page_lists_the_queue_oldest_first_and_is_linked_in_the_nav(db, frozen, console):
+    newer = confirmed(100, "User lives in <b>Huế</b>.")
+    older = confirmed(300, "User works at a bank.")
+    page = console.get("/review/").content.decode()
+    assert page.index(f"item-{older}") < page.index(f"item-{newer}")
+    assert "2 live memories have not been confirmed for 90 days." in page
+    assert 'href="/review/"' in page
+    assert "&lt;b&gt;Huế&lt;/b&gt;" in page and "<b>Huế</b>" not in page
+
+
+def test_confirm_with_htmx_swaps_in_the_outcome(db, frozen, console):
+    old = confirmed(200)
+    response = console.post(f"/review/{old}/", {"action": "confirm"}, **HTMX)
+    assert response.status_code == 200
+    assert f'id="item-{old}"' in response.content.decode() and f"Confirmed #{old}." in response.content.decode()
+    assert "<html" not in response.content.decode()
+    assert AuditEvent.objects.get(memory_id=old, event="confirm").actor == "owner:owner"
+
+
+def test_each_action_without_javascript_redirects_back_with_a_message(db, frozen, console):
+    a, b, c, d = (confirmed(200 + n, f"Fact {n} about the owner.") for n in range(4))
+    for memory_id, data in (
+        (a, {"action": "confirm"}),
+        (b, {"action": "supersede", "text": "A newer fact about the owner."}),
+        (c, {"action": "expire", "ttl": "30d"}),
+        (d, {"action": "forget"}),
+    ):
+        response = console.post(f"/review/{memory_id}/", data, follow=True)
+        assert response.redirect_chain[-1][0] == "/review/"
+        assert f"#{memory_id}" in response.content.decode()
+    assert Memory.objects.get(pk=a).confirmed_at == NOW
+    assert Memory.objects.get(pk=b).superseded_by.text == "A newer fact about the owner."
+    assert Memory.objects.get(pk=c).expires_at == NOW + timedelta(days=30)
+    assert not Memory.objects.filter(pk=d).exists()
+    assert AuditEvent.objects.filter(note="drift review").count() == 4
+
+
+def test_a_bad_value_shows_the_error_in_the_item_and_changes_nothing(db, frozen, console):
+    old = confirmed(200)
+    before = (list(Memory.objects.values()), AuditEvent.objects.count())
+    response = console.post(f"/review/{old}/", {"action": "expire", "ttl": "soon"}, **HTMX)
+    page = response.content.decode()
+    assert "ttl: TTL must be a positive number" in page and f'id="item-{old}"' in page and "Still true" in page
+    response = console.post(f"/review/{old}/", {"action": "supersede", "text": ""}, follow=True)
+    assert "text: must not be empty" in response.content.decode()
+    assert console.post(f"/review/{old}/", {"action": "explode"}, **HTMX).status_code == 200
+    assert (list(Memory.objects.values()), AuditEvent.objects.count()) == before
