@@ -6,8 +6,10 @@ JavaScript; with htmx, filters and decisions swap the named partials of the same
 """
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.db.models import Min
@@ -16,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django_htmx.http import HttpResponseClientRedirect
 from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -48,6 +51,19 @@ def back(request, default):
     if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
         return target
     return default
+
+
+def login(request):
+    """The console's login page. An htmx call whose session has ended is redirected here too; the
+    browser is sent to log in for the page it was showing, instead of the form landing in a fragment."""
+    if fragment(request):
+        shown = urlsplit(request.htmx.current_url or "")
+        page = (shown.path + (f"?{shown.query}" if shown.query else "")) or reverse("review:dashboard")
+        return HttpResponseClientRedirect(f"{reverse('login')}?{urlencode({'next': page})}")
+    return login_form(request)
+
+
+login_form = auth_views.LoginView.as_view(template_name="registration/login.html")
 
 
 def filter_params(data):

@@ -85,6 +85,16 @@ def test_a_logged_out_post_changes_nothing_and_goes_to_the_login_page(client, ur
     assert not AgentToken.objects.exists()
 
 
+def test_an_htmx_call_after_the_session_ended_sends_the_browser_to_log_in(client):
+    memory = propose()
+
+    response = client.post(f"/pending/{memory.pk}/approve/", follow=True, HTTP_HX_REQUEST="true",
+                           HTTP_HX_CURRENT_URL="http://testserver/pending/?kind=preference")
+
+    assert response["HX-Redirect"] == "/login/?next=%2Fpending%2F%3Fkind%3Dpreference"
+    assert Memory.objects.get(pk=memory.pk).status == "pending"
+
+
 def test_the_owner_logs_in_and_out(client, owner):
     page = client.get("/login/?next=/pending/")
     assert 'name="password"' in text_of(page)
