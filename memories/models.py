@@ -142,6 +142,9 @@ class Memory(models.Model):
             models.Index(fields=["confirmed_at"], name="memory_confirmed"),
             models.Index(fields=["created_at"], name="memory_created"),
             models.Index(fields=["created_at"], condition=Q(status="pending"), name="memory_pending"),
+            # The core tier in retrieval's order (pinned, then the most confident and recently confirmed):
+            # a prompt reads its first few rows instead of sorting every core memory.
+            models.Index(fields=["layer", "status", "pinned", "confidence", "confirmed_at"], name="memory_tier_rank"),
             models.Index(
                 fields=["superseded_by"], condition=Q(superseded_by__isnull=False), name="memory_superseded_by"
             ),
