@@ -15,8 +15,9 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from governance import hygiene as store_hygiene
 from governance.models import HygieneSnapshot, JobRun
-from memories import lifecycle, reports
+from memories import lifecycle
 from memories.models import Memory, MemorySettings, Message, Policy
 
 SUPERSEDED_KEEP_DAYS = 180
@@ -173,28 +174,18 @@ class Hygiene:
     pending_age_days: float
 
 
-# The score until the doctor's own arrives: 60 points for the share of live memories among all rows,
-# 20 for an empty expired backlog (less as it grows towards a tenth of the store), 20 for no proposal
-# waiting longer than PENDING_AGE_LIMIT (less as the oldest one ages).
-PENDING_AGE_LIMIT_DAYS = 30
-
-
 def hygiene(now=None):
-    """The store's counts and the simple score from them, for now."""
+    """The store's counts and its hygiene score (``governance.hygiene.score``: the doctor's findings
+    and the counts, weighted into 0-100)."""
     now = now or timezone.now()
-    summary = reports.summary(now)
-    counts = summary["counts"]
+    current = store_hygiene.score(now)
+    counts = current.counts
     total = counts["total"]
-    live_share = counts["live"] / total if total else 1.0
-    backlog = counts["expired"]
-    backlog_share = min(1.0, backlog / (total * 0.1)) if total else 0.0
-    oldest_pending = Memory.objects.pending(now).order_by("created_at").values_list("created_at", flat=True).first()
-    pending_days = (now - oldest_pending).total_seconds() / 86400 if oldest_pending else 0.0
-    pending_share = min(1.0, pending_days / PENDING_AGE_LIMIT_DAYS)
-    score = round(60 * live_share + 20 * (1 - backlog_share) + 20 * (1 - pending_share))
+    oldest_pending = current.oldest_pending_at
     return Hygiene(
-        score=score, counts=counts, oldest_pending_at=oldest_pending, live_share=round(live_share, 4),
-        expired_backlog=backlog, pending_age_days=round(pending_days, 2),
+        score=current.score, counts=counts, oldest_pending_at=oldest_pending,
+        live_share=round(counts["live"] / total if total else 1.0, 4), expired_backlog=counts["expired"],
+        pending_age_days=round((now - oldest_pending).total_seconds() / 86400 if oldest_pending else 0.0, 2),
     )
 
 

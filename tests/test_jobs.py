@@ -161,9 +161,12 @@ def test_hygiene_snapshot_stores_the_counts_and_a_score(db, frozen):
     assert snapshot.pk == result.snapshot_id and snapshot.taken_at == NOW
     assert snapshot.counts["total"] == 9 and snapshot.counts["live"] == 7 and snapshot.counts["pending"] == 1
     assert snapshot.oldest_pending_at == waiting.created_at
-    # 60 × 7/9 live + 20 × (1 − 1/0.9 expired backlog, capped) + 20 × (1 − 15/30 days pending)
-    assert snapshot.score == round(60 * 7 / 9 + 0 + 10) == 57
-    assert JobRun.objects.get(job="hygiene").counts["score"] == 57
+    # governance.hygiene's parts: 20 × 7/9 live, 20 no duplicates, 15 none stale, 0 for the expired
+    # backlog (1 row against a tenth of 9), 0 for conflicts (the seven "fact number N" contradict each
+    # other), 5 × (1 − 15/30 days pending), 5 no noise, 5 core within budget, 0 metadata (no subjects),
+    # 5 no broken chains.
+    assert snapshot.score == round(20 * 7 / 9 + 20 + 15 + 0 + 0 + 2.5 + 5 + 5 + 0 + 5) == 68
+    assert JobRun.objects.get(job="hygiene").counts["score"] == 68
 
 
 def test_hygiene_of_an_empty_store_is_perfect(db, frozen):

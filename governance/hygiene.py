@@ -1,0 +1,233 @@
+"""Store hygiene (SPEC §5): a 0–100 score with its parts, a doctor with safe fixes, and the trend.
+
+The score is the sum of weighted parts, each from 0 (as bad as it gets) to 1 (clean), read from the
+doctor's report and the store's counts; ``governance.jobs.hygiene`` (the daily snapshot) uses it too.
+The safe fixes change nothing a person decided: they recompute a missing ``text_key``, cut a supersede
+link that points at nothing or goes round in a loop (the memory becomes current again, with a ``restore``
+event), and prune the expired backlog as the delete policy allows.
+"""
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from governance import doctor
+from governance.models import HygieneSnapshot
+from memories import lifecycle, reports
+from memories.duplicates import text_key
+from memories.lifecycle import Refused
+from memories.models import AuditEvent, Memory, MemorySettings, Policy
+
+# How much each part can give, out of 100.
+WEIGHTS = {
+    "live_share": 20,  # live rows among all rows: the gap prune and cleanup close
+    "duplicates": 20,  # extra copies among live memories
+    "stale": 15,  # live memories not confirmed within the drift age
+    "expired_backlog": 10,  # expired rows not pruned, against a tenth of the store
+    "conflicts": 10,  # live memories in a contradiction
+    "pending_age": 5,  # the oldest proposal against PENDING_AGE_LIMIT_DAYS
+    "noise": 5,
+    "core_budget": 5,  # the budget against what the core tier would take
+    "metadata": 5,
+    "chains": 5,  # no broken supersede chain at all
+}
+PENDING_AGE_LIMIT_DAYS = 30
+ACTOR = "system:hygiene"
+
+
+@dataclass(frozen=True)
+class Score:
+    score: int
+    parts: dict  # name -> {"value": 0..1, "weight": points, "points": earned}
+    counts: dict
+    oldest_pending_at: object
+    report: doctor.Report = field(repr=False)
+
+
+def _share(part, whole):
+    return min(1.0, part / whole) if whole else 0.0
+
+
+def score(now=None, report=None):
+    now = now or timezone.now()
+    report = report or doctor.analyze(now=now)
+    counts = reports.counts(now)
+    total, live = counts["total"], counts["live"]
+    oldest_pending = Memory.objects.pending(now).order_by("created_at").values_list("created_at", flat=True).first()
+    pending_days = (now - oldest_pending).total_seconds() / 86400 if oldest_pending else 0.0
+    core = report.core
+    values = {
+        "live_share": live / total if total else 1.0,
+        "duplicates": 1 - _share(sum(len(group) - 1 for group in report.duplicates), live),
+        "stale": 1 - _share(report.details["stale_unconfirmed"], live),
+        "expired_backlog": 1 - _share(report.details["stale_expired_backlog"], total * 0.1),
+        "conflicts": 1 - _share(len({i for group in report.conflicts for i in group}), live),
+        "pending_age": 1 - min(1.0, pending_days / PENDING_AGE_LIMIT_DAYS),
+        "noise": 1 - _share(len(report.noise), live),
+        "core_budget": min(1.0, core["budget_tokens"] / core["tokens"]) if core["tokens"] else 1.0,
+        "metadata": 1 - _share(len(report.missing_metadata), live),
+        "chains": 0.0 if report.broken_chains else 1.0,
+    }
+    parts = {
+        name: {"value": round(value, 4), "weight": WEIGHTS[name], "points": round(WEIGHTS[name] * value, 2)}
+        for name, value in values.items()
+    }
+    return Score(
+        score=round(sum(WEIGHTS[name] * value for name, value in values.items())), parts=parts, counts=counts,
+        oldest_pending_at=oldest_pending, report=report,
+    )
+
+
+# ---------------------------------------------------------------------------------------------------
+# Safe fixes
+
+
+@dataclass(frozen=True)
+class Fixes:
+    text_keys: int  # memories given their missing text_key
+    chains_cut: list  # memories whose broken supersede link was removed
+    prune: object  # governance.jobs.PruneResult, or None when nothing was expired
+
+
+def fix_text_keys():
+    fixed = 0
+    for memory_id, text in Memory.objects.filter(text_key="").values_list("pk", "text").iterator(2000):
+        fixed += Memory.objects.filter(pk=memory_id, text_key="").update(text_key=text_key(text))
+    return fixed
+
+
+def _loop_breaks(ids):
+    """In each supersede loop among ``ids``, the link to cut: the one leaving the newest member, so the
+    newest version of the fact becomes the current one."""
+    links = dict(Memory.objects.filter(pk__in=ids).values_list("pk", "superseded_by_id"))
+    created = dict(Memory.objects.filter(pk__in=ids).values_list("pk", "created_at"))
+    cuts, seen = [], set()
+    for start in links:
+        if start in seen:
+            continue
+        loop, node = [], start
+        while node in links and node not in seen:
+            seen.add(node)
+            loop.append(node)
+            node = links[node]
+        if node in loop:
+            members = loop[loop.index(node):]
+            cuts.append(max(members, key=lambda i: (created[i], i)))
+    return cuts
+
+
+def repair_chains():
+    """Cut the links of broken chains; each memory so freed gets a ``restore`` event. Returns the ids."""
+    with transaction.atomic():
+        dangling = list(
+            Memory.objects.filter(superseded_by__isnull=False)
+            .exclude(Exists(Memory.objects.filter(pk=OuterRef("superseded_by_id"))))
+            .values_list("pk", flat=True)
+        )
+        broken, _ = doctor.find_broken_chains()
+        cuts = sorted(set(dangling) | set(_loop_breaks([i for i in broken if i not in dangling])))
+        if not cuts:
+            return []
+        links = dict(Memory.objects.filter(pk__in=cuts).values_list("pk", "superseded_by_id"))
+        Memory.objects.filter(pk__in=cuts).update(superseded_by=None)
+        AuditEvent.objects.bulk_create(
+            lifecycle._record(
+                AuditEvent.Event.RESTORE, i, ACTOR, old={"superseded_by_id": links[i]},
+                new={"superseded_by_id": None}, note="hygiene doctor: broken supersede chain",
+            )
+            for i in cuts
+        )
+    return cuts
+
+
+def fix(*, confirmed=False, now=None):
+    """The safe fixes; pruning the backlog follows the delete policy (``ask`` needs ``confirmed``)."""
+    from governance import jobs
+
+    now = now or timezone.now()
+    keys = fix_text_keys()
+    cuts = repair_chains()
+    pruned = jobs.prune(confirmed=confirmed, now=now) if Memory.objects.expired(now).exists() else None
+    return Fixes(text_keys=keys, chains_cut=cuts, prune=pruned)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the safe fixes would do."""
+
+    text_keys: int
+    broken_chains: list
+    expired_backlog: int
+    delete_policy: str
+
+
+def plan(now=None):
+    now = now or timezone.now()
+    broken, _ = doctor.find_broken_chains()
+    return Plan(
+        text_keys=Memory.objects.filter(text_key="").count(), broken_chains=broken,
+        expired_backlog=Memory.objects.expired(now).count(), delete_policy=str(MemorySettings.load().delete_policy),
+    )
+
+
+def apply(*, confirmed=False, now=None):
+    """``hygiene --apply``: the safe fixes with the backlog pruned, then a snapshot. It deletes, so the
+    delete policy decides first: ``deny`` refuses, ``ask`` needs ``confirmed`` (``--yes``)."""
+    from governance import jobs
+
+    policy = MemorySettings.load().delete_policy
+    if policy == Policy.DENY:
+        raise Refused("the delete policy is deny: nothing was changed (`bestie memory hygiene doctor --fix` "
+                      "makes the fixes that delete nothing)")
+    if policy == Policy.ASK and not confirmed:
+        raise Refused("the delete policy is ask: review `bestie memory hygiene doctor`, then run again with --yes; "
+                      "nothing was changed")
+    fixes = fix(confirmed=True, now=now)
+    jobs.hygiene_snapshot(now)
+    return fixes
+
+
+# ---------------------------------------------------------------------------------------------------
+# Trend
+
+
+def trend(days=90, now=None):
+    """Snapshots of the last ``days`` days, oldest first: ``(taken_at, score)``."""
+    now = now or timezone.now()
+    return list(
+        HygieneSnapshot.objects.filter(taken_at__gte=now - timedelta(days=days))
+        .order_by("taken_at", "id").values_list("taken_at", "score")
+    )
+
+
+def chart(points, width=600, height=160, pad=24):
+    """An SVG polyline of ``(taken_at, score)`` points, scores 0–100 on the y axis, drawn on the server."""
+    if not points:
+        return ""
+    first, last = points[0][0], points[-1][0]
+    span = (last - first).total_seconds() or 1.0
+    inner_w, inner_h = width - 2 * pad, height - 2 * pad
+
+    def x(at):
+        return pad + inner_w * ((at - first).total_seconds() / span if len(points) > 1 else 0.5)
+
+    def y(value):
+        return pad + inner_h * (1 - value / 100)
+
+    line = " ".join(f"{x(at):.1f},{y(value):.1f}" for at, value in points)
+    dots = "".join(
+        f'<circle cx="{x(at):.1f}" cy="{y(value):.1f}" r="3"><title>{at:%Y-%m-%d}: {value}</title></circle>'
+        for at, value in points
+    )
+    grid = "".join(
+        f'<line x1="{pad}" x2="{width - pad}" y1="{y(v):.1f}" y2="{y(v):.1f}" class="grid"/>'
+        f'<text x="2" y="{y(v) + 4:.1f}">{v}</text>'
+        for v in (0, 50, 100)
+    )
+    return (
+        f'<svg class="trend" viewBox="0 0 {width} {height}" role="img" aria-label="hygiene score over time">'
+        f'{grid}<polyline points="{line}" fill="none" stroke="currentColor" stroke-width="2"/>{dots}</svg>'
+    )
