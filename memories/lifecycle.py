@@ -333,6 +333,46 @@ def supersede(old_id, new_id, *, actor, note=""):
     return old
 
 
+def _set_many(ids, actor, event, note, field, value):
+    """Set ``field`` to ``value`` on the memories ``ids`` that differ: one UPDATE and one INSERT of audit
+    events, whatever the number. Returns the ids changed."""
+    with transaction.atomic():
+        current = dict(
+            Memory.objects.select_for_update().filter(pk__in=list(ids)).exclude(**{field: value})
+            .values_list("pk", field)
+        )
+        if not current:
+            return []
+        Memory.objects.filter(pk__in=list(current)).update(**{field: value})
+        AuditEvent.objects.bulk_create(
+            [
+                _record(event, i, actor, old={field: _json_value(old)}, new={field: _json_value(value)}, note=note)
+                for i, old in current.items()
+            ],
+            batch_size=500,
+        )
+    return sorted(current)
+
+
+def mark_stale(ids, *, actor, note=""):
+    """Still live but no longer trusted: kept out of every prompt until confirmed again."""
+    return _set_many(ids, actor, AuditEvent.Event.MARK_STALE, note, "stale", True)
+
+
+def move_layer(ids, layer, *, actor, note=""):
+    """Many memories to one layer at once (``archive`` records an ``archive`` event)."""
+    layer = clean_choice("layer", layer, Layer)
+    event = AuditEvent.Event.ARCHIVE if layer == Layer.ARCHIVE else AuditEvent.Event.MOVE
+    return _set_many(ids, actor, event, note, "layer", layer)
+
+
+def soft_delete(ids, *, actor, note=""):
+    """Hidden everywhere but kept (text and history) until a hard delete the delete policy allows."""
+    with transaction.atomic():
+        current = Memory.objects.filter(pk__in=list(ids), deleted_at__isnull=True).values_list("pk", flat=True)
+        return _set_many(list(current), actor, AuditEvent.Event.FORGET, note or "soft delete", "deleted_at", timezone.now())
+
+
 # ---------------------------------------------------------------------------------------------------
 # The owner's decisions on proposals
 
