@@ -1,0 +1,166 @@
+"""Cleanup (SPEC §5): consolidate before deleting, as a plan first, applied exactly on request.
+
+The plan's steps, in order, each action with its reason:
+
+1. ``merge`` each duplicate group into one memory (the draft text: its most specific member);
+2. ``mark_stale`` live memories neither confirmed within the drift age nor used for ``UNUSED_DAYS``;
+3. ``archive`` working memories already marked stale in an earlier cleanup and still unused;
+4. ``soft_delete`` low-value noise (the doctor's list);
+5. ``hard_delete`` what prune would erase (expired rows, rows superseded long ago).
+
+Pinned memories are in no step. Applying deletes, so the delete policy decides first: ``deny`` refuses
+the whole apply, ``ask`` needs the owner's confirmation (``--yes`` or the console's confirm step).
+Each step runs in its own transactions; the plan's fingerprint lets the console refuse to apply a plan
+that changed after the owner saw it.
+"""
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from governance import consolidation, doctor
+from memories import lifecycle
+from memories.lifecycle import LifecycleError, Refused
+from memories.models import Layer, Memory, MemorySettings, Policy
+
+STEPS = ("merge", "mark_stale", "archive", "soft_delete", "hard_delete")
+UNUSED_DAYS = doctor.UNUSED_DAYS
+# Rows per ``lifecycle.erase`` transaction: a writer waiting for its turn waits for one batch, not all.
+ERASE_BATCH = 500
+
+
+@dataclass(frozen=True)
+class Action:
+    step: str
+    ids: tuple
+    reason: str
+    text: str = ""  # the merged text, for a merge
+
+
+@dataclass(frozen=True)
+class Plan:
+    actions: tuple
+    delete_policy: str
+    counts: dict = field(default_factory=dict)
+
+    @property
+    def fingerprint(self):
+        body = json.dumps([(a.step, list(a.ids), a.text) for a in self.actions], ensure_ascii=False)
+        return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+
+    def ids(self, step):
+        return [i for action in self.actions if action.step == step for i in action.ids]
+
+    def as_dict(self):
+        return {
+            "delete_policy": self.delete_policy, "fingerprint": self.fingerprint, "counts": self.counts,
+            "actions": [
+                {"step": a.step, "ids": list(a.ids), "reason": a.reason, **({"text": a.text} if a.text else {})}
+                for a in self.actions
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class Applied:
+    merged: list  # ids of the new memories
+    marked_stale: int
+    archived: int
+    soft_deleted: int
+    hard_deleted: int
+
+
+def _unused(now):
+    since = now - timedelta(days=UNUSED_DAYS)
+    return Q(created_at__lt=since) & (Q(last_accessed_at__isnull=True) | Q(last_accessed_at__lt=since))
+
+
+def plan(now=None, report=None):
+    from governance import jobs
+
+    now = now or timezone.now()
+    report = report or doctor.analyze(now=now)
+    actions = []
+    pinned = set(Memory.objects.filter(pinned=True).values_list("pk", flat=True))
+    merging = set()
+    for group in report.duplicates:
+        if pinned.intersection(group):
+            continue
+        draft = consolidation.draft(group)
+        merging.update(group)
+        actions.append(Action("merge", tuple(group), f"{len(group)} memories say the same thing", draft.text))
+    live = Memory.objects.live(now).filter(pinned=False)
+    drift_cutoff = now - timedelta(days=settings.BESTIE_DRIFT_AGE_DAYS)
+    to_mark = [
+        i for i in live.filter(_unused(now), stale=False, confirmed_at__lt=drift_cutoff).order_by("pk")
+        .values_list("pk", flat=True) if i not in merging
+    ]
+    if to_mark:
+        actions.append(Action(
+            "mark_stale", tuple(to_mark),
+            f"not confirmed for {settings.BESTIE_DRIFT_AGE_DAYS} days and unused for {UNUSED_DAYS} days",
+        ))
+    to_archive = [
+        i for i in live.filter(_unused(now), stale=True, layer=Layer.WORKING).order_by("pk")
+        .values_list("pk", flat=True) if i not in merging
+    ]
+    if to_archive:
+        actions.append(Action("archive", tuple(to_archive), "marked stale earlier and still unused"))
+    noise = [i for i in report.noise if i not in merging and i not in pinned]
+    if noise:
+        actions.append(Action("soft_delete", tuple(noise), "low-value noise: " + ", ".join(report.details["noise_reasons"])))
+    policy = str(MemorySettings.load().delete_policy)
+    doomed = list(jobs.prune_candidates(now).order_by("pk").values_list("pk", flat=True))
+    if doomed:
+        actions.append(Action("hard_delete", tuple(doomed), "expired, or superseded more than 180 days ago"))
+    counts = {step: sum(len(a.ids) for a in actions if a.step == step) for step in STEPS}
+    return Plan(actions=tuple(actions), delete_policy=policy, counts=counts)
+
+
+def check_policy(confirmed):
+    policy = MemorySettings.load().delete_policy
+    if policy == Policy.DENY:
+        raise Refused("the delete policy is deny: nothing was changed (`bestie memory policy delete ask|allow`)")
+    if policy == Policy.ASK and not confirmed:
+        raise Refused("the delete policy is ask: review the plan (--dry-run), then apply it with --yes; nothing was changed")
+
+
+def apply(*, actor, confirmed=False, fingerprint=None, now=None, progress=None):
+    """Make the plan's changes, step by step. ``fingerprint`` (from the plan the owner saw) must match
+    the plan as it is now. ``progress(step, done, total)`` is called after each action."""
+    from governance import jobs
+
+    check_policy(confirmed)
+    now = now or timezone.now()
+    current = plan(now)
+    if fingerprint is not None and fingerprint != current.fingerprint:
+        raise LifecycleError("the store changed since the plan was made; review the new plan; nothing was changed")
+    note = "cleanup"
+    merged, total = [], len(current.actions)
+    done = {step: 0 for step in STEPS}
+    for index, action in enumerate(current.actions, 1):
+        # Pinned a moment ago: judged as it is now, never cleaned up.
+        ids = list(Memory.objects.filter(pk__in=action.ids, pinned=False).values_list("pk", flat=True))
+        if action.step == "merge" and len(ids) == len(action.ids):
+            merged.append(consolidation.merge(action.ids, actor=actor, text=action.text).memory_id)
+        elif action.step == "mark_stale":
+            done["mark_stale"] += len(lifecycle.mark_stale(ids, actor=actor, note=note))
+        elif action.step == "archive":
+            done["archive"] += len(lifecycle.move_layer(ids, Layer.ARCHIVE, actor=actor, note=note))
+        elif action.step == "soft_delete":
+            done["soft_delete"] += len(lifecycle.soft_delete(ids, actor=actor, note=note))
+        elif action.step == "hard_delete":
+            for start in range(0, len(ids), ERASE_BATCH):
+                batch = jobs.prune_candidates(now).filter(pk__in=ids[start:start + ERASE_BATCH])
+                done["hard_delete"] += len(lifecycle.erase(list(batch.values_list("pk", flat=True)), actor=actor, note=note))
+        if progress:
+            progress(action.step, index, total)
+    return Applied(
+        merged=merged, marked_stale=done["mark_stale"], archived=done["archive"],
+        soft_deleted=done["soft_delete"], hard_deleted=done["hard_delete"],
+    )
