@@ -71,8 +71,11 @@ def authenticate(plaintext):
     if not plaintext or not plaintext.startswith(_PREFIX):
         return None
     digest = _digest(plaintext)
-    token = AgentToken.objects.filter(token_sha256=digest, revoked_at__isnull=True).first()
-    if token is None or not hmac.compare_digest(token.token_sha256, digest):
+    try:
+        token = AgentToken.objects.get(token_sha256=digest, revoked_at__isnull=True)
+    except AgentToken.DoesNotExist:
+        return None
+    if not hmac.compare_digest(token.token_sha256, digest):
         return None
     now = timezone.now()
     if token.last_used_at is None or now - token.last_used_at >= LAST_USED_PRECISION:
