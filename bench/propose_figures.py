@@ -119,7 +119,7 @@ def figure_plain_insert(bodies):
     from django.utils import timezone
 
     now = timezone.now()
-    columns = ("text", "kind", "subject", "scope", "user", "channel", "project", "layer", "status", "pinned",
+    columns = ("text", "kind", "subject", "scope", "\"user\"", "channel", "project", "layer", "status", "pinned",
                "stale", "confidence", "source", "source_kind", "flags", "text_key", "created_at",
                "confirmed_at", "access_count")
     sql = f"INSERT INTO memory ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
