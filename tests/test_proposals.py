@@ -234,11 +234,14 @@ def test_rejected_proposal_is_not_queued_again():
 
 
 def test_fuzzy_check_looks_only_at_a_bounded_candidate_list(django_assert_max_num_queries):
-    for i in range(30):
-        add_memory(f"User likes song number {i}.", user="owner", subject="music")
-    with django_assert_max_num_queries(12):
-        answer = propose("User likes song number 7!", subject="music")
-    assert answer.status == "duplicate"
+    memories = [
+        add_memory(f"User enjoys listening to song number {i}.", user="owner", subject="music") for i in range(80)
+    ]
+    with django_assert_max_num_queries(8):
+        answer = propose("User enjoys listenning to song number 77", subject="music")
+    assert (answer.status, answer.id) == ("duplicate", memories[77].pk)
+    # Only the newest candidates are compared: the oldest ones are out of reach.
+    assert propose("User enjoys listenning to song number 3", subject="music").status == "pending"
 
 
 def test_text_key_is_kept_by_edit_and_import():
