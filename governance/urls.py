@@ -10,4 +10,8 @@ urlpatterns = [
     path("settings/pause/", views.pause_or_resume, name="pause"),
     path("settings/tokens/", views.create_token, name="token-create"),
     path("settings/tokens/revoke/", views.revoke_token, name="token-revoke"),
+    path("doctor/", views.doctor_page, name="doctor"),
+    path("doctor/merge/", views.merge_page, name="merge"),
+    path("doctor/resolve/", views.resolve_conflict, name="resolve"),
+    path("doctor/cleanup/", views.cleanup_page, name="cleanup"),
 ]

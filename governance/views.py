@@ -4,14 +4,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.shortcuts import redirect, render
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from governance import policies
+from governance import cleanup, consolidation, doctor, hygiene, policies
 from governance.forms import PoliciesForm, TokenForm
 from memories import agents
 from memories.lifecycle import LifecycleError
-from memories.models import MemorySettings
+from memories.models import Memory, MemorySettings
 from review.views import actor
 
 
@@ -102,3 +103,123 @@ def revoke_token(request):
     else:
         messages.success(request, _("Token %(name)s revoked: it no longer opens the API.") % {"name": name})
     return redirect("governance:settings")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Doctor, merges and cleanup (SPEC §5)
+
+DOCTOR_GROUPS_SHOWN = 50
+
+
+def _texts(groups):
+    ids = {i for group in groups for i in group}
+    return Memory.objects.in_bulk(ids)
+
+
+@require_GET
+@login_required
+def doctor_page(request):
+    report = doctor.analyze()
+    score = hygiene.score(report=report)
+    shown = report.duplicates[:DOCTOR_GROUPS_SHOWN] + report.conflicts[:DOCTOR_GROUPS_SHOWN]
+    rows = _texts(shown)
+    conflicts = [
+        {"members": [rows[i] for i in group], "suggested": max((rows[i] for i in group), key=lambda m: (m.confirmed_at, m.pk)).pk}
+        for group in report.conflicts[:DOCTOR_GROUPS_SHOWN]
+    ]
+    return render(request, "governance/doctor.html", {
+        "report": report, "score": score, "chart": mark_safe(hygiene.chart(hygiene.trend())),  # noqa: S308 - built from numbers and dates only
+        "duplicates": [[rows[i] for i in group] for group in report.duplicates[:DOCTOR_GROUPS_SHOWN]],
+        "conflicts": conflicts, "shown": DOCTOR_GROUPS_SHOWN,
+    })
+
+
+def _ids(values):
+    try:
+        return [int(value) for value in values]
+    except ValueError:
+        raise LifecycleError(_("Memory ids must be whole numbers.")) from None
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def merge_page(request):
+    """The members of a duplicate group side by side, and the merged text for the owner to edit."""
+    data = request.POST if request.method == "POST" else request.GET
+    try:
+        ids = _ids(data.getlist("ids"))
+        draft = consolidation.draft(ids)
+    except LifecycleError as error:
+        messages.error(request, str(error))
+        return redirect("governance:doctor")
+    error = None
+    if request.method == "POST":
+        try:
+            merged = consolidation.merge(
+                ids, actor=actor(request), text=request.POST.get("text", ""),
+                include_pinned=request.POST.get("include_pinned") == "on",
+            )
+        except LifecycleError as failure:
+            error = str(failure)
+        else:
+            text = _("Merged %(members)s into #%(id)s.") % {
+                "members": ", ".join(f"#{i}" for i in merged.member_ids), "id": merged.memory_id,
+            }
+            if request.htmx:
+                return render(request, "governance/merge.html#done", {"text": text, "memory_id": merged.memory_id})
+            messages.success(request, text)
+            return redirect("review:memory-detail", memory_id=merged.memory_id)
+    members = Memory.objects.in_bulk(ids)
+    context = {
+        "members": [members[i] for i in ids], "draft": draft, "error": error,
+        "text": request.POST.get("text", draft.text) if request.method == "POST" else draft.text,
+    }
+    template = "governance/merge.html#form" if request.htmx else "governance/merge.html"
+    return render(request, template, context)
+
+
+@require_POST
+@login_required
+def resolve_conflict(request):
+    if not request.POST.get("winner"):
+        messages.error(request, _("Choose the memory that stays."))
+        return redirect("governance:doctor")
+    try:
+        ids = _ids(request.POST.getlist("ids"))
+        winner = _ids([request.POST["winner"]])[0]
+        resolved = consolidation.resolve(
+            winner, [i for i in ids if i != winner], actor=actor(request),
+            include_pinned=request.POST.get("include_pinned") == "on",
+        )
+    except LifecycleError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("#%(winner)s stays; superseded %(losers)s.") % {
+            "winner": resolved.winner_id, "losers": ", ".join(f"#{i}" for i in resolved.loser_ids),
+        })
+    return redirect("governance:doctor")
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def cleanup_page(request):
+    """The cleanup plan, every action with its reason; the confirm step applies exactly this plan."""
+    if request.method == "POST":
+        try:
+            applied = cleanup.apply(
+                actor=actor(request), confirmed=request.POST.get("yes") == "on",
+                fingerprint=request.POST.get("fingerprint", ""),
+            )
+        except LifecycleError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, _(
+                "Cleanup done: merged %(merged)s groups, marked %(stale)s stale, archived %(archived)s, "
+                "soft-deleted %(soft)s, hard-deleted %(hard)s."
+            ) % {
+                "merged": len(applied.merged), "stale": applied.marked_stale, "archived": applied.archived,
+                "soft": applied.soft_deleted, "hard": applied.hard_deleted,
+            })
+        return redirect("governance:cleanup")
+    plan = cleanup.plan()
+    return render(request, "governance/cleanup.html", {"plan": plan, "shown": DOCTOR_GROUPS_SHOWN})
