@@ -117,10 +117,13 @@ def merge(ids, *, actor, text=None, include_pinned=False):
     return Merged(memory_id=merged.pk, text=text, member_ids=member_ids)
 
 
-def suggest_winner(ids):
+def newest(memories):
     """Of contradicting memories, the one to keep by default: the most recently confirmed."""
-    members = _members(ids)
-    return max(members, key=lambda m: (m.confirmed_at, m.created_at, m.pk)).pk
+    return max(memories, key=lambda m: (m.confirmed_at, m.created_at, m.pk))
+
+
+def suggest_winner(ids):
+    return newest(_members(ids)).pk
 
 
 def resolve(winner_id, loser_ids, *, actor, include_pinned=False):
