@@ -139,3 +139,12 @@ def test_cleanup_confirm_applies_exactly_the_plan(console, dirty):
     assert "soft-deleted 1, hard-deleted 1" in response.content.decode()
     assert not Memory.objects.filter(pk=expired).exists()
     assert Memory.objects.get(pk=noise).deleted_at is not None
+
+
+def test_pages_speak_vietnamese(console, group):
+    console.post("/i18n/setlang/", {"language": "vi", "next": "/doctor/"})
+    page = console.get("/doctor/").content.decode()
+    assert "Kiểm tra bộ nhớ" in page and "1 nhóm trùng lặp" in page and "Xem xét gộp" in page
+    assert "Gộp các bản trùng lặp" in console.get("/doctor/merge/", {"ids": group}).content.decode()
+    assert "Kế hoạch dọn dẹp" in console.get("/doctor/cleanup/").content.decode()
+    assert "Không có gì cần rà soát: mọi bộ nhớ còn hiệu lực đều mới được xác nhận." in console.get("/review/").content.decode()
