@@ -220,6 +220,13 @@ if not 0.0 <= BESTIE_CONFIDENCE_FLOOR <= 1.0:
 BESTIE_DRIFT_AGE_DAYS = env_int("BESTIE_DRIFT_AGE_DAYS", 90, minimum=1)
 BESTIE_DRIFT_WEEKLY = env_int("BESTIE_DRIFT_WEEKLY", 20, minimum=1)
 
+# Merge drafts (SPEC §5): an optional OpenAI-compatible endpoint (its base URL, like
+# http://127.0.0.1:8080/v1) writes the proposed text of a merge; unset, the most specific member's is used.
+BESTIE_MERGE_DRAFTER_URL = os.environ.get("BESTIE_MERGE_DRAFTER_URL", "").rstrip("/")
+BESTIE_MERGE_DRAFTER_MODEL = os.environ.get("BESTIE_MERGE_DRAFTER_MODEL", "gpt-4o-mini")
+BESTIE_MERGE_DRAFTER_API_KEY = os.environ.get("BESTIE_MERGE_DRAFTER_API_KEY", "")
+BESTIE_MERGE_DRAFTER_TIMEOUT_SECONDS = env_int("BESTIE_MERGE_DRAFTER_TIMEOUT_SECONDS", 20, minimum=1)
+
 # Jobs, digests and backups (SPEC §6).
 BESTIE_BASE_URL = os.environ.get("BESTIE_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 BESTIE_BACKUP_DIR = Path(os.environ.get("BESTIE_BACKUP_DIR") or VAR_DIR / "backups")
