@@ -91,7 +91,8 @@ def plan(now=None, report=None):
     for group in report.duplicates:
         if pinned.intersection(group):
             continue
-        draft = consolidation.draft(group)
+        # The deterministic draft: a plan must read the same each time it is made (its fingerprint).
+        draft = consolidation.draft(group, drafter=False)
         merging.update(group)
         actions.append(Action("merge", tuple(group), f"{len(group)} memories say the same thing", draft.text))
     live = Memory.objects.live(now).filter(pinned=False)

@@ -8,8 +8,13 @@ members. A pinned memory is never merged or resolved away unless the owner says 
 (``include_pinned``).
 """
 
+import json
+import logging
+import urllib.error
+import urllib.request
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import transaction
 
 from governance.doctor import meaning
@@ -17,6 +22,11 @@ from memories import lifecycle
 from memories.lifecycle import InvalidValue, LifecycleError, Refused
 from memories.models import AuditEvent, Layer, Memory, SourceKind, Status
 
+log = logging.getLogger(__name__)
+DRAFTER_PROMPT = (
+    "These notes about one person say the same thing. Write one clear sentence that keeps every detail "
+    "they agree on, in the language most of them use. Answer with the sentence only."
+)
 # The layer a merged memory lands in: the highest of its members'.
 _LAYER_RANK = {Layer.ARCHIVE: 0, Layer.WORKING: 1, Layer.CORE: 2}
 
@@ -27,6 +37,7 @@ class Draft:
     base_id: int  # the member the text comes from
     member_ids: tuple
     pinned_ids: tuple
+    drafter: str = "most specific member"  # or the model that wrote it
 
 
 @dataclass(frozen=True)
@@ -68,15 +79,48 @@ def _specificity(memory):
     return (len(content), len(memory.text), memory.confirmed_at, memory.pk)
 
 
-def draft(ids):
-    """The proposed text of a merge: the most specific member's, word for word (the owner edits it)."""
+def llm_draft(texts):
+    """One merged sentence from the OpenAI-compatible endpoint at ``BESTIE_MERGE_DRAFTER_URL``, or None
+    when it is not set, fails or answers nothing usable (the deterministic draft is used instead)."""
+    url = settings.BESTIE_MERGE_DRAFTER_URL
+    if not url:
+        return None
+    body = {
+        "model": settings.BESTIE_MERGE_DRAFTER_MODEL,
+        "messages": [
+            {"role": "system", "content": DRAFTER_PROMPT},
+            {"role": "user", "content": "\n".join(f"- {text}" for text in texts)},
+        ],
+        "temperature": 0,
+    }
+    headers = {"Content-Type": "application/json"}
+    if settings.BESTIE_MERGE_DRAFTER_API_KEY:
+        headers["Authorization"] = f"Bearer {settings.BESTIE_MERGE_DRAFTER_API_KEY}"
+    request = urllib.request.Request(
+        f"{url}/chat/completions", data=json.dumps(body).encode(), headers=headers, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=settings.BESTIE_MERGE_DRAFTER_TIMEOUT_SECONDS) as response:
+            answer = json.loads(response.read())
+        text = " ".join(answer["choices"][0]["message"]["content"].split())
+    except (urllib.error.URLError, TimeoutError, ValueError, KeyError, IndexError, TypeError) as error:
+        log.warning("merge drafter failed, using the most specific member: %s", type(error).__name__)
+        return None
+    return text or None
+
+
+def draft(ids, *, drafter=True):
+    """The proposed text of a merge (the owner edits it): the drafter's when one is configured and
+    answers (and ``drafter``), else the most specific member's, word for word."""
     members = _members(ids)
     if len(members) < 2:
         raise InvalidValue("id", "a merge needs at least two memories")
     base = max(members, key=_specificity)
+    drafted = llm_draft([m.text for m in members]) if drafter else None
     return Draft(
-        text=base.text, base_id=base.pk, member_ids=tuple(m.pk for m in members),
+        text=drafted or base.text, base_id=base.pk, member_ids=tuple(m.pk for m in members),
         pinned_ids=tuple(m.pk for m in members if m.pinned),
+        drafter=settings.BESTIE_MERGE_DRAFTER_MODEL if drafted else "most specific member",
     )
 
 
@@ -92,13 +136,16 @@ def _refuse_pinned(members, include_pinned, what):
 def merge(ids, *, actor, text=None, include_pinned=False):
     """Replace the memories ``ids`` (two or more, live, one user's) by one new approved memory with
     ``text`` (the draft's when not given). Returns what was merged."""
+    if text is None:
+        # Drafted before the rows are locked: the drafter may take seconds.
+        text = draft(ids).text
     with transaction.atomic():
         members = _members(ids, for_update=True)
         if len(members) < 2:
             raise InvalidValue("id", "a merge needs at least two memories")
         _refuse_pinned(members, include_pinned, "merged away")
         base = max(members, key=_specificity)
-        text = lifecycle.clean_text(base.text if text is None else text)
+        text = lifecycle.clean_text(text)
         member_ids = tuple(m.pk for m in members)
         merged = lifecycle.add(
             text=text, kind=base.kind, subject=base.subject, scope=base.scope, user=base.user,
