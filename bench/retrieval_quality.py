@@ -1,6 +1,6 @@
 """Retrieval quality: recall@5 and recall@10 of the default scoring next to plain BM25, same rows.
 
-    .venv/bin/python bench/retrieval_quality.py --distractors 5000 --db var/bench-retrieval-quality.sqlite3
+    .venv/bin/python bench/retrieval_quality.py --distractors 20000 --db var/bench-retrieval-quality.sqlite3
 
 Builds a store with ``bench/generate.py`` (the distractors: realistic memories in Vietnamese and English in
 every layer and state), adds the labelled memories of ``bench/retrieval_set.py`` as live working memories
@@ -70,7 +70,7 @@ def plain_bm25(query, allowed_ids, k, conjunction):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--distractors", type=int, default=5000)
+    parser.add_argument("--distractors", type=int, default=20000)
     parser.add_argument("--db", default=str(ROOT / "var" / "bench-retrieval-quality.sqlite3"))
     parser.add_argument("--show-misses", action="store_true", help="print the questions the default scoring missed")
     args = parser.parse_args()

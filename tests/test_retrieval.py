@@ -324,6 +324,16 @@ def test_a_vietnamese_syllable_typed_without_diacritics_is_not_a_prefix():
     assert working_ids(build_context("quan Ba Dinh", record_access=False)) == [district]
 
 
+def test_two_common_syllables_side_by_side_find_their_memory(monkeypatch):
+    """"đi chợ" (going to the market): both syllables are everywhere, the word they make is not."""
+    market = everywhere("Lịch đi chợ của chủ nhân là sáng Chủ nhật.")
+    for n in range(60):
+        everywhere(f"Đi công tác {n} ngày, mua quà cho mẹ.")
+    # As on a large store, where neither syllable alone is rare enough to be asked for by rank.
+    monkeypatch.setattr("memories.relevance.LexicalBackend.selective_documents", 1)
+    assert working_ids(build_context("giờ đi chợ", record_access=False))[0] == market
+
+
 def test_natural_language_queries_drop_stopwords_and_match_any_word():
     assert [term.text for term in query_terms("What package manager do I use for the shop?")] == [
         "packag", "manager", "use", "shop",
