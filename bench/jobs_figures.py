@@ -8,7 +8,8 @@
   the longest the writer waited for one add;
 - a soak on one SQLite file: 4 writer processes adding memories, a jobs process running prune and hygiene
   snapshots (the functions the schedules call) and a reader process doing console-like reads, for S
-  seconds: lock errors, and memories sent against memories stored;
+  seconds: lock errors, memories sent against memories stored, and the writers' waits against the same
+  soak without the jobs process;
 - a backup (``VACUUM INTO`` + ``PRAGMA integrity_check`` + rotation) of a store built by bench/generate.py.
 
 Each part works on its own files under var/ (bench-jobs-*), rebuilt on every run.
@@ -252,21 +253,24 @@ def prune_figure(rows):
     }
 
 
-def soak_figure(seconds, expired_rows):
+def soak_figure(seconds, expired_rows, with_jobs=True):
     db = VAR / "bench-jobs-soak.sqlite3"
     remove_database(db)
     child("build", db, expired_rows)
     stop = Path(f"{db}.stop")
     stop.unlink(missing_ok=True)
     processes = [child("writer", db, n, stop=stop, wait=False) for n in range(4)]
-    processes += [child("jobs", db, stop=stop, wait=False), child("reader", db, stop=stop, wait=False)]
+    processes += [child("reader", db, stop=stop, wait=False)]
+    if with_jobs:
+        processes += [child("jobs", db, stop=stop, wait=False)]
     time.sleep(seconds)
     stop.touch()
     answers = [finish(process) for process in processes]
     stop.unlink()
     counted = child("count", db)
     remove_database(db)
-    writers, jobs, reader = answers[:4], answers[4], answers[5]
+    writers, reader = answers[:4], answers[4]
+    jobs = answers[5] if with_jobs else {"runs": 0, "deleted": 0}
     every_stderr = "".join(answer["stderr"] for answer in answers)
     return {
         "seconds": seconds,
@@ -311,6 +315,9 @@ def main():
         figures["prune"] = prune_figure(options.prune_rows)
         print(json.dumps(figures["prune"]), file=sys.stderr)
     if options.soak_seconds:
+        # The baseline: the same writers and reads on the same data with no maintenance job running.
+        figures["soak_without_jobs"] = soak_figure(options.soak_seconds, options.soak_expired, with_jobs=False)
+        print(json.dumps(figures["soak_without_jobs"]), file=sys.stderr)
         figures["soak"] = soak_figure(options.soak_seconds, options.soak_expired)
         print(json.dumps(figures["soak"]), file=sys.stderr)
     if options.backup_size:

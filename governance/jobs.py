@@ -6,12 +6,13 @@ Each job is a plain function doing one unit of work and returning a frozen datac
 """
 
 import functools
+from contextlib import contextmanager
 import time
 from dataclasses import asdict, dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
@@ -28,8 +29,8 @@ JOB_ACTOR = "system:jobs"
 # loses at most the batch in flight, which rolls back as a whole. Between batches the job pauses for
 # longer than SQLite's busy handler sleeps between its tries (100 ms at most), or a waiting writer
 # would keep finding the lock taken again by the next batch.
-BATCH_TARGET_SECONDS = 0.25
-BATCH_PAUSE_SECONDS = 0.12
+BATCH_TARGET_SECONDS = 0.2
+BATCH_PAUSE_SECONDS = 0.25
 BATCH_MIN, BATCH_START, BATCH_MAX = 20, 200, 5000
 
 
@@ -65,6 +66,29 @@ def _plain(value):
     if hasattr(value, "isoformat"):
         return value.isoformat()
     return value
+
+
+# ``lifecycle.erase`` checkpoints the WAL after each commit. A checkpoint that truncates the WAL holds the
+# write lock while it waits for readers, for as long as the connection's busy timeout (5 s): one slow
+# console read would stall every writer. A batch's checkpoint waits at most this long per try instead
+# (``checkpoint_wal`` tries again), and the connection gets its usual timeout back afterwards.
+CHECKPOINT_WAIT_MS = 10
+
+
+@contextmanager
+def _batch_transaction():
+    try:
+        with transaction.atomic():
+            yield
+            _busy_timeout(CHECKPOINT_WAIT_MS)
+    finally:
+        _busy_timeout(settings.SQLITE_PRAGMAS["busy_timeout"])
+
+
+def _busy_timeout(milliseconds):
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA busy_timeout = {int(milliseconds)}")
 
 
 class _Batches:
@@ -142,7 +166,7 @@ def prune(*, confirmed=False, now=None):
     batches, deleted, last_id, count = _Batches(), 0, 0, 0
     while True:
         started = time.monotonic()
-        with transaction.atomic():
+        with _batch_transaction():
             # Chosen inside the write transaction, so a row pinned or edited a moment ago is judged as it is now.
             if MemorySettings.load().delete_policy == Policy.DENY:
                 break
@@ -228,7 +252,7 @@ def message_retention(now=None, days=None):
     batches, deleted, count = _Batches(), 0, 0
     while True:
         started = time.monotonic()
-        with transaction.atomic():
+        with _batch_transaction():
             ids = list(Message.objects.filter(created_at__lt=cutoff).order_by("pk").values_list("pk", flat=True)[: batches.size])
             if not ids:
                 break
