@@ -54,7 +54,8 @@ _FRAME = frozenset(
         "on", "at", "to", "into", "from", "the", "an", "be", "should", "must", "would", "will", "can",
         "could", "i", "me", "my", "it", "them", "their", "they", "he", "she", "his", "her", "we", "our",
         "you", "your", "do", "has", "have", "had", "call", "address", "thich", "muon", "luon", "thuong",
-        "hay", "dung", "bang", "cho", "voi", "o", "nen", "can", "hon", "phai", "duoc", "se", "dang"
+        "hay", "dung", "bang", "cho", "voi", "o", "nen", "can", "hon", "phai", "duoc", "se", "dang",
+        "named", "called", "name", "co", "nuoi", "con", "vao", "luc"
     ]
 )
 # Folded phrases that name the same thing in both languages.
@@ -65,13 +66,32 @@ _SYNONYMS = (
     (re.compile(r"\bca phe\b|\bcoffee\b"), " coffee "),
     (re.compile(r"\bngan gon\b|\bconcise\b|\bbrief\b|\bshort\b"), " concise "),
     (re.compile(r"\btra loi\b"), " answer "),
+    (re.compile(r"\bsong o\b"), " live "),
+    (re.compile(r"\b(?:con )?meo\b"), " cat "),
+    (re.compile(r"\b(?:em|chi) gai\b"), " sister "),
+    (re.compile(r"\b(?:anh|em) trai\b"), " brother "),
+    (re.compile(r"\bcon gai\b"), " daughter "),
+    (re.compile(r"\bcon trai\b"), " son "),
+    (re.compile(r"\bbuoi sang\b"), " morning "),
+    (re.compile(r"\bbuoi toi\b"), " evening "),
+    (re.compile(r"\bsinh nhat\b"), " birthday "),
+    (re.compile(r"\blam viec\b"), " work "),
+    (re.compile(r"\bban than\b"), " best friend "),
     (re.compile(r"\bsu dung\b"), " use "),
     (re.compile(r"\bghet\b|\bhate[sd]?\b|\bdislike[sd]?\b"), " not like "),
 )
+# Vietnamese words read before folding, where their accents still tell them apart ("chó" is a dog, "cho"
+# means for; "tên" is a name, "ten" a number), into the English word the frame and the synonyms know.
+_VIETNAMESE = {
+    "đừng": "không", "tên": "named", "chó": "dog", "mẹ": "mother", "bố": "father", "vợ": "wife",
+    "chồng": "husband", "trà": "tea", "sống": "live",
+}
+_VIETNAMESE_WORDS = re.compile(
+    r"(?<!\w)(" + "|".join(sorted(map(re.escape, _VIETNAMESE), key=len, reverse=True)) + r")(?!\w)", re.IGNORECASE
+)
+_ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _CONTRACTION = re.compile(r"n['’]t\b")
 _POSSESSIVE = re.compile(r"['’]s\b")
-# "Đừng" (don't) folds into "dung", which is also "dùng" (use): it is read before folding.
-_DONT = re.compile(r"\bđừng\b", re.IGNORECASE)
 _GENERIC = frozenset(
     fold(text) for text in ("ok", "okay", "thanks", "thank you", "cảm ơn", "ừ", "vâng", "hello", "hi", "lol")
 )
@@ -128,7 +148,8 @@ class Report:
 def meaning(text, subject="", kind=""):
     """``(words, content, negated)`` of a memory: its folded words in order-free form, the words that
     say which fact it is (without the frame and the subject's own words) and its polarity."""
-    folded = _POSSESSIVE.sub("", _CONTRACTION.sub(" not", fold(_DONT.sub(" không ", text))))
+    text = _VIETNAMESE_WORDS.sub(lambda match: f" {_VIETNAMESE[match.group(1).lower()]} ", text)
+    folded = _ORDINAL.sub(r"\1", _POSSESSIVE.sub("", _CONTRACTION.sub(" not", fold(text))))
     for pattern, replacement in _SYNONYMS:
         folded = pattern.sub(replacement, folded)
     all_words = words(folded)

@@ -217,3 +217,12 @@ def test_duplicate_search_does_not_compare_every_pair(db, frozen, monkeypatch):
     monkeypatch.setattr(doctor, "same_fact", lambda a, b: compared.append(1) or original(a, b))
     doctor.block_findings(rows, "tools", "preference")
     assert len(compared) < 200
+
+
+def test_common_vietnamese_words_and_ordinals_meet_their_english_forms(db, frozen):
+    cat = [pref("User has a cat named Miu.", subject="pet"), pref("Người dùng có con mèo tên Miu.", subject="pet")]
+    pref("User has a dog named Lu.", subject="pet")
+    born = [pref("User's birthday is on 12 March.", subject="birthday"), pref("User was born on March 12th.", subject="birthday")]
+    pref("User was born on March 13th.", subject="birthday")
+    lives = [pref("Người dùng sống ở Huế.", subject="home"), pref("nguoi dung song o Hue", subject="home")]
+    assert sorted(doctor.analyze("duplicates").duplicates) == sorted([cat, born, lives])
