@@ -131,16 +131,22 @@ def check_policy(confirmed):
         raise Refused("the delete policy is ask: review the plan (--dry-run), then apply it with --yes; nothing was changed")
 
 
-def apply(*, actor, confirmed=False, fingerprint=None, now=None, progress=None):
-    """Make the plan's changes, step by step. ``fingerprint`` (from the plan the owner saw) must match
-    the plan as it is now. ``progress(step, done, total)`` is called after each action."""
-    from governance import jobs
-
+def checked_plan(*, confirmed=False, fingerprint=None, now=None):
+    """The plan as it is now, once the delete policy allows applying it and (given the ``fingerprint``
+    of the plan the owner saw) it is still that plan."""
     check_policy(confirmed)
-    now = now or timezone.now()
     current = plan(now)
     if fingerprint is not None and fingerprint != current.fingerprint:
         raise LifecycleError("the store changed since the plan was made; review the new plan; nothing was changed")
+    return current
+
+
+def carry_out(current, *, actor, now=None):
+    """Make ``current``'s changes, action by action: yields ``(step, done, total)`` after each action,
+    then the ``Applied`` summary."""
+    from governance import jobs
+
+    now = now or timezone.now()
     note = "cleanup"
     merged, total = [], len(current.actions)
     done = {step: 0 for step in STEPS}
@@ -159,9 +165,19 @@ def apply(*, actor, confirmed=False, fingerprint=None, now=None, progress=None):
             for start in range(0, len(ids), ERASE_BATCH):
                 batch = jobs.prune_candidates(now).filter(pk__in=ids[start:start + ERASE_BATCH])
                 done["hard_delete"] += len(lifecycle.erase(list(batch.values_list("pk", flat=True)), actor=actor, note=note))
-        if progress:
-            progress(action.step, index, total)
-    return Applied(
+        yield action.step, index, total
+    yield Applied(
         merged=merged, marked_stale=done["mark_stale"], archived=done["archive"],
         soft_deleted=done["soft_delete"], hard_deleted=done["hard_delete"],
     )
+
+
+def apply(*, actor, confirmed=False, fingerprint=None, now=None, progress=None):
+    """Check, then make the plan's changes. ``progress(step, done, total)`` is called after each action."""
+    now = now or timezone.now()
+    current = checked_plan(confirmed=confirmed, fingerprint=fingerprint, now=now)
+    for item in carry_out(current, actor=actor, now=now):
+        if isinstance(item, Applied):
+            return item
+        if progress:
+            progress(*item)

@@ -3,7 +3,10 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
+from django.http import StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -202,26 +205,42 @@ def resolve_conflict(request):
     return redirect("governance:doctor")
 
 
+PROGRESS_MARK = "<!-- progress -->"
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def cleanup_page(request):
-    """The cleanup plan, every action with its reason; the confirm step applies exactly this plan."""
+    """The cleanup plan, every action with its reason; the confirm step applies exactly this plan and
+    streams its progress, one line per action, as the browser receives it."""
     if request.method == "POST":
         try:
-            applied = cleanup.apply(
-                actor=actor(request), confirmed=request.POST.get("yes") == "on",
-                fingerprint=request.POST.get("fingerprint", ""),
+            current = cleanup.checked_plan(
+                confirmed=request.POST.get("yes") == "on", fingerprint=request.POST.get("fingerprint", ""),
             )
         except LifecycleError as error:
             messages.error(request, str(error))
-        else:
-            messages.success(request, _(
+            return redirect("governance:cleanup")
+        page = render_to_string("governance/cleanup_progress.html", {"plan": current}, request=request)
+        head, tail = page.split(PROGRESS_MARK)
+        return StreamingHttpResponse(_cleanup_stream(current, actor(request), head, tail))
+    plan = cleanup.plan()
+    return render(request, "governance/cleanup.html", {"plan": plan, "shown": DOCTOR_GROUPS_SHOWN})
+
+
+def _cleanup_stream(current, who, head, tail):
+    yield head
+    for item in cleanup.carry_out(current, actor=who):
+        if isinstance(item, cleanup.Applied):
+            summary = _(
                 "Cleanup done: merged %(merged)s groups, marked %(stale)s stale, archived %(archived)s, "
                 "soft-deleted %(soft)s, hard-deleted %(hard)s."
             ) % {
-                "merged": len(applied.merged), "stale": applied.marked_stale, "archived": applied.archived,
-                "soft": applied.soft_deleted, "hard": applied.hard_deleted,
-            })
-        return redirect("governance:cleanup")
-    plan = cleanup.plan()
-    return render(request, "governance/cleanup.html", {"plan": plan, "shown": DOCTOR_GROUPS_SHOWN})
+                "merged": len(item.merged), "stale": item.marked_stale, "archived": item.archived,
+                "soft": item.soft_deleted, "hard": item.hard_deleted,
+            }
+            yield format_html('<li class="done" role="status">{}</li>\n', summary)
+        else:
+            step, done, total = item
+            yield format_html("<li>[{}/{}] {}</li>\n", done, total, step)
+    yield tail

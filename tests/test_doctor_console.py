@@ -135,8 +135,11 @@ def test_cleanup_confirm_applies_exactly_the_plan(console, dirty):
     assert Memory.objects.filter(pk=expired).exists()
     response = console.post("/doctor/cleanup/", {"fingerprint": "stale-plan", "yes": "on"}, follow=True)
     assert "the store changed since the plan was made" in response.content.decode()
-    response = console.post("/doctor/cleanup/", {"fingerprint": fingerprint, "yes": "on"}, follow=True)
-    assert "soft-deleted 1, hard-deleted 1" in response.content.decode()
+    response = console.post("/doctor/cleanup/", {"fingerprint": fingerprint, "yes": "on"})
+    assert response.streaming
+    page = b"".join(response.streaming_content).decode()
+    assert "<li>[1/2] soft_delete</li>" in page and "<li>[2/2] hard_delete</li>" in page
+    assert page.index("[2/2]") < page.index("soft-deleted 1, hard-deleted 1") < page.index("</html>")
     assert not Memory.objects.filter(pk=expired).exists()
     assert Memory.objects.get(pk=noise).deleted_at is not None
 
