@@ -102,7 +102,7 @@ _VENTING = re.compile(
 
 @dataclass(frozen=True)
 class Variant:
-    """The memories of one block whose folded words are equal (or typos of each other)."""
+    """The memories of one block whose folded words (and polarity) are equal."""
 
     ids: tuple
     words: tuple
@@ -131,14 +131,6 @@ class Report:
             details = {key: value for key, value in self.details.items() if key.startswith(mode)}
             report = {mode: report[mode], "details": details}
         return report
-
-    @property
-    def problem_count(self):
-        return (
-            sum(len(group) for group in self.duplicates) + sum(len(group) for group in self.conflicts)
-            + len(self.stale) + len(self.noise) + len(self.missing_metadata) + len(self.broken_chains)
-            + len(self.core.get("overflow", []))
-        )
 
 
 # ---------------------------------------------------------------------------------------------------
