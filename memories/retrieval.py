@@ -19,7 +19,7 @@ superseded, expired or soft-deleted ones.
 """
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from django.conf import settings as django_settings
@@ -35,8 +35,9 @@ from memories.transfer import iso
 
 @dataclass(frozen=True)
 class Weights:
-    """How much each signal can add to a score. Relevance dominates: the others, all together, can
-    reorder memories about equally relevant to the query but not lift an unrelated one above a match."""
+    """How much each signal can add to a score. Relevance dominates: the others together add at most
+    0.35, so they reorder memories of similar relevance but cannot lift one that matches little of the
+    query above one that matches all of it, and a memory matching nothing is never a working candidate."""
 
     relevance: float = 1.0
     context: float = 0.1
@@ -169,7 +170,7 @@ def _item(row, signals, zone):
 
 
 def _left_out(item, reason):
-    return Item(**{**item.__dict__, "reason": reason})
+    return replace(item, reason=reason)
 
 
 def build_context(
