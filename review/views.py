@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -33,7 +33,7 @@ PAGE_SIZE = 50
 # Rows per lifecycle call when deciding a whole filtered set: each call is one UPDATE and one INSERT.
 DECISION_CHUNK = 2000
 # Query parameters that are not filters.
-NOT_FILTERS = {"page", "decision", "expected"}
+NOT_FILTERS = {"page", "decision", "expected", "select"}
 
 
 def actor(request):
@@ -145,18 +145,14 @@ def pending_rows(filterset):
     return rows if filterset.form.cleaned_data.get("q", "").strip() else rows.order_by("created_at", "id")
 
 
-def render_pending(request, data, template="review/pending.html"):
-    filterset = pending_filter(data)
-    filterset.is_valid()
-    context = {"filter": filterset, "page": page_of(pending_rows(filterset), request)}
-    return render(request, template, context)
-
-
 @require_GET
 @login_required
 def pending(request):
+    filterset = pending_filter(request.GET)
+    filterset.is_valid()
+    context = {"filter": filterset, "page": page_of(pending_rows(filterset), request)}
     template = "review/pending.html#table" if fragment(request) else "review/pending.html"
-    return render_pending(request, request.GET, template)
+    return render(request, template, context)
 
 
 def pending_memory(memory_id):
@@ -279,8 +275,8 @@ def decide_selected(request):
             messages.error(request, " ".join(errors))
     target = back(request, reverse("review:pending"))
     if fragment(request):
-        query = target.partition("?")[2]
-        return render_pending(request, QueryDict(query), "review/pending.html#table")
+        # htmx fetches the queue again as the page showed it, filters and messages included.
+        return HttpResponseLocation(target, target="#table", swap="outerHTML")
     return redirect(target)
 
 

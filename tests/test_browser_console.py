@@ -73,6 +73,12 @@ def test_owner_edits_a_proposal_and_approves_it_in_place(live_server, logged_in)
         "User likes green tea in the morning.", "drink", True, "approved",
     )
 
+    page.locator(f"#item-{other.pk}").get_by_role("checkbox").check()
+    page.get_by_role("button", name="Reject selected").click()
+    expect(page.get_by_text("Rejected 1 proposal.")).to_be_visible()
+    expect(page.locator(f"#item-{other.pk}")).to_have_count(0)
+    assert Memory.objects.get(pk=other.pk).status == "rejected"
+
 
 def test_owner_rejects_a_filtered_set_after_confirming_the_count(live_server, logged_in):
     page = logged_in

@@ -210,6 +210,18 @@ def test_pending_filters(console):
     assert ids_on(console.get("/pending/?q=tea&kind=project_context", **HTMX)) == set()
 
 
+def test_select_all_ticks_the_page_and_is_not_carried_into_the_next_one(console):
+    memories = [propose(f"Proposal {i}.") for i in range(3)]
+
+    for url in ("/pending/?kind=preference&select=all", "/memories/?select=all"):
+        for page in (console.get(url), console.get(url, **HTMX)):
+            body = text_of(page)
+            assert all(f'value="{m.pk}" form="bulk" checked' in body for m in memories), url
+            bulk_next = body.split('id="bulk"')[1].split('name="next" value="')[1].split('"')[0]
+            assert bulk_next.startswith(url.split("?")[0]) and "select=all" not in bulk_next
+    assert 'form="bulk" checked' not in text_of(console.get("/pending/"))
+
+
 def test_pending_pages_oldest_first_without_counting(console):
     for i in range(55):
         propose(f"Proposal number {i}.")
@@ -260,11 +272,14 @@ def test_decide_selected_as_page_and_as_fragment(console, decision, status):
     response = console.post("/pending/decide/", {"ids": [chosen[0].pk, chosen[1].pk], "action": decision,
                                                   "next": "/pending/?kind=preference"})
     assert response["Location"] == "/pending/?kind=preference"
-    fragment = console.post("/pending/decide/", {"ids": [chosen[2].pk], "action": decision,
-                                                 "next": "/pending/?q=left"}, **HTMX)
+    swapped = console.post("/pending/decide/", {"ids": [chosen[2].pk], "action": decision,
+                                                "next": "/pending/?q=left"}, **HTMX)
+    # htmx is told to fetch the queue again as the page showed it, into the same place.
+    assert json.loads(swapped["HX-Location"]) == {"path": "/pending/?q=left", "target": "#table", "swap": "outerHTML"}
+    fragment = console.get("/pending/?q=left", **HTMX)
     body = text_of(fragment)
     assert body.lstrip().startswith('<section id="table">')
-    assert ids_on(fragment) == {left.pk}  # the queue as the filters of the page show it
+    assert ids_on(fragment) == {left.pk}
     assert ngettext_count(body, decision, 1)
 
     for memory in chosen:
