@@ -226,3 +226,10 @@ def test_common_vietnamese_words_and_ordinals_meet_their_english_forms(db, froze
     pref("User was born on March 13th.", subject="birthday")
     lives = [pref("Người dùng sống ở Huế.", subject="home"), pref("nguoi dung song o Hue", subject="home")]
     assert sorted(doctor.analyze("duplicates").duplicates) == sorted([cat, born, lives])
+
+
+def test_analyze_prints_a_few_texts_of_a_large_group(db, frozen):
+    ids = [pref("User prefers Vietnamese.") for _ in range(8)]
+    printed = memory("analyze", "--mode", "duplicates")
+    assert ", ".join(f"#{i}" for i in ids) in printed
+    assert printed.count("User prefers Vietnamese.") == 5 and "… and 3 more" in printed

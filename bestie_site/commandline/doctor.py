@@ -5,6 +5,9 @@ from bestie_site.commandline.arguments import add_json, add_limit, add_verb
 from governance import consolidation, doctor
 from memories.models import Memory
 
+# Texts printed per group; its ids are all listed.
+MEMBERS_SHOWN = 5
+
 
 def register(verbs):
     parser = add_verb(
@@ -33,7 +36,7 @@ def register(verbs):
 
 
 def _texts(groups):
-    ids = {memory_id for group in groups for memory_id in group}
+    ids = {memory_id for group in groups for memory_id in group[:MEMBERS_SHOWN]}
     return dict(Memory.objects.filter(pk__in=ids).values_list("pk", "text"))
 
 
@@ -44,8 +47,10 @@ def _write_groups(command, title, groups, limit):
     texts = _texts(shown)
     for group in shown:
         write("  " + ", ".join(f"#{memory_id}" for memory_id in group))
-        for memory_id in group:
+        for memory_id in group[:MEMBERS_SHOWN]:
             write(f"    #{memory_id} {texts.get(memory_id, '')}")
+        if len(group) > MEMBERS_SHOWN:
+            write(f"    … and {len(group) - MEMBERS_SHOWN} more")
     if len(groups) > limit:
         write(f"  … and {len(groups) - limit} more (--limit, --json)")
 
