@@ -327,8 +327,9 @@ def find_duplicates_and_conflicts(now=None):
 
 
 def find_stale(now=None):
-    """Live memories confirmed longer ago than the drift age, or unused for ``UNUSED_DAYS``; and the
-    expired rows prune has not removed yet (those are counted, not listed, with the all-vs-live gap)."""
+    """Live memories confirmed longer ago than the drift age or unused for ``UNUSED_DAYS`` (oldest
+    confirmation first), then the expired rows prune has not removed yet (the backlog, soonest expired
+    first); the details count each kind and the gap between all rows and live rows."""
     now = now or timezone.now()
     live = Memory.objects.live(now)
     unconfirmed = Q(confirmed_at__lt=now - timedelta(days=settings.BESTIE_DRIFT_AGE_DAYS))
@@ -336,19 +337,20 @@ def find_stale(now=None):
     unused = Q(created_at__lt=unused_since) & (
         Q(last_accessed_at__lt=unused_since) | Q(last_accessed_at__isnull=True)
     )
-    ids = list(live.filter(unconfirmed | unused).order_by("confirmed_at", "pk").values_list("pk", flat=True))
+    old = list(live.filter(unconfirmed | unused).order_by("confirmed_at", "pk").values_list("pk", flat=True))
+    backlog = list(Memory.objects.expired(now).order_by("expires_at", "pk").values_list("pk", flat=True))
     total = Memory.objects.count()
     live_count = live.count()
     details = {
         "stale_unconfirmed": live.filter(unconfirmed).count(),
         "stale_unused": live.filter(unused).count(),
-        "stale_expired_backlog": Memory.objects.expired(now).count(),
+        "stale_expired_backlog": len(backlog),
         "stale_marked": live.filter(stale=True).count(),
         "stale_all_rows": total,
         "stale_live_rows": live_count,
         "stale_gap": total - live_count,
     }
-    return ids, details
+    return old + backlog, details
 
 
 def is_noise(text, confidence, access_count):

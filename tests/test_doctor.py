@@ -103,8 +103,8 @@ def test_stale_finds_old_confirmations_unused_memories_and_counts_the_backlog(db
     Memory.objects.filter(pk=used).update(confirmed_at=NOW - timedelta(days=10), last_accessed_at=NOW)
     fresh = pref("User prefers tea.", subject="drink")
     report = doctor.analyze("stale")
-    assert report.stale == [unused, unconfirmed]
-    assert fresh not in report.stale and expired not in report.stale
+    assert report.stale == [unused, unconfirmed, expired]
+    assert fresh not in report.stale
     assert report.details["stale_expired_backlog"] == 1
     assert report.details["stale_gap"] == 1
     assert report.details["stale_all_rows"] == 5 and report.details["stale_live_rows"] == 4
