@@ -230,9 +230,11 @@ class LexicalBackend:
             selective.append(term)
             documents += frequencies[term]
         pairs = query_pairs(query)
+        # Two rare words are found by the ranked query below; a pair with a common one may not be.
         phrases = [
             list(pair) for pair in pairs
             if not (pair[0].prefix or pair[1].prefix) and frequencies.get(pair[0]) and frequencies.get(pair[1])
+            and not (pair[0] in selective and pair[1] in selective)
         ]
         # Up to half the places for memories holding two query words side by side: for Vietnamese, where
         # "đi chợ" is one word of two common syllables, no single syllable would find them.
