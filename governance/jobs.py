@@ -6,13 +6,12 @@ Each job is a plain function doing one unit of work and returning a frozen datac
 """
 
 import functools
-from contextlib import contextmanager
 import time
 from dataclasses import asdict, dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
@@ -66,29 +65,6 @@ def _plain(value):
     if hasattr(value, "isoformat"):
         return value.isoformat()
     return value
-
-
-# ``lifecycle.erase`` checkpoints the WAL after each commit. A checkpoint that truncates the WAL holds the
-# write lock while it waits for readers, for as long as the connection's busy timeout (5 s): one slow
-# console read would stall every writer. A batch's checkpoint waits at most this long per try instead
-# (``checkpoint_wal`` tries again), and the connection gets its usual timeout back afterwards.
-CHECKPOINT_WAIT_MS = 10
-
-
-@contextmanager
-def _batch_transaction():
-    try:
-        with transaction.atomic():
-            yield
-            _busy_timeout(CHECKPOINT_WAIT_MS)
-    finally:
-        _busy_timeout(settings.SQLITE_PRAGMAS["busy_timeout"])
-
-
-def _busy_timeout(milliseconds):
-    if connection.vendor == "sqlite":
-        with connection.cursor() as cursor:
-            cursor.execute(f"PRAGMA busy_timeout = {int(milliseconds)}")
 
 
 class _Batches:
@@ -166,7 +142,7 @@ def prune(*, confirmed=False, now=None):
     batches, deleted, last_id, count = _Batches(), 0, 0, 0
     while True:
         started = time.monotonic()
-        with _batch_transaction():
+        with transaction.atomic():
             # Chosen inside the write transaction, so a row pinned or edited a moment ago is judged as it is now.
             if MemorySettings.load().delete_policy == Policy.DENY:
                 break
@@ -252,7 +228,7 @@ def message_retention(now=None, days=None):
     batches, deleted, count = _Batches(), 0, 0
     while True:
         started = time.monotonic()
-        with _batch_transaction():
+        with transaction.atomic():
             ids = list(Message.objects.filter(created_at__lt=cutoff).order_by("pk").values_list("pk", flat=True)[: batches.size])
             if not ids:
                 break

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
+from django.conf import settings
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection, transaction
@@ -177,11 +178,11 @@ def _get_many(ids):
 # Writing new memories
 
 
-def check_writes_allowed(settings=None):
-    settings = settings or MemorySettings.load()
-    if settings.paused:
+def check_writes_allowed(memory_settings=None):
+    memory_settings = memory_settings or MemorySettings.load()
+    if memory_settings.paused:
         raise Refused("memory is paused: nothing is written until `bestie memory resume`")
-    if settings.write_policy == Policy.DENY:
+    if memory_settings.write_policy == Policy.DENY:
         raise Refused("the write policy is deny: change it with `bestie memory policy write ask|allow`")
 
 
@@ -467,7 +468,9 @@ def erase(ids, *, actor, note=""):
     LogEntry.objects.filter(
         content_type=ContentType.objects.get_for_model(Memory), object_id__in=[str(i) for i in doomed]
     ).delete()
-    Memory.objects.filter(pk__in=doomed).delete()
+    # Every row that points at a doomed row is doomed itself (``predecessors``), so one plain DELETE
+    # does what Django's collector would do row by row; foreign keys are still checked at commit.
+    Memory.objects.filter(pk__in=doomed)._raw_delete(Memory.objects.db)
     AuditEvent.objects.bulk_create(
         [
             _record(
@@ -531,6 +534,12 @@ def clear(*, actor):
     return count
 
 
+# A checkpoint that truncates the WAL holds the write lock while it waits for readers, for as long as the
+# connection's busy timeout: with the usual 5 s, one slow console read would stall every writer. Each
+# try waits this long at most; between tries the lock is free.
+CHECKPOINT_WAIT_MS = 10
+
+
 def checkpoint_wal(attempts=20):
     """Copy the WAL into the database file and truncate it, so deleted text is gone from both files.
 
@@ -539,11 +548,15 @@ def checkpoint_wal(attempts=20):
     """
     if connection.vendor != "sqlite":
         return True
-    for attempt in range(attempts):
-        with connection.cursor() as cursor:
-            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            busy, _, _ = cursor.fetchone()
-        if not busy:
-            return True
-        time.sleep(0.05)
+    with connection.cursor() as cursor:
+        cursor.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}")
+        try:
+            for attempt in range(attempts):
+                cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                busy, _, _ = cursor.fetchone()
+                if not busy:
+                    return True
+                time.sleep(0.05)
+        finally:
+            cursor.execute(f"PRAGMA busy_timeout = {settings.SQLITE_PRAGMAS['busy_timeout']}")
     return False
