@@ -10,7 +10,7 @@ from functools import partial
 import orjson
 from django.core.exceptions import EmptyResultSet
 from django.db import connection, connections, transaction
-from django.db.models import CharField, DateTimeField, F, Func
+from django.db.models import BooleanField, DateTimeField, F, Func, JSONField, TextField, Value
 from django.utils import timezone
 
 from memories.lifecycle import (
@@ -154,34 +154,49 @@ def _history_of(memories):
     return AuditEvent.objects.filter(memory_id__in=memories.order_by().values("id"))
 
 
-def _export_columns(model, fields):
-    """The columns to read for ``fields``. On SQLite times are read as ISO text made in SQL: the
-    stored ``YYYY-MM-DD HH:MM:SS[.ffffff]`` (UTC) becomes what ``iso()`` writes, without the driver
-    parsing every value into a datetime first."""
-    if connection.vendor != "sqlite":
-        return list(fields.values())
-    times = {field.attname for field in model._meta.concrete_fields if isinstance(field, DateTimeField)}
-    return [
-        Func(F(column), template="replace(%(expressions)s, ' ', 'T') || 'Z'", output_field=CharField())
-        if column in times
-        else column
-        for column in fields.values()
-    ]
+def _sqlite_json_object(model, fields):
+    """On SQLite each record is made into its JSON line by SQLite's ``json_object`` (C, no per-value
+    Python): times as ``iso()`` writes them (the stored ``YYYY-MM-DD HH:MM:SS[.ffffff]`` is UTC),
+    booleans as true/false, JSON columns as JSON. Numbers keep 15 significant digits."""
+    by_column = {field.attname: field for field in model._meta.concrete_fields}
+    arguments = []
+    for name, column in fields.items():
+        field = by_column[column]
+        if isinstance(field, DateTimeField):
+            value = Func(F(column), template="replace(%(expressions)s, ' ', 'T') || 'Z'")
+        elif isinstance(field, BooleanField):
+            value = Func(F(column), template="json(CASE WHEN %(expressions)s THEN 'true' ELSE 'false' END)")
+        elif isinstance(field, JSONField):
+            value = Func(F(column), function="json")
+        else:
+            value = F(column)
+        arguments += [Value(name), value]
+    return Func(*arguments, function="json_object", output_field=TextField())
 
 
-def _record_chunks(queryset, fields, tally, name):
-    """The rows of ``queryset`` as the objects ``memory_dict``/``history_dict`` make, one per line."""
+def _lines(queryset, fields):
+    """Each row of ``queryset`` as the JSON object ``memory_dict``/``history_dict`` make, encoded."""
+    if connection.vendor == "sqlite":
+        for (line,) in database_rows(queryset, [_sqlite_json_object(queryset.model, fields)]):
+            yield line.encode()
+        return
     names = list(fields)
     # JSON columns hold JSON text already: it goes into the line as it is.
     json_columns = [i for i, field in enumerate(names) if field in _JSON_FIELDS]
-    lines = []
-    separator = b"\n"
-    for row in database_rows(queryset.order_by("id"), _export_columns(queryset.model, fields)):
+    for row in database_rows(queryset, fields.values()):
         row = list(row)
         for i in json_columns:
             if row[i] is not None:
                 row[i] = orjson.Fragment(row[i])
-        lines.append(orjson.dumps(dict(zip(names, row)), option=_ORJSON_OPTIONS))
+        yield orjson.dumps(dict(zip(names, row)), option=_ORJSON_OPTIONS)
+
+
+def _record_chunks(queryset, fields, tally, name):
+    """The records of ``queryset`` in id order, one per line, in chunks of ``CHUNK_RECORDS``."""
+    lines = []
+    separator = b"\n"
+    for line in _lines(queryset.order_by("id"), fields):
+        lines.append(line)
         if len(lines) == CHUNK_RECORDS:
             yield (separator + b",\n".join(lines)).decode()
             tally[name] += len(lines)

@@ -16,6 +16,9 @@ VERB_MODULES = (reports, policies, memories, review, messages, export, maintenan
 
 
 class Command(BaseCommand):
+    # The system checks import every URL and the API schema: half a second on each call of an everyday
+    # command. `make run` (migrate) and `manage.py check` still run them.
+    requires_system_checks = []
     help = (
         "Bestie's memory: list, search and change memories, review proposals, set the policies, "
         "export and import. `bestie memory VERB --help` explains a verb; --json gives JSON for scripts."
