@@ -28,8 +28,8 @@ JOB_ACTOR = "system:jobs"
 # loses at most the batch in flight, which rolls back as a whole. Between batches the job pauses for
 # longer than SQLite's busy handler sleeps between its tries (100 ms at most), or a waiting writer
 # would keep finding the lock taken again by the next batch.
-BATCH_TARGET_SECONDS = 0.2
-BATCH_PAUSE_SECONDS = 0.25
+BATCH_TARGET_SECONDS = 0.5
+BATCH_PAUSE_SECONDS = 0.12
 BATCH_MIN, BATCH_START, BATCH_MAX = 20, 200, 5000
 
 
