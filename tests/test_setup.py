@@ -131,7 +131,7 @@ def test_ensure_owner_creates_the_owner_once_with_the_password_from_the_environm
 
     owner = get_user_model().objects.get()
     assert (owner.username, owner.is_superuser, owner.is_staff) == ("owner", True, True)
-    assert "http://127.0.0.1:8000/admin/" in out.getvalue()
+    assert "http://127.0.0.1:8000/" in out.getvalue()
     assert Client().login(username="owner", password="correct horse battery staple")
 
     call_command("ensure_owner", stdout=StringIO())
@@ -147,7 +147,7 @@ def test_ensure_owner_shows_a_generated_password_once(monkeypatch):
     call_command("ensure_owner", stdout=first)
 
     password = re.search(r"Password: (\S+)", first.getvalue()).group(1)
-    assert "http://127.0.0.1:8123/admin/" in first.getvalue()
+    assert "http://127.0.0.1:8123/" in first.getvalue()
     assert Client().login(username="owner", password=password)
 
     second = StringIO()

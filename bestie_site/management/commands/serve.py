@@ -19,7 +19,7 @@ def listen_address():
     return host, int(port)
 
 
-def console_url(path="/admin/"):
+def console_url(path="/"):
     host, port = listen_address()
     if host in {"0.0.0.0", "::"}:
         host = "127.0.0.1"
