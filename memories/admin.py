@@ -30,6 +30,19 @@ class LargeTableAdmin(admin.ModelAdmin):
     list_per_page = 50
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """For records only the write path changes: the admin shows them and nothing else."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class FullTextSearchAdmin(LargeTableAdmin):
     def get_search_results(self, request, queryset, search_term):
         if not search_term.strip():
@@ -90,20 +103,11 @@ class MemoryAdmin(FullTextSearchAdmin):
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(LargeTableAdmin):
+class AuditEventAdmin(ReadOnlyAdmin, LargeTableAdmin):
     list_display = ("id", "at", "event", "memory_id", "actor", "note")
     list_filter = ("event",)
     search_fields = ("actor",)
     ordering = ("-id",)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Message)
@@ -150,7 +154,7 @@ class MemorySettingsAdmin(admin.ModelAdmin):
 
 
 @admin.register(AgentToken)
-class AgentTokenAdmin(admin.ModelAdmin):
+class AgentTokenAdmin(ReadOnlyAdmin):
     """Read-only: tokens are made and revoked by ``memories.agents`` (the settings page, ``bestie token``),
     which show the plaintext once and audit both; the hash is never shown."""
 
@@ -158,12 +162,3 @@ class AgentTokenAdmin(admin.ModelAdmin):
     fields = ("name", "created_at", "last_used_at", "revoked_at")
     list_filter = (("revoked_at", admin.EmptyFieldListFilter),)
     search_fields = ("name",)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
