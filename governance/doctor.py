@@ -28,12 +28,13 @@ from datetime import timedelta
 from itertools import combinations
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.utils import timezone
 
 from memories.duplicates import _FUZZY_MIN_LENGTH, _typo_of, same_memory, words
-from memories.models import Layer, Memory, MemorySettings, Scope
+from memories.models import AuditEvent, Layer, Memory, MemorySettings, Scope
 from memories.text import fold
 from memories.tokens import count_tokens
 
@@ -468,3 +469,20 @@ def analyze(mode=None, now=None):
         parts["broken_chains"], chain_details = find_broken_chains()
         details.update(chain_details)
     return Report(**parts, details=details)
+
+
+REPORT_CACHE_SECONDS = 300
+
+
+def recent_report():
+    """The full report for the console, reused until the store changes or five minutes pass.
+
+    A full analysis of a large store takes seconds, too long for every page load. Every change to a
+    memory writes an audit event, so the newest event (with the row counts) marks the store's state;
+    the time limit covers what changes by the clock alone (expiry, staleness).
+    """
+    state = AuditEvent.objects.aggregate(last=Max("id"), at=Max("at"), events=Count("id"))
+    state["memories"] = Memory.objects.count()
+    key = "doctor-report:" + ":".join(str(state[name]) for name in ("last", "at", "events", "memories"))
+    return cache.get_or_set(key, analyze, REPORT_CACHE_SECONDS)
+

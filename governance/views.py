@@ -122,7 +122,7 @@ def _texts(groups):
 @require_GET
 @login_required
 def doctor_page(request):
-    report = doctor.analyze()
+    report = doctor.recent_report()
     score = hygiene.score(report=report)
     shown = report.duplicates[:DOCTOR_GROUPS_SHOWN] + report.conflicts[:DOCTOR_GROUPS_SHOWN]
     rows = _texts(shown)

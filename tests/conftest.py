@@ -19,6 +19,16 @@ def _static_files_without_manifest(settings):
     }
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache: ids repeat across rolled-back tests, so cached reports could."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 def pytest_collection_modifyitems(config, items):
     """SQLite-only tests do not apply to a PostgreSQL run: deselect them rather than skip them."""
     if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

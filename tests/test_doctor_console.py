@@ -151,3 +151,21 @@ def test_pages_speak_vietnamese(console, group):
     assert "Gộp các bản trùng lặp" in console.get("/doctor/merge/", {"ids": group}).content.decode()
     assert "Kế hoạch dọn dẹp" in console.get("/doctor/cleanup/").content.decode()
     assert "Không có gì cần rà soát: mọi bộ nhớ còn hiệu lực đều mới được xác nhận." in console.get("/review/").content.decode()
+
+
+def test_the_doctor_page_reuses_its_report_until_the_store_changes(client, django_user_model, monkeypatch):
+    from governance import doctor
+
+    owner = django_user_model.objects.create_superuser("owner-cache", "o@example.com", "correct horse battery")
+    client.force_login(owner)
+    calls = []
+    real_analyze = doctor.analyze
+    monkeypatch.setattr(doctor, "analyze", lambda *args, **kwargs: calls.append(1) or real_analyze(*args, **kwargs))
+    add_memory("User prefers Vietnamese.", subject="language")
+    assert client.get("/doctor/").status_code == 200
+    assert client.get("/doctor/").status_code == 200
+    assert len(calls) == 1
+    add_memory("User wants Vietnamese-first.", subject="language")
+    response = client.get("/doctor/")
+    assert len(calls) == 2
+    assert "Vietnamese-first" in response.content.decode()
