@@ -482,7 +482,7 @@ def recent_report():
     the time limit covers what changes by the clock alone (expiry, staleness).
     """
     state = AuditEvent.objects.aggregate(last=Max("id"), at=Max("at"), events=Count("id"))
-    state["memories"] = Memory.objects.count()
-    key = "doctor-report:" + ":".join(str(state[name]) for name in ("last", "at", "events", "memories"))
+    at = state["at"].timestamp() if state["at"] else 0
+    key = f"doctor-report:{state['last']}:{at}:{state['events']}:{Memory.objects.count()}"
     return cache.get_or_set(key, analyze, REPORT_CACHE_SECONDS)
 
