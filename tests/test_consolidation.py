@@ -1,9 +1,6 @@
 """Consolidation: merging duplicate groups and resolving contradictions, by function and by CLI."""
 
-import json
-import threading
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import time_machine
@@ -20,6 +17,7 @@ from memories.models import (
 )
 from tests.cli import memory, memory_json, refused
 from tests.factories import OWNER, add_memory
+from tests.servers import json_server
 
 NOW = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 
@@ -156,50 +154,30 @@ def test_cli_refusals_change_nothing(seed_group):
 # The optional drafter, against a local OpenAI-compatible fake
 
 
-class FakeCompletions(BaseHTTPRequestHandler):
-    def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.server.requests.append((self.path, self.headers.get("Authorization"), body))
-        if self.server.fail:
-            self.send_response(500)
-            self.end_headers()
-            return
-        answer = {"choices": [{"message": {"role": "assistant", "content": "  " + self.server.answer + "\n"}}]}
-        payload = json.dumps(answer).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture
 def drafter(settings):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), FakeCompletions)
-    server.requests, server.fail = [], False
-    server.answer = "User prefers Vietnamese replies with proper diacritics unless they ask for another language."
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    settings.BESTIE_MERGE_DRAFTER_URL = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    settings.BESTIE_MERGE_DRAFTER_MODEL = "local-model"
-    settings.BESTIE_MERGE_DRAFTER_API_KEY = "test-key"
-    yield server
-    server.shutdown()
-    server.server_close()
+    def completion(path):
+        return {"choices": [{"message": {"role": "assistant", "content": "  " + server.text + "\n"}}]}
+
+    with json_server(completion, fails=lambda server, path: server.fail) as server:
+        server.fail = False
+        server.text = "User prefers Vietnamese replies with proper diacritics unless they ask for another language."
+        settings.BESTIE_MERGE_DRAFTER_URL = f"{server.base}/v1"
+        settings.BESTIE_MERGE_DRAFTER_MODEL = "local-model"
+        settings.BESTIE_MERGE_DRAFTER_API_KEY = "test-key"
+        yield server
 
 
 def test_the_drafter_writes_the_draft_when_configured(seed_group, drafter):
     draft = consolidation.draft(seed_group)
-    assert draft.text == drafter.answer and draft.drafter == "local-model"
-    path, authorization, body = drafter.requests[0]
+    assert draft.text == drafter.text and draft.drafter == "local-model"
+    path, headers, body = drafter.requests[0]
+    authorization = headers.get("Authorization")
     assert path == "/v1/chat/completions" and authorization == "Bearer test-key"
     assert body["model"] == "local-model"
     assert "- User prefers Vietnamese.\n- User wants Vietnamese-first." in body["messages"][1]["content"]
     merged = consolidation.merge(seed_group, actor=OWNER)
-    assert merged.text == drafter.answer
+    assert merged.text == drafter.text
 
 
 def test_a_failing_drafter_falls_back_to_the_most_specific_member(seed_group, drafter):

@@ -1,13 +1,10 @@
 """The digest: its content, both email bodies, and every channel against a real local server (SMTP via
 aiosmtpd, HTTP for Telegram, Zalo and webhooks), a failing channel, and no second digest on a rerun."""
 
-import json
 import socket
-import threading
 from datetime import datetime, timedelta, timezone as dt_timezone
 from email import message_from_bytes
 from email.policy import default as email_policy
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import time_machine
@@ -18,6 +15,7 @@ from governance import channels, digest, jobs
 from governance.models import DigestChannel, DigestState, HygieneSnapshot, JobRun
 from memories import lifecycle
 from tests.factories import OWNER, add_memory
+from tests.servers import json_server
 
 NOW = datetime(2026, 6, 1, 9, 0, tzinfo=dt_timezone.utc)  # a Monday, the default schedule's slot
 LAST_DIGEST = NOW - timedelta(days=7)
@@ -127,40 +125,17 @@ def smtp(settings):
     controller.stop()
 
 
-class Recorder(BaseHTTPRequestHandler):
-    def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.server.requests.append((self.path, self.headers, body))
-        if self.path.startswith("/broken"):
-            self.send_response(500)
-            self.end_headers()
-            return
-        answer = {"ok": True} if "/sendMessage" in self.path else {"error": 0, "message": "Success"}
-        payload = json.dumps(answer).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args):
-        pass
+def _chat_api_answer(path):
+    return {"ok": True} if "/sendMessage" in path else {"error": 0, "message": "Success"}
 
 
 @pytest.fixture
 def http(settings):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
-    server.requests = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
-    settings.BESTIE_TELEGRAM_API_URL, settings.BESTIE_TELEGRAM_BOT_TOKEN = base, "123:secret-token"
-    settings.BESTIE_ZALO_API_URL, settings.BESTIE_ZALO_ACCESS_TOKEN = base, "zalo-token"
-    settings.BESTIE_CHANNEL_ATTEMPTS, settings.BESTIE_CHANNEL_BACKOFF_MS = 3, 10
-    server.base = base
-    yield server
-    server.shutdown()
-    server.server_close()
+    with json_server(_chat_api_answer, fails=lambda server, path: path.startswith("/broken")) as server:
+        settings.BESTIE_TELEGRAM_API_URL, settings.BESTIE_TELEGRAM_BOT_TOKEN = server.base, "123:secret-token"
+        settings.BESTIE_ZALO_API_URL, settings.BESTIE_ZALO_ACCESS_TOKEN = server.base, "zalo-token"
+        settings.BESTIE_CHANNEL_ATTEMPTS, settings.BESTIE_CHANNEL_BACKOFF_MS = 3, 10
+        yield server
 
 
 def test_every_channel_gets_the_digest_and_a_failing_one_blocks_none(store, smtp, http):
