@@ -82,23 +82,14 @@ def _plain(value):
     return iso(value) if isinstance(value, datetime) else value
 
 
-def memory_rows(queryset):
-    """``values_list`` rows of the exported fields, streamed in id order."""
-    return queryset.order_by("id").values_list(*MEMORY_FIELDS.values()).iterator(chunk_size=2000)
+def memory_dict(values):
+    """A memory's exported object from the values of its ``MEMORY_FIELDS`` attributes, in order."""
+    return {name: _plain(value) for name, value in zip(MEMORY_FIELDS, values)}
 
 
-def memory_dict(row):
-    """One ``memory_rows`` row as the exported object (also the ``--json`` shape of listings)."""
-    return {name: _plain(value) for name, value in zip(MEMORY_FIELDS, row)}
-
-
-def history_dict(row):
-    return {name: _plain(value) for name, value in zip(HISTORY_FIELDS, row)}
-
-
-def history_rows(queryset):
-    """``values_list`` rows of the exported history fields, streamed in id order."""
-    return queryset.order_by("id").values_list(*HISTORY_FIELDS.values()).iterator(chunk_size=2000)
+def history_dict(values):
+    """An audit event's exported object from the values of its ``HISTORY_FIELDS`` attributes, in order."""
+    return {name: _plain(value) for name, value in zip(HISTORY_FIELDS, values)}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -175,7 +166,7 @@ def _sqlite_json_object(model, fields):
 
 
 def _lines(queryset, fields):
-    """Each row of ``queryset`` as the JSON object ``memory_dict``/``history_dict`` make, encoded."""
+    """Each row of ``queryset`` as its exported JSON object (the fields of ``fields``, times by ``iso``), encoded."""
     if connection.vendor == "sqlite":
         for (line,) in database_rows(queryset, [_sqlite_json_object(queryset.model, fields)]):
             yield line.encode()
@@ -210,7 +201,7 @@ def _record_chunks(queryset, fields, tally, name):
 def database_rows(queryset, columns):
     """The rows of ``values_list(*columns)`` as the database driver returns them, in the queryset's order.
 
-    ``memory_rows`` would run each value through Django's converters, which makes an export or a
+    A plain ``values_list`` would run each value through Django's converters, which makes an export or a
     ``list --json`` four times slower; the driver already gives booleans, numbers and datetimes (naive
     UTC on SQLite, aware on PostgreSQL), and JSON comes as text.
     """

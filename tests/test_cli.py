@@ -17,6 +17,7 @@ from django.utils import timezone
 from governance import policies
 from memories import lifecycle, transfer
 from memories.models import AuditEvent, Memory, Message
+from tests import export_shape
 from tests.cli import memory, memory_json, refused, store
 from tests.factories import OWNER, add_memory
 
@@ -73,8 +74,8 @@ def test_list_json_is_the_export_shape_plus_state(every_state):
         confidence=0.35,
     )
     expected = [
-        {**transfer.memory_dict(row), "state": Memory.objects.get(pk=row[0]).state()}
-        for row in transfer.memory_rows(Memory.objects.all())
+        {**export_shape.memory_dict(row), "state": Memory.objects.get(pk=row[0]).state()}
+        for row in export_shape.memory_rows(Memory.objects.all())
     ]
     text = memory("list", "--json")
     assert json.loads(text) == expected

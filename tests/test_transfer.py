@@ -12,6 +12,7 @@ from django.utils import timezone
 from memories import lifecycle, transfer
 from memories.models import AuditEvent, Layer, Memory, MemorySettings, Message, Scope, Status
 from memories.search import matching
+from tests import export_shape
 
 ACTOR = "owner:test"
 VIETNAMESE = "Thích trả lời bằng tiếng Việt có dấu khi ở Đà Nẵng"
@@ -139,10 +140,10 @@ def test_export_records_are_memory_dict_and_history_dict_of_the_rows(db, store):
     document = export()
 
     assert document["memories"] == [
-        transfer.memory_dict(row) for row in transfer.memory_rows(Memory.objects.all())
+        export_shape.memory_dict(row) for row in export_shape.memory_rows(Memory.objects.all())
     ]
     assert document["history"] == [
-        transfer.history_dict(row) for row in transfer.history_rows(AuditEvent.objects.all())
+        export_shape.history_dict(row) for row in export_shape.history_rows(AuditEvent.objects.all())
     ]
 
 

@@ -91,7 +91,7 @@ def state(row, now):
 
 
 def memory_json(row, now):
-    """One memory as ``--json`` prints it: ``transfer.memory_dict`` of the row, plus its state."""
+    """One memory as ``--json`` prints it: the exported memory object, plus its state."""
     obj = dict(zip(transfer.MEMORY_FIELDS, row))
     obj["flags"] = orjson.loads(row.flags)
     obj["state"] = state(row, now)
