@@ -6,6 +6,7 @@ refused or impossible operation raises ``LifecycleError`` whose message says exa
 changes nothing.
 """
 
+import functools
 import hashlib
 import re
 import time
@@ -19,6 +20,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import connection, transaction
 from django.utils import timezone
 
+from memories import rows
 from memories.duplicates import text_key
 from memories.models import AuditEvent, Layer, Memory, MemorySettings, Policy, Scope, SourceKind, Status
 from memories.secrets import find_secrets
@@ -72,7 +74,7 @@ def _record(event, memory_id, actor, old=None, new=None, note="", sha=""):
 
 
 def record(event, memory_id, actor, old=None, new=None, note="", sha=""):
-    return _record(event, memory_id, actor, old, new, note, sha).save()
+    return rows.insert(_record(event, memory_id, actor, old, new, note, sha))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -105,8 +107,13 @@ def clean_kind(kind):
     return kind
 
 
+@functools.cache
+def _values(choices):
+    return frozenset(choices.values)
+
+
 def clean_choice(field, value, choices):
-    if value not in choices.values:
+    if value not in _values(choices):
         raise InvalidValue(field, f"must be one of {', '.join(choices.values)}, not {value!r}")
     return value
 
@@ -178,22 +185,50 @@ def _get_many(ids):
 # Writing new memories
 
 
-def check_writes_allowed(memory_settings=None):
-    memory_settings = memory_settings or MemorySettings.load()
-    if memory_settings.paused:
+class WriteSwitches(NamedTuple):
+    paused: bool
+    write_policy: str
+
+
+def write_switches():
+    """Pause and the write policy: two columns read on every write, so one raw read of them."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT paused, write_policy FROM {MemorySettings._meta.db_table} WHERE id = 1")
+        row = cursor.fetchone()
+    if row is None:
+        memory_settings = MemorySettings.load()
+        return WriteSwitches(memory_settings.paused, memory_settings.write_policy)
+    return WriteSwitches(bool(row[0]), row[1])
+
+
+def check_writes_allowed(switches=None):
+    """Raises ``Refused`` while paused or under the ``deny`` write policy; returns the switches read."""
+    switches = switches or write_switches()
+    if switches.paused:
         raise Refused("memory is paused: nothing is written until `bestie memory resume`")
-    if memory_settings.write_policy == Policy.DENY:
+    if switches.write_policy == Policy.DENY:
         raise Refused("the write policy is deny: change it with `bestie memory policy write ask|allow`")
+    return switches
 
 
-def add(
+@dataclass(frozen=True)
+class NewMemory:
+    """What a new memory says and where it goes, validated and passed by the secret filter: made only by
+    ``prepare``, and the only thing ``store`` writes."""
+
+    fields: dict
+
+    @property
+    def text_key(self):
+        return self.fields["text_key"]
+
+
+def prepare(
     *,
     text,
     kind,
     source,
     source_kind,
-    actor,
-    status=Status.APPROVED,
     subject="",
     scope=Scope.CORE,
     user="",
@@ -205,16 +240,14 @@ def add(
     pinned=False,
     confidence=1.0,
     message=None,
-    flags=(),
+    refusal="nothing was stored",
 ):
-    """Store a new memory. Pause and the ``deny`` write policy refuse it; the caller decides ``status``
-    (the owner's own memories are approved, the agent's proposals follow the write policy)."""
+    """Validate a new memory and refuse secrets in it (``Refused``, whose message ends in ``refusal``)."""
     fields = dict(
         text=clean_text(text),
         kind=clean_kind(kind),
         source=clean_text(source, "source"),
         source_kind=clean_choice("source_kind", source_kind, SourceKind),
-        status=clean_choice("status", status, Status),
         subject=clean_label("subject", subject),
         scope=scope,
         user=clean_label("user", user),
@@ -225,19 +258,31 @@ def add(
         pinned=bool(pinned),
         confidence=clean_confidence(confidence),
         message=message,
-        flags=list(flags),
     )
-    refuse_secrets(
-        "nothing was stored", text=fields["text"], source=fields["source"], subject=fields["subject"]
-    )
+    refuse_secrets(refusal, text=fields["text"], source=fields["source"], subject=fields["subject"])
     fields["text_key"] = text_key(fields["text"])
     clean_placement(scope, fields["project"])
+    return NewMemory(fields)
+
+
+def store(new, *, actor, status=Status.APPROVED, flags=()):
+    """Write a prepared memory with its audit event in one transaction. Pause and the ``deny`` write
+    policy refuse it; the caller decides ``status`` (the owner's own memories are approved, the agent's
+    proposals follow the write policy)."""
+    if not isinstance(new, NewMemory):
+        raise TypeError("store() takes what prepare() returns")
+    status = clean_choice("status", status, Status)
     with transaction.atomic():
         check_writes_allowed()
-        memory = Memory.objects.create(**fields)
-        event = AuditEvent.Event.PROPOSE if memory.status == Status.PENDING else AuditEvent.Event.ADD
+        memory = rows.insert(Memory(**new.fields, status=status, flags=list(flags)))
+        event = AuditEvent.Event.PROPOSE if status == Status.PENDING else AuditEvent.Event.ADD
         record(event, memory.pk, actor, new=snapshot(memory))
     return memory
+
+
+def add(*, actor, status=Status.APPROVED, flags=(), **fields):
+    """Store a new memory: ``prepare`` then ``store`` (see both)."""
+    return store(prepare(**fields), actor=actor, status=status, flags=flags)
 
 
 # ---------------------------------------------------------------------------------------------------

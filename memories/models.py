@@ -267,6 +267,10 @@ class MemorySettings(models.Model):
 
     @classmethod
     def load(cls):
+        """The row, made on first use. Every write and every prompt reads it, so the query is raw SQL:
+        building it with the ORM costs several times what the database needs to answer it."""
+        for row in cls.objects.raw(f"SELECT * FROM {cls._meta.db_table} WHERE id = 1"):
+            return row
         return cls.objects.get_or_create(pk=1)[0]
 
 

@@ -15,6 +15,7 @@ Bad input (a missing source, an unknown kind of source, a TTL of zero) raises ``
 field, like every other write path, and stores nothing.
 """
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -69,33 +70,46 @@ def _message(message_id):
         raise InvalidValue("message_id", f"no message with id {message_id}") from None
 
 
-# One statement for both duplicate checks; a proposal is on the hot path of every agent turn, and
-# building the two querysets in the ORM cost several times what the database needs to answer them.
-_LOOKUP = """
-SELECT id, status, current, TRUE AS exact, '' AS text FROM (
-    SELECT id, status,
-        (superseded_by_id IS NULL AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > %s)) AS current
-    FROM memory WHERE "user" = %s AND text_key = %s ORDER BY id DESC LIMIT 20
-) same_text
-UNION ALL
-SELECT id, status, TRUE, FALSE, text FROM (
-    SELECT id, status, text FROM memory
-    WHERE "user" = %s AND kind = %s AND subject = %s AND status = 'approved' AND superseded_by_id IS NULL
-        AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > %s)
-    ORDER BY id DESC LIMIT {candidates}
-) same_subject
+def _lock(user, key, kind, subject):
+    """On PostgreSQL, serialize proposals that could be duplicates of each other (same text key, or same
+    kind and subject) until the transaction ends. SQLite needs nothing: BEGIN IMMEDIATE already holds
+    the database's write lock."""
+    if connection.vendor != "postgresql":
+        return
+    keys = sorted(
+        int.from_bytes(hashlib.sha256("\x1f".join(parts).encode()).digest()[:8], "big", signed=True)
+        for parts in (("text", user, key), ("subject", user, kind, subject))
+    )
+    with connection.cursor() as cursor:
+        for lock in keys:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [lock])
+
+
+# Both duplicate checks are raw SQL: a proposal is on the hot path of every agent turn, and building the
+# querysets in the ORM cost several times what the database needs to answer them.
+_SAME_TEXT = """
+SELECT id, status FROM memory
+WHERE "user" = %s AND text_key = %s AND superseded_by_id IS NULL AND deleted_at IS NULL
+    AND (expires_at IS NULL OR expires_at > %s)
+ORDER BY id DESC LIMIT 20
+"""
+_SAME_SUBJECT = """
+SELECT id, text FROM memory
+WHERE "user" = %s AND kind = %s AND subject = %s AND status = 'approved' AND superseded_by_id IS NULL
+    AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > %s)
+ORDER BY id DESC LIMIT {candidates}
 """.format(candidates=CANDIDATES)
 
 
 def _lookup(user, key, kind, subject):
-    """(memories with this text key as (id, status) pairs of current rows, newest first;
+    """(current memories with this text key as (id, status) pairs, newest first;
     live memories of the same user, kind and subject as a dict of id to text)."""
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     with connection.cursor() as cursor:
-        cursor.execute(_LOOKUP, [now, user, key, user, kind, subject, now])
-        rows = cursor.fetchall()
-    same = [(memory_id, status) for memory_id, status, current, exact, _ in rows if exact and current]
-    alike = {memory_id: text for memory_id, _, _, exact, text in rows if not exact}
+        cursor.execute(_SAME_TEXT, [user, key, now])
+        same = cursor.fetchall()
+        cursor.execute(_SAME_SUBJECT, [user, kind, subject, now])
+        alike = dict(cursor.fetchall())
     return same, alike
 
 
@@ -117,61 +131,48 @@ def propose(
     message_id=None,
 ):
     actor = agent_actor(agent)
-    text = clean_text(text)
     if not (source or "").strip():
         raise InvalidValue("source", "is required: say where this came from (a message, a file, a command)")
-    source = clean_text(source, "source")
-    source_kind = clean_choice("source_kind", source_kind, SourceKind)
-    user = clean_label("user", user)
-    channel = clean_label("channel", channel)
-    subject = clean_label("subject", subject)
-    kind = lifecycle.clean_kind(kind)
-    ttl = _ttl(ttl_seconds)
-    lifecycle.clean_expiry(expires_at, ttl)
-    lifecycle.clean_placement(clean_choice("scope", scope, Scope), clean_label("project", project))
-    lifecycle.clean_confidence(confidence)
-    message = _message(message_id)
-
-    settings = MemorySettings.load()
     try:
-        lifecycle.check_writes_allowed(settings)
-    except Refused as error:
-        return Proposal(None, REFUSED, f"not stored: {error}")
-    try:
-        # Before the duplicate check, so a secret is refused as such and never compared to anything.
-        lifecycle.refuse_secrets(
-            "secrets are never stored, whatever the policy", text=text, source=source, subject=subject
+        # The secret filter runs before anything is looked up, so a secret is refused as such and never
+        # compared to anything.
+        new = lifecycle.prepare(
+            text=text, kind=kind, source=source, source_kind=source_kind, subject=subject, scope=scope,
+            user=user, channel=channel, project=project, expires_at=expires_at, ttl=_ttl(ttl_seconds),
+            confidence=confidence, message=_message(message_id),
+            refusal="secrets are never stored, whatever the policy",
         )
     except Refused as error:
         return Proposal(None, REFUSED, f"not stored: {error}")
+    # One transaction from the duplicate lookup to the insert, holding the write lock (SQLite's BEGIN
+    # IMMEDIATE, an advisory lock on PostgreSQL): two agents proposing the same memory at once store it
+    # once.
+    with transaction.atomic():
+        try:
+            switches = lifecycle.check_writes_allowed()
+        except Refused as error:
+            return Proposal(None, REFUSED, f"not stored: {error}")
+        fields = new.fields
+        _lock(fields["user"], new.text_key, fields["kind"], fields["subject"])
+        same, alike = _lookup(fields["user"], new.text_key, fields["kind"], fields["subject"])
+        for memory_id, status in same:
+            if status == Status.APPROVED:
+                return _confirm(memory_id, actor)
+        for memory_id, status in same:
+            if status == Status.PENDING:
+                return Proposal(memory_id, DUPLICATE, f"already waiting for the owner's review as memory {memory_id}")
+        for memory_id, status in same:
+            if status == Status.REJECTED:
+                return Proposal(
+                    None, REFUSED, f"not stored: the owner rejected the same memory before (memory {memory_id})"
+                )
+        twin = closest(fields["text"], alike)
+        if twin is not None:
+            return _confirm(twin, actor)
 
-    same, alike = _lookup(user, text_key(text), kind, subject)
-    for memory_id, status in same:
-        if status == Status.APPROVED:
-            return _confirm(memory_id, actor)
-    for memory_id, status in same:
-        if status == Status.PENDING:
-            return Proposal(memory_id, DUPLICATE, f"already waiting for the owner's review as memory {memory_id}")
-    for memory_id, status in same:
-        if status == Status.REJECTED:
-            return Proposal(
-                None, REFUSED, f"not stored: the owner rejected the same memory before (memory {memory_id})"
-            )
-    twin = closest(text, alike)
-    if twin is not None:
-        return _confirm(twin, actor)
-
-    flags = flags_for(text, source_kind)
-    approve = settings.write_policy == Policy.ALLOW and not flags
-    try:
-        memory = lifecycle.add(
-            text=text, kind=kind, source=source, source_kind=source_kind, actor=actor,
-            status=Status.APPROVED if approve else Status.PENDING, subject=subject, scope=scope, user=user,
-            channel=channel, project=project, expires_at=expires_at, ttl=ttl, confidence=confidence,
-            message=message, flags=flags,
-        )
-    except Refused as error:
-        return Proposal(None, REFUSED, f"not stored: {error}")
+        flags = flags_for(fields["text"], fields["source_kind"])
+        approve = switches.write_policy == Policy.ALLOW and not flags
+        memory = lifecycle.store(new, actor=actor, status=Status.APPROVED if approve else Status.PENDING, flags=flags)
     if approve:
         return Proposal(memory.pk, APPROVED, "stored and approved: the write policy is allow")
     if flags:

@@ -1,6 +1,8 @@
 """Text helpers shared by search, duplicate checks and input parsing."""
 
+import functools
 import re
+import sys
 import unicodedata
 from datetime import timedelta
 
@@ -15,9 +17,16 @@ def fold(text):
     Vietnamese "đ" has no Unicode decomposition, so it is mapped by hand; every other diacritic
     falls away with NFKD.
     """
+    if text.isascii():
+        return text.casefold()
     text = text.replace("đ", "d").replace("Đ", "D")
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    return unicodedata.normalize("NFKD", text).translate(_combining_marks()).casefold()
+
+
+@functools.cache
+def _combining_marks():
+    """A ``str.translate`` table deleting every combining mark (built once, in about 50 ms)."""
+    return dict.fromkeys(code for code in range(sys.maxunicode + 1) if unicodedata.combining(chr(code)))
 
 
 def search_terms(query):

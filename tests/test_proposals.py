@@ -1,9 +1,13 @@
 """The agent's write path: policies, poisoning flags, duplicates, rejected proposals, messages."""
 
 import io
+import subprocess
+import sys
+import time
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.utils import timezone
 
 from governance import policies
@@ -12,7 +16,7 @@ from memories.duplicates import text_key
 from memories.lifecycle import InvalidValue, Refused
 from memories.models import AuditEvent, Memory, MemorySettings, Message
 from memories.poisoning import is_instruction_like
-from tests.factories import OWNER, add_memory
+from tests.factories import OWNER, add_memory, child_env
 
 pytestmark = pytest.mark.django_db
 
@@ -237,7 +241,7 @@ def test_fuzzy_check_looks_only_at_a_bounded_candidate_list(django_assert_max_nu
     memories = [
         add_memory(f"User enjoys listening to song number {i}.", user="owner", subject="music") for i in range(80)
     ]
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(10):
         answer = propose("User enjoys listenning to song number 77", subject="music")
     assert (answer.status, answer.id) == ("duplicate", memories[77].pk)
     # Only the newest candidates are compared: the oldest ones are out of reach.
@@ -344,3 +348,48 @@ def test_paused_keeps_no_messages():
         proposals.record_message(role="user", text="hello", agent="bestie")
     assert not Message.objects.exists()
     assert MemorySettings.load().paused
+
+
+# ---------------------------------------------------------------------------------------------------
+# Agents proposing at the same moment
+
+PROPOSER = """
+import django, os, sys, time
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bestie_site.settings")
+django.setup()
+from memories import proposals
+writer = int(sys.argv[1])
+proposals.propose(text=f"Writer {writer} is ready.", kind="fact", source="chat", source_kind="user_message",
+                  agent="warm-up")
+time.sleep(max(0, float(sys.argv[3]) - time.time()))  # all writers start together
+for i in range(int(sys.argv[2])):
+    text = f"User booked table number {i} at the noodle bar."
+    # Each writer words it its own way: the same memory as far as the duplicate check goes.
+    text = text.upper() if writer % 2 else text.replace(".", "!")
+    answer = proposals.propose(text=text, kind="fact", subject="dinner", user="owner", source="chat",
+                               source_kind="user_message", agent=f"writer{writer}")
+    print(answer.status)
+"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_agents_proposing_the_same_memories_at_once_store_each_once():
+    policies.set_write_policy("allow", actor=OWNER)
+    writers, per_writer, start = 4, 40, time.time() + 4
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", PROPOSER, str(n), str(per_writer), str(start)],
+            cwd=settings.BASE_DIR, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        for n in range(writers)
+    ]
+    results = [process.communicate(timeout=120) + (process.returncode,) for process in processes]
+    answers = []
+    for stdout, stderr, returncode in results:
+        assert returncode == 0, stderr
+        answers += stdout.split()
+    assert Memory.objects.exclude(subject="").count() == per_writer
+    assert answers.count("approved") == per_writer
+    assert answers.count("duplicate") == (writers - 1) * per_writer
+    confirmations = AuditEvent.objects.filter(event="confirm").count()
+    assert confirmations == (writers - 1) * per_writer
