@@ -71,9 +71,13 @@ def authenticate(plaintext):
     if not plaintext or not plaintext.startswith(_PREFIX):
         return None
     digest = _digest(plaintext)
-    try:
-        token = AgentToken.objects.get(token_sha256=digest, revoked_at__isnull=True)
-    except AgentToken.DoesNotExist:
+    # Raw SQL: this runs before every API call, and the ORM took longer to build the query than the
+    # database took to answer it.
+    found = AgentToken.objects.raw(
+        f"SELECT * FROM {AgentToken._meta.db_table} WHERE token_sha256 = %s AND revoked_at IS NULL", [digest]
+    )
+    token = next(iter(found), None)
+    if token is None:
         return None
     if not hmac.compare_digest(token.token_sha256, digest):
         return None

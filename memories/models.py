@@ -115,8 +115,10 @@ class Memory(models.Model):
     confidence = models.FloatField(default=1.0, validators=[MinValueValidator(0.0), MaxValueValidator(1.0)])
     source = models.TextField()
     source_kind = models.CharField(max_length=32, choices=SourceKind.choices)
+    # Indexed by the partial index ``memory_from_message`` below: most memories have no message, and every
+    # index a new row enters costs a proposal about 30 µs on a 100k store.
     message = models.ForeignKey(
-        "Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="memories"
+        "Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="memories", db_index=False
     )
     flags = models.JSONField(default=list, blank=True)
     # ``memories.duplicates.text_key(text)``, kept by the write path: same key, same memory.
@@ -134,7 +136,9 @@ class Memory(models.Model):
         ordering = ["id"]
         indexes = [
             models.Index(fields=["status", "layer", "scope"], name="memory_status_layer_scope"),
-            models.Index(fields=["expires_at"], name="memory_expires"),
+            # Only rows that expire: every query on it compares (expires_at <= now), which implies NOT NULL.
+            models.Index(fields=["expires_at"], condition=Q(expires_at__isnull=False), name="memory_expires"),
+            models.Index(fields=["message"], condition=Q(message__isnull=False), name="memory_from_message"),
             models.Index(fields=["kind", "subject"], name="memory_kind_subject"),
             models.Index(fields=["user", "project"], name="memory_user_project"),
             models.Index(fields=["user", "text_key"], name="memory_user_text_key"),

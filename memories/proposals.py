@@ -81,8 +81,7 @@ def _lock(user, key, kind, subject):
         for parts in (("text", user, key), ("subject", user, kind, subject))
     )
     with connection.cursor() as cursor:
-        for lock in keys:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [lock])
+        cursor.execute("SELECT pg_advisory_xact_lock(%s), pg_advisory_xact_lock(%s)", keys)
 
 
 # Both duplicate checks are raw SQL: a proposal is on the hot path of every agent turn, and building the

@@ -241,7 +241,7 @@ def test_fuzzy_check_looks_only_at_a_bounded_candidate_list(django_assert_max_nu
     memories = [
         add_memory(f"User enjoys listening to song number {i}.", user="owner", subject="music") for i in range(80)
     ]
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(11):  # 10, and PostgreSQL's advisory lock
         answer = propose("User enjoys listenning to song number 77", subject="music")
     assert (answer.status, answer.id) == ("duplicate", memories[77].pk)
     # Only the newest candidates are compared: the oldest ones are out of reach.
