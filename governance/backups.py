@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from governance.jobs import recorded
+from governance.jobs import record_run, recorded
 from memories.lifecycle import LifecycleError
 
 PREFIX, SUFFIX = "bestie-", ".sqlite3"
@@ -161,7 +161,19 @@ class RestoreResult:
 
 
 def restore(path, *, dest=None):
-    """Replace the live store's content with the backup at ``path`` (checked first)."""
+    """Replace the live store's content with the backup at ``path`` (checked first). The run is kept
+    in the job history of the restored store, as a failure if nothing could be restored."""
+    started_at = timezone.now()
+    try:
+        result = _restore(path, dest)
+    except Exception as error:
+        record_run("restore", started_at=started_at, error=error)
+        raise
+    record_run("restore", started_at=started_at, result=result)
+    return result
+
+
+def _restore(path, dest):
     plan = restore_plan(path)
     if plan.problems:
         raise BackupError(f"{path} failed its integrity check ({'; '.join(plan.problems[:5])}); nothing was restored")

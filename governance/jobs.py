@@ -57,6 +57,17 @@ def recorded(job):
     return decorate
 
 
+def record_run(job, *, started_at, result=None, error=None):
+    """Keep a ``JobRun`` of a run that could not be recorded as it went (a restore replaces the very
+    table it would have been written to): its result's fields, or its error."""
+    return JobRun.objects.create(
+        job=job, started_at=started_at, finished_at=timezone.now(),
+        outcome=JobRun.Outcome.FAILED if error else JobRun.Outcome.OK,
+        counts=_plain(asdict(result)) if result is not None else {},
+        error=f"{type(error).__name__}: {error}" if error else "",
+    )
+
+
 def _plain(value):
     if isinstance(value, dict):
         return {key: _plain(item) for key, item in value.items()}

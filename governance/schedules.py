@@ -10,12 +10,14 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from croniter import croniter
+from django.db import transaction
 from django.utils import timezone
 from django_q.models import Schedule
 
 from governance.digest import DIGEST_SCHEDULE
 from governance.models import JobRun
-from memories.lifecycle import InvalidValue
+from memories.lifecycle import InvalidValue, record
+from memories.models import AuditEvent
 
 DEFAULT_DIGEST_CRON = "0 9 * * 1"
 
@@ -67,15 +69,36 @@ def seed(now=None):
     return created
 
 
-def set_digest_cron(cron, now=None):
+def job_named(name):
+    for job in JOBS:
+        if job.job == name:
+            return job
+    raise InvalidValue("job", f"must be one of {', '.join(j.job for j in JOBS)}, not {name!r}")
+
+
+def set_cron(name, cron, *, actor, now=None):
+    """Give the job ``name`` a new cron (validated; the next run follows from it); an audit event
+    records the change."""
+    job = job_named(name)
     cron = clean_cron(cron)
-    seed(now)
-    Schedule.objects.filter(name=DIGEST_SCHEDULE).update(cron=cron, next_run=next_run(cron, now))
+    with transaction.atomic():
+        seed(now)
+        schedule = Schedule.objects.select_for_update().get(name=job.schedule)
+        if schedule.cron != cron:
+            record(AuditEvent.Event.POLICY, None, actor, old={f"{job.job} schedule": schedule.cron},
+                   new={f"{job.job} schedule": cron})
+        schedule.cron, schedule.next_run = cron, next_run(cron, now)
+        schedule.save(update_fields=["cron", "next_run"])
     return cron
+
+
+def set_digest_cron(cron, *, actor, now=None):
+    return set_cron("digest", cron, actor=actor, now=now)
 
 
 @dataclass(frozen=True)
 class JobStatus:
+    job: str
     schedule: str
     func: str
     cron: str | None
@@ -93,7 +116,7 @@ def status():
         run = JobRun.objects.filter(job=job.job).exclude(outcome=JobRun.Outcome.RUNNING).first()
         rows.append(
             JobStatus(
-                schedule=job.schedule, func=job.func, cron=schedule.cron if schedule else None,
+                job=job.job, schedule=job.schedule, func=job.func, cron=schedule.cron if schedule else None,
                 next_run=schedule.next_run if schedule else None,
                 last_started_at=run.started_at if run else None, last_outcome=run.outcome if run else None,
                 last_error=run.error if run else "",

@@ -14,4 +14,6 @@ urlpatterns = [
     path("doctor/merge/", views.merge_page, name="merge"),
     path("doctor/resolve/", views.resolve_conflict, name="resolve"),
     path("doctor/cleanup/", views.cleanup_page, name="cleanup"),
+    path("jobs/", views.jobs_page, name="jobs"),
+    path("jobs/schedule/", views.set_schedule, name="schedule"),
 ]

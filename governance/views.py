@@ -1,20 +1,23 @@
-"""The settings page of the owner's console: policies and pause, through ``governance.policies``."""
+"""The governance pages of the owner's console: settings (policies, pause, tokens), the doctor with its
+merges and cleanup, and the maintenance jobs (schedules and run history)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from governance import cleanup, consolidation, doctor, hygiene, policies
+from governance import cleanup, consolidation, doctor, hygiene, policies, schedules
 from governance.forms import PoliciesForm, TokenForm
 from memories import agents
 from memories.lifecycle import LifecycleError
+from governance.models import JobRun
 from memories.models import Memory, MemorySettings
 from review.views import actor
 
@@ -244,3 +247,69 @@ def _cleanup_stream(current, who, head, tail):
             step, done, total = item
             yield format_html("<li>[{}/{}] {}</li>\n", done, total, step)
     yield tail
+
+
+# ---------------------------------------------------------------------------------------------------
+# Maintenance jobs (SPEC §6): their schedules and every run
+
+JOB_LABELS = {
+    "backup": gettext_lazy("Backup"),
+    "prune": gettext_lazy("Prune"),
+    "message_retention": gettext_lazy("Message retention"),
+    "hygiene": gettext_lazy("Hygiene snapshot"),
+    "digest": gettext_lazy("Digest"),
+    "restore": gettext_lazy("Restore"),
+}
+OUTCOME_LABELS = {
+    JobRun.Outcome.OK: gettext_lazy("ok"),
+    JobRun.Outcome.FAILED: gettext_lazy("failed"),
+    JobRun.Outcome.RUNNING: gettext_lazy("running"),
+}
+RUNS_PER_PAGE = 50
+
+
+def _run_row(run):
+    counts = [
+        (key.replace("_", " "), ", ".join(map(str, value)) if isinstance(value, list) else value)
+        for key, value in run.counts.items()
+    ]
+    took = run.finished_at - run.started_at if run.finished_at else None
+    return {
+        "run": run, "label": JOB_LABELS.get(run.job, run.job), "outcome": OUTCOME_LABELS[run.outcome],
+        "counts": counts, "took": took,
+    }
+
+
+@require_GET
+@login_required
+def jobs_page(request):
+    job = request.GET.get("job", "")
+    runs = JobRun.objects.order_by("-started_at", "-id")
+    if job in JOB_LABELS:
+        runs = runs.filter(job=job)
+    page = Paginator(runs, RUNS_PER_PAGE).get_page(request.GET.get("page"))
+    context = {
+        "schedules": [
+            {"status": row, "label": JOB_LABELS[row.job], "outcome": OUTCOME_LABELS.get(row.last_outcome)}
+            for row in schedules.status()
+        ],
+        "job_choices": list(JOB_LABELS.items()), "job": job, "page": page,
+        "runs": [_run_row(run) for run in page],
+    }
+    template = "governance/jobs.html#table" if request.htmx else "governance/jobs.html"
+    return render(request, template, context)
+
+
+@require_POST
+@login_required
+def set_schedule(request):
+    job = request.POST.get("job", "")
+    try:
+        cron = schedules.set_cron(job, request.POST.get("cron", ""), actor=actor(request))
+    except LifecycleError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("%(job)s now runs on the schedule %(cron)s.") % {
+            "job": JOB_LABELS[job], "cron": cron,
+        })
+    return redirect("governance:jobs")

@@ -102,6 +102,12 @@ def test_backup_then_restore_gives_back_exactly_what_was_exported(tmp_path):
         assert cursor.fetchall() == [("ok",)]
         cursor.execute("PRAGMA journal_mode")
         assert cursor.fetchone()[0] == "wal"
+    # The restored store has the backup's job history and this restore in it.
+    run = JobRun.objects.filter(job="restore").get()
+    assert (run.outcome, run.counts["source"], run.counts["safety_backup"]) == (
+        "ok", str(saved.path), restored.safety_backup
+    )
+    assert run.started_at <= run.finished_at
     # The restored store takes writes again.
     add_memory("Written after the restore.")
     assert Memory.objects.filter(text="Written after the restore.").exists()
@@ -119,6 +125,9 @@ def test_restore_of_a_corrupt_or_foreign_file_changes_nothing(tmp_path):
         backups.restore(tmp_path / "missing.sqlite3", dest=tmp_path)
     assert export() == before
     assert not backups.backups(tmp_path)
+    failures = JobRun.objects.filter(job="restore").order_by("id")
+    assert [run.outcome for run in failures] == ["failed", "failed"]
+    assert "failed its integrity check" in failures[0].error and "does not exist" in failures[1].error
 
 
 def test_on_postgresql_backup_and_restore_point_at_pg_dump_and_change_nothing(tmp_path):

@@ -54,12 +54,12 @@ def text_of(response):
 
 GET_URLS = [
     "/", "/pending/", "/pending/1/", "/pending/1/edit/", "/pending/filtered/?decision=approve",
-    "/pending/reject-all/", "/memories/", "/memories/1/", "/export/", "/settings/",
+    "/pending/reject-all/", "/memories/", "/memories/1/", "/export/", "/settings/", "/jobs/",
 ]
 POST_URLS = [
     "/pending/decide/", "/pending/filtered/", "/pending/reject-all/", "/pending/1/edit/", "/pending/1/approve/",
     "/pending/1/reject/", "/memories/bulk/", "/settings/policies/", "/settings/pause/", "/settings/tokens/",
-    "/settings/tokens/revoke/",
+    "/settings/tokens/revoke/", "/jobs/schedule/",
 ]
 
 

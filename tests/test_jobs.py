@@ -231,7 +231,7 @@ def test_seeding_recreates_a_missing_schedule_and_keeps_an_edited_cron(db, froze
 def test_a_bad_cron_is_named(db, cron):
     before = list(Schedule.objects.values_list("name", "cron"))
     with pytest.raises(lifecycle.InvalidValue, match="cron expression of five fields"):
-        schedules.set_digest_cron(cron)
+        schedules.set_digest_cron(cron, actor=OWNER)
     assert list(Schedule.objects.values_list("name", "cron")) == before
 
 

@@ -3,7 +3,7 @@
 from django.db import transaction
 from django.utils import timezone
 
-from bestie_site.commandline import output
+from bestie_site.commandline import ACTOR, output
 from bestie_site.commandline.arguments import add_actions, add_json, add_verb
 from governance import backups, channels, digest, jobs, schedules
 from governance.models import DigestChannel
@@ -115,7 +115,7 @@ def install(command, options):
     cron = schedules.clean_cron(options["schedule"] or schedules.DEFAULT_DIGEST_CRON)
     with transaction.atomic():
         added = channels.install(options["channel"])
-        schedules.set_digest_cron(cron)
+        schedules.set_digest_cron(cron, actor=ACTOR)
     names = ", ".join(str(channel) for channel in added) or "no new channel (all were installed already)"
     command.stdout.write(command.style.SUCCESS(f"digest: added {names}; schedule {cron!r}"))
 
