@@ -513,20 +513,17 @@ def erase(ids, *, actor, note=""):
     LogEntry.objects.filter(
         content_type=ContentType.objects.get_for_model(Memory), object_id__in=[str(i) for i in doomed]
     ).delete()
+    rows.insert_many(
+        _record(
+            AuditEvent.Event.FORGET, i, actor, sha=text_sha256(texts[i]),
+            note=note if i in ids else f"superseded by a forgotten memory; {note}".strip("; "),
+        )
+        for i in doomed
+        if i in texts
+    )
     # Every row that points at a doomed row is doomed itself (``predecessors``), so one plain DELETE
     # does what Django's collector would do row by row; foreign keys are still checked at commit.
     Memory.objects.filter(pk__in=doomed)._raw_delete(Memory.objects.db)
-    AuditEvent.objects.bulk_create(
-        [
-            _record(
-                AuditEvent.Event.FORGET, i, actor, sha=text_sha256(texts[i]),
-                note=note if i in ids else f"superseded by a forgotten memory; {note}".strip("; "),
-            )
-            for i in doomed
-            if i in texts
-        ],
-        batch_size=500,
-    )
     transaction.on_commit(checkpoint_wal)
     return doomed
 
