@@ -22,6 +22,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from governance import consolidation, doctor
 from memories import lifecycle
@@ -126,9 +127,9 @@ def plan(now=None, report=None):
 def check_policy(confirmed):
     policy = MemorySettings.load().delete_policy
     if policy == Policy.DENY:
-        raise Refused("the delete policy is deny: nothing was changed (`bestie memory policy delete ask|allow`)")
+        raise Refused(_("the delete policy is deny: nothing was changed (set it to ask or allow to clean up)"))
     if policy == Policy.ASK and not confirmed:
-        raise Refused("the delete policy is ask: review the plan (--dry-run), then apply it with --yes; nothing was changed")
+        raise Refused(_("the delete policy is ask: review the plan, then confirm it; nothing was changed"))
 
 
 def checked_plan(*, confirmed=False, fingerprint=None, now=None):
@@ -137,7 +138,7 @@ def checked_plan(*, confirmed=False, fingerprint=None, now=None):
     check_policy(confirmed)
     current = plan(now)
     if fingerprint is not None and fingerprint != current.fingerprint:
-        raise LifecycleError("the store changed since the plan was made; review the new plan; nothing was changed")
+        raise LifecycleError(_("the store changed since the plan was made; review the new plan; nothing was changed"))
     return current
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from governance.doctor import meaning
 from memories import lifecycle
@@ -54,22 +55,23 @@ class Resolved:
 
 
 def _members(ids, *, for_update=False):
-    try:
-        wanted = list(dict.fromkeys(int(i) for i in ids))
-    except (TypeError, ValueError):
-        raise InvalidValue("id", f"ids must be whole numbers, got {list(ids)!r}") from None
+    wanted = lifecycle.clean_ids(ids)
     queryset = Memory.objects.select_for_update() if for_update else Memory.objects
     found = queryset.in_bulk(wanted)
     missing = [i for i in wanted if i not in found]
     if missing:
-        raise lifecycle.NotFound(f"no memory with id {', '.join(map(str, missing))}")
+        raise lifecycle.NotFound(lifecycle.no_memory(missing))
     members = [found[i] for i in wanted]
     not_live = [f"{m.pk} ({m.state()})" for m in members if not m.is_live()]
     if not_live:
-        raise LifecycleError(f"only live memories can be consolidated; not live: memory {', '.join(not_live)}")
+        raise LifecycleError(
+            _("only live memories can be consolidated; not live: memory %(ids)s") % {"ids": ", ".join(not_live)}
+        )
     users = {m.user for m in members}
     if len(users) > 1:
-        raise InvalidValue("id", f"these memories belong to different users ({', '.join(sorted(map(repr, users)))})")
+        raise InvalidValue("id", _("these memories belong to different users (%(users)s)") % {
+            "users": ", ".join(sorted(map(repr, users))),
+        })
     return members
 
 
@@ -114,7 +116,7 @@ def draft(ids, *, drafter=True):
     answers (and ``drafter``), else the most specific member's, word for word."""
     members = _members(ids)
     if len(members) < 2:
-        raise InvalidValue("id", "a merge needs at least two memories")
+        raise InvalidValue("id", _("a merge needs at least two memories"))
     base = max(members, key=_specificity)
     drafted = llm_draft([m.text for m in members]) if drafter else None
     return Draft(
@@ -128,8 +130,10 @@ def _refuse_pinned(members, include_pinned, what):
     pinned = [str(m.pk) for m in members if m.pinned]
     if pinned and not include_pinned:
         raise Refused(
-            f"memory {', '.join(pinned)} is pinned and would be {what}; say so explicitly to include it "
-            "(--include-pinned, or tick it in the console)"
+            _(
+                "memory %(ids)s is pinned and would be %(what)s; say so explicitly to include it "
+                "(--include-pinned, or tick it in the console)"
+            ) % {"ids": ", ".join(pinned), "what": what}
         )
 
 
@@ -179,7 +183,7 @@ def resolve(winner_id, loser_ids, *, actor, include_pinned=False):
         members = _members([winner_id, *loser_ids], for_update=True)
         winner, losers = members[0], members[1:]
         if not losers:
-            raise InvalidValue("loser", "name at least one memory, other than the winner, to resolve against it")
+            raise InvalidValue("loser", _("name at least one memory, other than the winner, to resolve against it"))
         _refuse_pinned(losers, include_pinned, "superseded")
         for loser in losers:
             lifecycle.supersede(loser.pk, winner.pk, actor=actor)

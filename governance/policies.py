@@ -4,8 +4,9 @@ Every change is one audit event (``policy``, no memory id) with the old and new 
 """
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
-from memories.lifecycle import InvalidValue, record
+from memories.lifecycle import InvalidValue, one_of, record
 from memories.models import AuditEvent, Governance, MemorySettings, Policy
 
 
@@ -22,7 +23,7 @@ def _set(field, value, actor):
 
 def _choice(field, value, choices):
     if value not in choices.values:
-        raise InvalidValue(field, f"must be one of {', '.join(choices.values)}, not {value!r}")
+        raise InvalidValue(field, one_of(choices.values, value))
     return value
 
 
@@ -49,7 +50,7 @@ def resume(*, actor):
 def set_budgets(*, actor, core=None, working=None):
     for name, value in (("core budget", core), ("working budget", working)):
         if value is not None and (not isinstance(value, int) or value < 1):
-            raise InvalidValue(name, f"must be a positive whole number of tokens, not {value!r}")
+            raise InvalidValue(name, _("must be a positive whole number of tokens, not %(value)r") % {"value": value})
     if core is not None:
         _set("core_budget_tokens", core, actor)
     if working is not None:

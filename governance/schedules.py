@@ -12,11 +12,12 @@ from datetime import datetime
 from croniter import croniter
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django_q.models import Schedule
 
 from governance.digest import DIGEST_SCHEDULE
 from governance.models import JobRun
-from memories.lifecycle import InvalidValue, record
+from memories.lifecycle import InvalidValue, one_of, record
 from memories.models import AuditEvent
 
 DEFAULT_DIGEST_CRON = "0 9 * * 1"
@@ -43,7 +44,9 @@ def clean_cron(value):
     value = " ".join((value or "").split())
     if len(value.split()) != 5 or not croniter.is_valid(value):
         raise InvalidValue(
-            "schedule", f"must be a cron expression of five fields like '0 9 * * 1' (Mondays 09:00), not {value!r}"
+            "schedule",
+            _("must be a cron expression of five fields like '0 9 * * 1' (Mondays 09:00), not %(value)r")
+            % {"value": value},
         )
     return value
 
@@ -73,7 +76,7 @@ def job_named(name):
     for job in JOBS:
         if job.job == name:
             return job
-    raise InvalidValue("job", f"must be one of {', '.join(j.job for j in JOBS)}, not {name!r}")
+    raise InvalidValue("job", one_of([j.job for j in JOBS], name))
 
 
 def set_cron(name, cron, *, actor, now=None):

@@ -13,6 +13,7 @@ from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from memories.lifecycle import InvalidValue, NotFound, record
 from memories.models import AgentToken, AuditEvent
@@ -32,7 +33,9 @@ def clean_name(name):
     name = (name or "").strip()
     if not NAME_PATTERN.fullmatch(name):
         raise InvalidValue(
-            "name", f"must be 1-64 lower-case letters, digits, '-' or '_', starting with a letter or digit, not {name!r}"
+            "name",
+            _("must be 1-64 lower-case letters, digits, '-' or '_', starting with a letter or digit, not %(value)r")
+            % {"value": name},
         )
     return name
 
@@ -46,7 +49,7 @@ def create_token(name, *, actor):
             token = AgentToken.objects.create(name=name, token_sha256=_digest(plaintext))
             record(AuditEvent.Event.TOKEN, None, actor, new={"token": token.name, "action": "create"})
     except IntegrityError:
-        raise InvalidValue("name", f"an active token named {name!r} exists; revoke it first") from None
+        raise InvalidValue("name", _("an active token named %(name)r exists; revoke it first") % {"name": name}) from None
     return plaintext
 
 
@@ -54,7 +57,7 @@ def revoke_token(name, *, actor):
     with transaction.atomic():
         token = AgentToken.objects.select_for_update().filter(name=name, revoked_at__isnull=True).first()
         if token is None:
-            raise NotFound(f"no active token named {name!r}")
+            raise NotFound(_("no active token named %(name)r") % {"name": name})
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
         record(AuditEvent.Event.TOKEN, None, actor, new={"token": token.name, "action": "revoke"})

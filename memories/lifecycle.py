@@ -19,6 +19,7 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from memories import rows
 from memories.duplicates import text_key
@@ -53,6 +54,37 @@ class Refused(LifecycleError):
     """Refused by the owner's policy (paused, write policy deny, delete policy) or the secret filter."""
 
 
+# Messages are translated (gettext) in the language of the request that caused them: the console shows
+# them in Vietnamese or English; the command line and the API speak the default language.
+
+
+def too_long(length, limit):
+    return _("is %(length)s characters long; the limit is %(limit)s") % {"length": length, "limit": limit}
+
+
+def one_of(values, value):
+    return _("must be one of %(values)s, not %(value)r") % {"values": ", ".join(values), "value": value}
+
+
+def no_memory(ids):
+    return _("no memory with id %(ids)s") % {"ids": ", ".join(map(str, ids))}
+
+
+def delete_denied():
+    return _("the delete policy is deny: set it to ask or allow to delete memories")
+
+
+def clean_ids(ids):
+    """Whole-number memory ids, each once, in the given order; at least one."""
+    try:
+        wanted = list(dict.fromkeys(int(i) for i in ids))
+    except (TypeError, ValueError):
+        raise InvalidValue("id", _("ids must be whole numbers, got %(value)r") % {"value": list(ids)}) from None
+    if not wanted:
+        raise InvalidValue("id", _("give at least one memory id"))
+    return wanted
+
+
 def text_sha256(text):
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -84,9 +116,9 @@ def record(event, memory_id, actor, old=None, new=None, note="", sha=""):
 def clean_text(text, field="text"):
     text = " ".join((text or "").split())
     if not text:
-        raise InvalidValue(field, "must not be empty")
+        raise InvalidValue(field, _("must not be empty"))
     if len(text) > MAX_TEXT_LENGTH:
-        raise InvalidValue(field, f"is {len(text)} characters long; the limit is {MAX_TEXT_LENGTH}")
+        raise InvalidValue(field, too_long(len(text), MAX_TEXT_LENGTH))
     return text
 
 
@@ -102,7 +134,7 @@ def clean_kind(kind):
     kind = (kind or "").strip()
     if not KIND_PATTERN.fullmatch(kind):
         raise InvalidValue(
-            "kind", f"must be a lower-case slug like preference or project_context, not {kind!r}"
+            "kind", _("must be a lower-case slug like preference or project_context, not %(value)r") % {"value": kind}
         )
     return kind
 
@@ -114,14 +146,14 @@ def _values(choices):
 
 def clean_choice(field, value, choices):
     if value not in _values(choices):
-        raise InvalidValue(field, f"must be one of {', '.join(choices.values)}, not {value!r}")
+        raise InvalidValue(field, one_of(choices.values, value))
     return value
 
 
 def clean_label(field, value):
     value = (value or "").strip()
     if len(value) > MAX_LABEL_LENGTH:
-        raise InvalidValue(field, f"must be at most {MAX_LABEL_LENGTH} characters")
+        raise InvalidValue(field, _("must be at most %(limit)s characters") % {"limit": MAX_LABEL_LENGTH})
     return value
 
 
@@ -129,55 +161,50 @@ def clean_confidence(value):
     try:
         value = float(value)
     except (TypeError, ValueError):
-        raise InvalidValue("confidence", f"must be a number from 0 to 1, not {value!r}") from None
+        raise InvalidValue("confidence", _("must be a number from 0 to 1, not %(value)r") % {"value": value}) from None
     if not 0.0 <= value <= 1.0:
-        raise InvalidValue("confidence", f"must be from 0 to 1, not {value}")
+        raise InvalidValue("confidence", _("must be from 0 to 1, not %(value)s") % {"value": value})
     return value
 
 
 def clean_expiry(expires_at=None, ttl=None, now=None):
     """An aware datetime from either an absolute time or a TTL (timedelta); None means never."""
     if expires_at is not None and ttl is not None:
-        raise InvalidValue("expires_at", "give either an expiry time or a TTL, not both")
+        raise InvalidValue("expires_at", _("give either an expiry time or a TTL, not both"))
     if ttl is not None:
         if ttl <= timedelta(0):
-            raise InvalidValue("ttl", "must be positive")
+            raise InvalidValue("ttl", _("must be positive"))
         return (now or timezone.now()) + ttl
     if expires_at is not None and timezone.is_naive(expires_at):
-        raise InvalidValue("expires_at", "must include a time zone (e.g. 2026-12-01T09:00:00Z)")
+        raise InvalidValue("expires_at", _("must include a time zone (e.g. 2026-12-01T09:00:00Z)"))
     return expires_at
 
 
 def clean_placement(scope, project):
     clean_choice("scope", scope, Scope)
     if scope == Scope.PROJECT and not project:
-        raise InvalidValue("project", "a project-scoped memory needs the project's name")
+        raise InvalidValue("project", _("a project-scoped memory needs the project's name"))
 
 
 def get_memory(memory_id, *, for_update=False):
     try:
         memory_id = int(memory_id)
     except (TypeError, ValueError):
-        raise InvalidValue("id", f"must be a whole number, not {memory_id!r}") from None
+        raise InvalidValue("id", _("must be a whole number, not %(value)r") % {"value": memory_id}) from None
     queryset = Memory.objects.select_for_update() if for_update else Memory.objects
     try:
         return queryset.get(pk=memory_id)
     except Memory.DoesNotExist:
-        raise NotFound(f"no memory with id {memory_id}") from None
+        raise NotFound(no_memory([memory_id])) from None
 
 
 def _get_many(ids):
     """The memories with these ids, in the given order; every id must exist."""
-    try:
-        wanted = list(dict.fromkeys(int(i) for i in ids))
-    except (TypeError, ValueError):
-        raise InvalidValue("id", f"ids must be whole numbers, got {list(ids)!r}") from None
-    if not wanted:
-        raise InvalidValue("id", "give at least one memory id")
+    wanted = clean_ids(ids)
     found = Memory.objects.select_for_update().in_bulk(wanted)
     missing = [i for i in wanted if i not in found]
     if missing:
-        raise NotFound(f"no memory with id {', '.join(map(str, missing))}")
+        raise NotFound(no_memory(missing))
     return [found[i] for i in wanted]
 
 
@@ -205,9 +232,9 @@ def check_writes_allowed(switches=None):
     """Raises ``Refused`` while paused or under the ``deny`` write policy; returns the switches read."""
     switches = switches or write_switches()
     if switches.paused:
-        raise Refused("memory is paused: nothing is written until `bestie memory resume`")
+        raise Refused(_("memory is paused: nothing is written until it is resumed"))
     if switches.write_policy == Policy.DENY:
-        raise Refused("the write policy is deny: change it with `bestie memory policy write ask|allow`")
+        raise Refused(_("the write policy is deny: set it to ask or allow to store memories"))
     return switches
 
 
@@ -240,7 +267,7 @@ def prepare(
     pinned=False,
     confidence=1.0,
     message=None,
-    refusal="nothing was stored",
+    refusal=None,
 ):
     """Validate a new memory and refuse secrets in it (``Refused``, whose message ends in ``refusal``)."""
     fields = dict(
@@ -259,7 +286,9 @@ def prepare(
         confidence=clean_confidence(confidence),
         message=message,
     )
-    refuse_secrets(refusal, text=fields["text"], source=fields["source"], subject=fields["subject"])
+    refuse_secrets(
+        refusal or _("nothing was stored"), text=fields["text"], source=fields["source"], subject=fields["subject"]
+    )
     fields["text_key"] = text_key(fields["text"])
     clean_placement(scope, fields["project"])
     return NewMemory(fields)
@@ -306,7 +335,7 @@ def _change(memory_id, actor, event, note="", **changes):
 def edit(memory_id, text, *, actor):
     """New wording from the owner; the owner has just checked it, so it counts as confirmed."""
     text = clean_text(text)
-    refuse_secrets("nothing was changed", text=text)
+    refuse_secrets(_("nothing was changed"), text=text)
     return _change(
         memory_id, actor, AuditEvent.Event.EDIT, text=text, text_key=text_key(text), confirmed_at=timezone.now()
     )
@@ -315,13 +344,13 @@ def edit(memory_id, text, *, actor):
 def relabel(memory_id, *, actor, kind=None, subject=None):
     """A new kind or subject: the key that duplicate and contradiction checks group memories by."""
     if kind is None and subject is None:
-        raise InvalidValue("kind", "say what to change: a kind or a subject")
+        raise InvalidValue("kind", _("say what to change: a kind or a subject"))
     changes = {}
     if kind is not None:
         changes["kind"] = clean_kind(kind)
     if subject is not None:
         changes["subject"] = clean_label("subject", subject)
-        refuse_secrets("nothing was changed", subject=changes["subject"])
+        refuse_secrets(_("nothing was changed"), subject=changes["subject"])
     return _change(memory_id, actor, AuditEvent.Event.EDIT, **changes)
 
 
@@ -335,7 +364,7 @@ def unpin(memory_id, *, actor):
 
 def move(memory_id, *, actor, scope=None, layer=None, project=None):
     if scope is None and layer is None and project is None:
-        raise InvalidValue("scope", "say where to move it: a scope, a layer or a project")
+        raise InvalidValue("scope", _("say where to move it: a scope, a layer or a project"))
     with transaction.atomic():
         memory = get_memory(memory_id, for_update=True)
         scope = memory.scope if scope is None else scope
@@ -364,12 +393,16 @@ def supersede(old_id, new_id, *, actor, note=""):
     with transaction.atomic():
         memories = _get_many([old_id, new_id])
         if len(memories) == 1:
-            raise InvalidValue("new", "a memory cannot supersede itself")
+            raise InvalidValue("new", _("a memory cannot supersede itself"))
         old, new = memories
         if old.superseded_by_id:
-            raise LifecycleError(f"memory {old.pk} is already superseded by memory {old.superseded_by_id}")
+            raise LifecycleError(_("memory %(old)s is already superseded by memory %(new)s") % {
+                "old": old.pk, "new": old.superseded_by_id,
+            })
         if not new.is_live():
-            raise LifecycleError(f"memory {new.pk} is {new.state()}; only a live memory can supersede another")
+            raise LifecycleError(_("memory %(id)s is %(state)s; only a live memory can supersede another") % {
+                "id": new.pk, "state": new.state(),
+            })
         old.superseded_by = new
         old.save(update_fields=["superseded_by"])
         record(
@@ -435,23 +468,18 @@ class _StateRow(NamedTuple):
 
 
 def _decide(ids, actor, status, event):
-    try:
-        wanted = list(dict.fromkeys(int(i) for i in ids))
-    except (TypeError, ValueError):
-        raise InvalidValue("id", f"ids must be whole numbers, got {list(ids)!r}") from None
-    if not wanted:
-        raise InvalidValue("id", "give at least one memory id")
+    wanted = clean_ids(ids)
     with transaction.atomic():
         rows = Memory.objects.select_for_update().filter(pk__in=wanted).values_list(*_StateRow._fields)
         found = {row.id: row for row in map(_StateRow._make, rows)}
         missing = [i for i in wanted if i not in found]
         if missing:
-            raise NotFound(f"no memory with id {', '.join(map(str, missing))}")
+            raise NotFound(no_memory(missing))
         now = timezone.now()
         states = {i: Memory.state(found[i], now) for i in wanted}
         not_pending = [f"{i} ({state})" for i, state in states.items() if state != Status.PENDING]
         if not_pending:
-            raise LifecycleError(f"not pending: memory {', '.join(not_pending)}")
+            raise LifecycleError(_("not pending: memory %(ids)s") % {"ids": ", ".join(not_pending)})
         return _set_status(wanted, actor, status, event)
 
 
@@ -543,7 +571,9 @@ def forget(memory_id, *, actor, restore_previous=False):
         if restore_previous:
             previous = list(Memory.objects.filter(superseded_by=memory).values_list("pk", flat=True))
             if not previous:
-                raise LifecycleError(f"memory {memory.pk} did not replace any other memory; nothing to restore")
+                raise LifecycleError(
+                    _("memory %(id)s did not replace any other memory; nothing to restore") % {"id": memory.pk}
+                )
             Memory.objects.filter(pk__in=previous).update(superseded_by=None)
             AuditEvent.objects.bulk_create(
                 [
@@ -566,7 +596,7 @@ def clear(*, actor):
     """Erase every memory and the whole audit history. The delete policy ``deny`` refuses it."""
     with transaction.atomic():
         if MemorySettings.load().delete_policy == Policy.DENY:
-            raise Refused("the delete policy is deny: change it with `bestie memory policy delete ask|allow`")
+            raise Refused(delete_denied())
         count = Memory.objects.count()
         # One statement: foreign keys are checked at commit, when no row points anywhere any more.
         Memory.objects.all()._raw_delete(Memory.objects.db)

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+from django.utils.translation import gettext_lazy
 from mnemonic import Mnemonic
 from stdnum import iban, luhn
 
@@ -41,16 +42,25 @@ BANK_ACCOUNT = "bank account number"
 OTP = "one-time code"
 SEED_PHRASE = "seed phrase"
 
+# Translated when shown (the console speaks Vietnamese or English).
 _REASONS = {
-    API_KEY: "looks like an API key",
-    ACCESS_TOKEN: "looks like an access token",
-    CONNECTION_STRING: "looks like a connection string with a password",
-    IBAN: "looks like an IBAN",
+    PASSWORD: gettext_lazy("looks like a password"),
+    PIN: gettext_lazy("looks like a PIN"),
+    API_KEY: gettext_lazy("looks like an API key"),
+    ACCESS_TOKEN: gettext_lazy("looks like an access token"),
+    PRIVATE_KEY: gettext_lazy("looks like a private key"),
+    CONNECTION_STRING: gettext_lazy("looks like a connection string with a password"),
+    JWT: gettext_lazy("looks like a JWT"),
+    CARD_NUMBER: gettext_lazy("looks like a card number"),
+    IBAN: gettext_lazy("looks like an IBAN"),
+    BANK_ACCOUNT: gettext_lazy("looks like a bank account number"),
+    OTP: gettext_lazy("looks like a one-time code"),
+    SEED_PHRASE: gettext_lazy("looks like a seed phrase"),
 }
 
 
 def _finding(kind, start, end):
-    return Finding(kind, start, end, _REASONS.get(kind) or f"looks like a {kind}")
+    return Finding(kind, start, end, _REASONS[kind])
 
 
 def find_secrets(text):

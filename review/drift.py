@@ -13,6 +13,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from memories import lifecycle
 from memories.lifecycle import InvalidValue
@@ -80,7 +81,9 @@ def supersede(memory_id, text, *, actor):
     with transaction.atomic():
         old = lifecycle.get_memory(memory_id, for_update=True)
         if not old.is_live():
-            raise lifecycle.LifecycleError(f"memory {old.pk} is {old.state()}; only a live memory is reviewed")
+            raise lifecycle.LifecycleError(_("memory %(id)s is %(state)s; only a live memory is reviewed") % {
+                "id": old.pk, "state": old.state(),
+            })
         new = lifecycle.add(
             text=text, kind=old.kind, subject=old.subject, scope=old.scope, user=old.user, channel=old.channel,
             project=old.project, layer=old.layer, pinned=old.pinned, confidence=old.confidence,
@@ -92,7 +95,7 @@ def supersede(memory_id, text, *, actor):
 
 def set_expiry(memory_id, *, actor, expires_at=None, ttl=None):
     if expires_at is None and ttl is None:
-        raise InvalidValue("expires_at", "give the time it ends or a TTL like 30d")
+        raise InvalidValue("expires_at", _("give the time it ends or a TTL like 30d"))
     return lifecycle.set_expiry(memory_id, actor=actor, expires_at=expires_at, ttl=ttl, note=NOTE)
 
 

@@ -448,6 +448,20 @@ def test_an_invalid_edit_says_why_and_changes_nothing(console, changes, error):
     assert [e.event for e in events(memory.pk)] == ["propose"]
 
 
+@pytest.mark.parametrize("changes, error", [
+    ({"kind": "Not A Slug"}, "kind: phải là chuỗi chữ thường như preference"),
+    ({"text": "mật khẩu wifi nhà mình là Bestie@2026"}, "text trông như mật khẩu: chưa có gì thay đổi"),
+])
+def test_a_refused_edit_says_why_in_the_owners_language(console, changes, error):
+    memory = propose("User likes tea.")
+    console.post("/i18n/setlang/", {"language": "vi", "next": "/pending/"})
+
+    response = console.post(f"/pending/{memory.pk}/edit/", edit_data(memory, **{"then": "approve", **changes}))
+
+    assert error in text_of(response)
+    assert Memory.objects.get(pk=memory.pk).text == "User likes tea."
+
+
 def test_relabel_changes_kind_and_subject_with_an_edit_event():
     memory = add_memory("User prefers pnpm.", kind="preference", subject="tools")
 

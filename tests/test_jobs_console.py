@@ -141,3 +141,13 @@ def test_the_page_speaks_vietnamese(console):
 
     assert "Lịch sử chạy" in page and "Cắt tỉa" in page and ">lỗi<" in page
     assert "Run history" not in page
+
+
+def test_a_bad_schedule_is_named_in_the_owners_language(console):
+    schedules.seed()
+    console.post("/i18n/setlang/", {"language": "vi", "next": "/jobs/"})
+
+    response = console.post("/jobs/schedule/", {"job": "prune", "cron": "every night"}, follow=True)
+
+    assert "phải là biểu thức cron gồm năm trường" in response.content.decode()
+    assert Schedule.objects.get(name="bestie-prune").cron == "30 3 * * *"

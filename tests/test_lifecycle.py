@@ -80,7 +80,7 @@ def test_pause_and_deny_refuse_writes_and_say_how_to_undo():
         add_memory()
     policies.resume(actor=OWNER)
     policies.set_write_policy("deny", actor=OWNER)
-    with pytest.raises(lifecycle.Refused, match="policy write"):
+    with pytest.raises(lifecycle.Refused, match="write policy is deny"):
         add_memory()
     assert Memory.objects.count() == 0
     assert list(AuditEvent.objects.values_list("event", "new")) == [
