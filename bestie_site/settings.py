@@ -134,6 +134,12 @@ SQLITE_PRAGMAS = {
     "busy_timeout": "5000",
     "synchronous": "NORMAL",
     "secure_delete": "ON",
+    # SPEC §1's pragmas, and one more: the WAL is copied back into the file every 10,000 pages (40 MB)
+    # instead of SQLite's default 1,000. The same index pages are dirtied by every write, and a
+    # checkpoint writes each page once however often it changed: on a 100k store that halves the
+    # checkpoint work a proposal pays for (issue #3: ~0.1 ms of ~1.4 ms). Forgetting still empties the
+    # WAL at once (``lifecycle.checkpoint_wal``).
+    "wal_autocheckpoint": "10000",
 }
 
 if database_url := os.environ.get("DATABASE_URL"):

@@ -21,6 +21,7 @@ EXPECTED_PRAGMAS = {
     "busy_timeout": 5000,
     "synchronous": 1,  # NORMAL
     "secure_delete": 1,
+    "wal_autocheckpoint": 10000,
 }
 
 
