@@ -29,6 +29,16 @@ def _empty_cache():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the default language: a console request in Vietnamese leaves its language
+    active in the thread (LocaleMiddleware never deactivates it), and domain messages are translated."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
 def pytest_collection_modifyitems(config, items):
     """SQLite-only tests do not apply to a PostgreSQL run: deselect them rather than skip them."""
     if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
