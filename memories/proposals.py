@@ -23,9 +23,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from memories import lifecycle, secrets
-from memories.duplicates import CANDIDATES, closest, text_key
-from memories.lifecycle import InvalidValue, Refused, clean_choice, clean_label, clean_text
-from memories.models import MemorySettings, Message, Policy, Scope, SourceKind, Status
+from memories.duplicates import CANDIDATES, closest
+from memories.lifecycle import InvalidValue, Refused, clean_choice, clean_label
+from memories.models import MemorySettings, Message, Policy, Scope, Status
 from memories.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
 
 APPROVED = "approved"
