@@ -485,4 +485,3 @@ def recent_report():
     at = state["at"].timestamp() if state["at"] else 0
     key = f"doctor-report:{state['last']}:{at}:{state['events']}:{Memory.objects.count()}"
     return cache.get_or_set(key, analyze, REPORT_CACHE_SECONDS)
-

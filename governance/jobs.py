@@ -43,13 +43,9 @@ def recorded(job):
             try:
                 result = function(*args, **kwargs)
             except Exception as error:
-                run.outcome, run.error = JobRun.Outcome.FAILED, f"{type(error).__name__}: {error}"
-                run.finished_at = timezone.now()
-                run.save(update_fields=["outcome", "error", "finished_at"])
+                JobRun.objects.filter(pk=run.pk).update(**_ending(error=error))
                 raise
-            run.outcome, run.counts = JobRun.Outcome.OK, _plain(asdict(result))
-            run.finished_at = timezone.now()
-            run.save(update_fields=["outcome", "counts", "finished_at"])
+            JobRun.objects.filter(pk=run.pk).update(**_ending(result=result))
             return result
 
         return wrapper
@@ -60,12 +56,15 @@ def recorded(job):
 def record_run(job, *, started_at, result=None, error=None):
     """Keep a ``JobRun`` of a run that could not be recorded as it went (a restore replaces the very
     table it would have been written to): its result's fields, or its error."""
-    return JobRun.objects.create(
-        job=job, started_at=started_at, finished_at=timezone.now(),
-        outcome=JobRun.Outcome.FAILED if error else JobRun.Outcome.OK,
-        counts=_plain(asdict(result)) if result is not None else {},
-        error=f"{type(error).__name__}: {error}" if error else "",
-    )
+    return JobRun.objects.create(job=job, started_at=started_at, **_ending(result=result, error=error))
+
+
+def _ending(*, result=None, error=None):
+    """A run's last fields: when it finished and how, with its result's counts or its error."""
+    if error is not None:
+        return {"finished_at": timezone.now(), "outcome": JobRun.Outcome.FAILED,
+                "error": f"{type(error).__name__}: {error}"}
+    return {"finished_at": timezone.now(), "outcome": JobRun.Outcome.OK, "counts": _plain(asdict(result))}
 
 
 def _plain(value):

@@ -6,7 +6,7 @@ Every change is one audit event (``policy``, no memory id) with the old and new 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from memories.lifecycle import InvalidValue, one_of, record
+from memories.lifecycle import InvalidValue, clean_choice, record
 from memories.models import AuditEvent, Governance, MemorySettings, Policy
 
 
@@ -21,22 +21,16 @@ def _set(field, value, actor):
     return settings
 
 
-def _choice(field, value, choices):
-    if value not in choices.values:
-        raise InvalidValue(field, one_of(choices.values, value))
-    return value
-
-
 def set_write_policy(value, *, actor):
-    return _set("write_policy", _choice("write policy", value, Policy), actor)
+    return _set("write_policy", clean_choice("write policy", value, Policy), actor)
 
 
 def set_delete_policy(value, *, actor):
-    return _set("delete_policy", _choice("delete policy", value, Policy), actor)
+    return _set("delete_policy", clean_choice("delete policy", value, Policy), actor)
 
 
 def set_governance_policy(value, *, actor):
-    return _set("governance_policy", _choice("governance policy", value, Governance), actor)
+    return _set("governance_policy", clean_choice("governance policy", value, Governance), actor)
 
 
 def pause(*, actor):

@@ -15,9 +15,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from governance import cleanup, consolidation, doctor, hygiene, policies, schedules
 from governance.forms import PoliciesForm, TokenForm
+from governance.models import JobRun
 from memories import agents
 from memories.lifecycle import LifecycleError
-from governance.models import JobRun
 from memories.models import Memory, MemorySettings
 from review.views import actor
 

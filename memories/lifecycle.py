@@ -140,12 +140,12 @@ def clean_kind(kind):
 
 
 @functools.cache
-def _values(choices):
+def _choice_values(choices):
     return frozenset(choices.values)
 
 
 def clean_choice(field, value, choices):
-    if value not in _values(choices):
+    if value not in _choice_values(choices):
         raise InvalidValue(field, one_of(choices.values, value))
     return value
 
@@ -228,9 +228,9 @@ def write_switches():
     return WriteSwitches(bool(row[0]), row[1])
 
 
-def check_writes_allowed(switches=None):
+def check_writes_allowed():
     """Raises ``Refused`` while paused or under the ``deny`` write policy; returns the switches read."""
-    switches = switches or write_switches()
+    switches = write_switches()
     if switches.paused:
         raise Refused(_("memory is paused: nothing is written until it is resumed"))
     if switches.write_policy == Policy.DENY:
@@ -244,10 +244,6 @@ class NewMemory:
     ``prepare``, and the only thing ``store`` writes."""
 
     fields: dict
-
-    @property
-    def text_key(self):
-        return self.fields["text_key"]
 
 
 def prepare(

@@ -152,8 +152,8 @@ def propose(
         except Refused as error:
             return Proposal(None, REFUSED, f"not stored: {error}")
         fields = new.fields
-        _lock(fields["user"], new.text_key, fields["kind"], fields["subject"])
-        same, alike = _lookup(fields["user"], new.text_key, fields["kind"], fields["subject"])
+        _lock(fields["user"], fields["text_key"], fields["kind"], fields["subject"])
+        same, alike = _lookup(fields["user"], fields["text_key"], fields["kind"], fields["subject"])
         for memory_id, status in same:
             if status == Status.APPROVED:
                 return _confirm(memory_id, actor)
