@@ -155,7 +155,8 @@ else:
     DB_PATH.parent.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
-            "ENGINE": "django.db.backends.sqlite3",
+            # Django's SQLite backend; a transaction start tries for the write lock every 2 ms.
+            "ENGINE": "bestie_site.sqlite_backend",
             "NAME": DB_PATH,
             # Reused across requests: opening a connection and setting its pragmas costs ~2 ms per call.
             # A restore copies into this same file with SQLite's backup API, so kept connections stay valid.

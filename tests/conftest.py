@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db import connection
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls beside it are still synchronous.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -41,7 +42,7 @@ def _default_language():
 
 def pytest_collection_modifyitems(config, items):
     """SQLite-only tests do not apply to a PostgreSQL run: deselect them rather than skip them."""
-    if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    if connection.vendor == "sqlite":
         return
     deselected = [item for item in items if item.get_closest_marker("sqlite")]
     if deselected:

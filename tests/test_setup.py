@@ -5,15 +5,19 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from io import StringIO
 from pathlib import Path
 
 import pytest
+import sqlean
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.db import connection
+from django.db import OperationalError, connection, transaction
 from django.test import Client
+
+from memories.models import MemorySettings
 
 EXPECTED_PRAGMAS = {
     "foreign_keys": 1,
@@ -79,6 +83,55 @@ def test_every_sqlite_connection_has_the_pragmas():
 def test_sqlite_transactions_take_the_write_lock_up_front():
     assert connection.settings_dict["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
     assert connection.transaction_mode == "IMMEDIATE"
+
+
+def _hold_write_lock(seconds):
+    """Take the write lock from another connection (as another process would) and release it after
+    ``seconds``; returns the thread doing it."""
+    holder = sqlean.connect(connection.settings_dict["NAME"], isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+
+    def release():
+        time.sleep(seconds)
+        holder.execute("COMMIT")
+        holder.close()
+
+    thread = threading.Thread(target=release)
+    thread.start()
+    return thread
+
+
+@pytest.mark.sqlite
+@pytest.mark.django_db(transaction=True)
+def test_a_transaction_takes_the_write_lock_within_milliseconds_of_its_release():
+    connection.ensure_connection()
+    holder = _hold_write_lock(0.3)
+    started = time.monotonic()
+    with transaction.atomic():
+        waited = time.monotonic() - started
+        MemorySettings.load()
+    holder.join()
+    # SQLite's own busy handler would sleep up to 100 ms between tries at this point.
+    assert 0.29 <= waited < 0.34
+    assert read_pragmas()["busy_timeout"] == 5000
+
+
+@pytest.mark.sqlite
+@pytest.mark.django_db(transaction=True)
+def test_a_transaction_gives_up_after_the_busy_timeout(monkeypatch):
+    connection.ensure_connection()
+    monkeypatch.setitem(settings.SQLITE_PRAGMAS, "busy_timeout", "200")
+    holder = _hold_write_lock(0.6)
+    started = time.monotonic()
+    with pytest.raises(OperationalError, match="database is locked"):
+        with transaction.atomic():
+            MemorySettings.load()
+    waited = time.monotonic() - started
+    holder.join()
+    assert 0.19 <= waited < 0.3
+    assert not connection.in_atomic_block
+    with transaction.atomic():  # and the next one works once the lock is free
+        MemorySettings.load()
 
 
 def test_deploy_check_is_clean_with_production_settings():
