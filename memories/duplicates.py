@@ -8,6 +8,7 @@ differences in longer words. Numbers, negations and short words must match exact
 "before 9am" and "before 10am", "likes" and "does not like" are different memories.
 """
 
+import functools
 import hashlib
 import re
 
@@ -52,10 +53,13 @@ def _stem(word):
     return word
 
 
+# A proposal compares itself with up to CANDIDATES memories of its subject, and the next proposal on that
+# subject with mostly the same ones: their words are worked out once.
+@functools.lru_cache(maxsize=4096)
 def words(text):
     """The words that carry a memory's meaning, folded and stemmed, sorted (word order does not count)."""
     folded = _OWNER_PHRASES.sub(" ", fold(text))
-    return sorted(_stem(word) for word in _WORD.findall(folded) if word not in _STOPWORDS)
+    return tuple(sorted(_stem(word) for word in _WORD.findall(folded) if word not in _STOPWORDS))
 
 
 def text_key(text):

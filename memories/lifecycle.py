@@ -191,11 +191,10 @@ def get_memory(memory_id, *, for_update=False):
         memory_id = int(memory_id)
     except (TypeError, ValueError):
         raise InvalidValue("id", _("must be a whole number, not %(value)r") % {"value": memory_id}) from None
-    queryset = Memory.objects.select_for_update() if for_update else Memory.objects
-    try:
-        return queryset.get(pk=memory_id)
-    except Memory.DoesNotExist:
-        raise NotFound(no_memory([memory_id])) from None
+    memory = rows.get(Memory, memory_id, for_update=for_update)
+    if memory is None:
+        raise NotFound(no_memory([memory_id]))
+    return memory
 
 
 def _get_many(ids):
@@ -228,13 +227,20 @@ def write_switches():
     return WriteSwitches(bool(row[0]), row[1])
 
 
+def _refusal(switches):
+    """The ``Refused`` these switches give a write, or None."""
+    if switches.paused:
+        return Refused(_("memory is paused: nothing is written until it is resumed"))
+    if switches.write_policy == Policy.DENY:
+        return Refused(_("the write policy is deny: set it to ask or allow to store memories"))
+    return None
+
+
 def check_writes_allowed():
     """Raises ``Refused`` while paused or under the ``deny`` write policy; returns the switches read."""
     switches = write_switches()
-    if switches.paused:
-        raise Refused(_("memory is paused: nothing is written until it is resumed"))
-    if switches.write_policy == Policy.DENY:
-        raise Refused(_("the write policy is deny: set it to ask or allow to store memories"))
+    if refusal := _refusal(switches):
+        raise refusal
     return switches
 
 
@@ -297,11 +303,17 @@ def store(new, *, actor, status=Status.APPROVED, flags=()):
     if not isinstance(new, NewMemory):
         raise TypeError("store() takes what prepare() returns")
     status = clean_choice("status", status, Status)
-    with transaction.atomic():
-        check_writes_allowed()
-        memory = rows.insert(Memory(**new.fields, status=status, flags=list(flags)))
-        event = AuditEvent.Event.PROPOSE if status == Status.PENDING else AuditEvent.Event.ADD
-        record(event, memory.pk, actor, new=snapshot(memory))
+    # No savepoint inside a caller's transaction (``propose`` holds one, and a savepoint costs a proposal
+    # two statements): a refusal is raised once the block is left, so the caller's transaction stays
+    # usable, and a failed insert aborts that transaction as a whole.
+    with transaction.atomic(savepoint=False):
+        refusal = _refusal(write_switches())
+        if refusal is None:
+            memory = rows.insert(Memory(**new.fields, status=status, flags=list(flags)))
+            event = AuditEvent.Event.PROPOSE if status == Status.PENDING else AuditEvent.Event.ADD
+            record(event, memory.pk, actor, new=snapshot(memory))
+    if refusal is not None:
+        raise refusal
     return memory
 
 
@@ -323,7 +335,7 @@ def _change(memory_id, actor, event, note="", **changes):
         for field in changed:
             setattr(memory, field, changes[field])
         if changed:
-            memory.save(update_fields=[f.removesuffix("_id") for f in changed])
+            rows.update(memory, changed)
         record(event, memory.pk, actor, old=old, new=snapshot(memory, changed), note=note)
     return memory
 

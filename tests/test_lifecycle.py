@@ -6,7 +6,7 @@ from django.db import connection
 from django.utils import timezone
 
 from governance import policies
-from memories import lifecycle, search
+from memories import lifecycle, rows, search
 from memories.models import AuditEvent, Layer, Memory, Status
 from tests.factories import OWNER, add_memory
 
@@ -266,3 +266,22 @@ def test_layers_and_injectable_exclude_archive_and_stale():
     Memory.objects.filter(pk=stale.pk).update(stale=True)
     assert list(Memory.objects.injectable()) == [working]
     assert Memory.objects.live().count() == 3
+
+
+@pytest.mark.django_db
+def test_the_write_paths_own_row_reads_and_updates_match_the_orm():
+    memory = add_memory(ttl=timedelta(days=3), project="bestie", scope="project")
+    memory = lifecycle.move(memory.pk, actor=OWNER, layer=Layer.ARCHIVE)
+    Memory.objects.filter(pk=memory.pk).update(flags=["tool_output"], last_accessed_at=timezone.now())
+    expected = Memory.objects.get(pk=memory.pk)
+
+    found = rows.get(Memory, memory.pk, for_update=True)
+    fields = [field.attname for field in Memory._meta.concrete_fields]
+    assert {f: getattr(found, f) for f in fields} == {f: getattr(expected, f) for f in fields}
+    assert isinstance(found.expires_at, type(expected.expires_at)) and found.flags == ["tool_output"]
+    assert rows.get(Memory, memory.pk + 1000) is None
+
+    found.text, found.stale = "User prefers short answers.", True
+    rows.update(found, ["text", "stale"])
+    again = Memory.objects.get(pk=memory.pk)
+    assert (again.text, again.stale, again.layer) == ("User prefers short answers.", True, Layer.ARCHIVE)
