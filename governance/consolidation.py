@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from governance.doctor import meaning
 from memories import lifecycle
 from memories.lifecycle import InvalidValue, LifecycleError, Refused
-from memories.models import AuditEvent, Layer, Memory, SourceKind, Status
+from memories.models import AuditEvent, Layer, Memory, SourceKind, Status, state_label
 
 log = logging.getLogger(__name__)
 DRAFTER_PROMPT = (
@@ -62,7 +62,7 @@ def _members(ids, *, for_update=False):
     if missing:
         raise lifecycle.NotFound(lifecycle.no_memory(missing))
     members = [found[i] for i in wanted]
-    not_live = [f"{m.pk} ({m.state()})" for m in members if not m.is_live()]
+    not_live = [f"{m.pk} ({state_label(m.state())})" for m in members if not m.is_live()]
     if not_live:
         raise LifecycleError(
             _("only live memories can be consolidated; not live: memory %(ids)s") % {"ids": ", ".join(not_live)}

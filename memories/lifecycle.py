@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from memories import rows
 from memories.duplicates import text_key
-from memories.models import AuditEvent, Layer, Memory, MemorySettings, Policy, Scope, SourceKind, Status
+from memories.models import AuditEvent, Layer, Memory, MemorySettings, Policy, Scope, SourceKind, Status, state_label
 from memories.secrets import find_secrets
 
 KIND_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,63}")
@@ -409,7 +409,7 @@ def supersede(old_id, new_id, *, actor, note=""):
             })
         if not new.is_live():
             raise LifecycleError(_("memory %(id)s is %(state)s; only a live memory can supersede another") % {
-                "id": new.pk, "state": new.state(),
+                "id": new.pk, "state": state_label(new.state()),
             })
         old.superseded_by = new
         old.save(update_fields=["superseded_by"])
@@ -485,7 +485,7 @@ def _decide(ids, actor, status, event):
             raise NotFound(no_memory(missing))
         now = timezone.now()
         states = {i: Memory.state(found[i], now) for i in wanted}
-        not_pending = [f"{i} ({state})" for i, state in states.items() if state != Status.PENDING]
+        not_pending = [f"{i} ({state_label(state)})" for i, state in states.items() if state != Status.PENDING]
         if not_pending:
             raise LifecycleError(_("not pending: memory %(ids)s") % {"ids": ", ".join(not_pending)})
         return _set_status(wanted, actor, status, event)

@@ -5,6 +5,25 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+# What ``Memory.state`` says, in the owner's language (the console, domain errors); the API and the CLI's
+# JSON keep the words themselves.
+STATE_LABELS = {
+    "live": _("live"),
+    "stale": _("stale"),
+    "pending": _("pending"),
+    "approved": _("approved"),
+    "rejected": _("rejected"),
+    "superseded": _("superseded"),
+    "expired": _("expired"),
+    "deleted": _("deleted"),
+}
+
+
+def state_label(state):
+    return STATE_LABELS.get(state, state)
 
 
 class Scope(models.TextChoices):

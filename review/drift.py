@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from memories import lifecycle
 from memories.lifecycle import InvalidValue
-from memories.models import AuditEvent, Memory, SourceKind
+from memories.models import AuditEvent, Memory, SourceKind, state_label
 
 NOTE = "drift review"
 ACTIONS = ("confirm", "supersede", "expire", "forget")
@@ -82,7 +82,7 @@ def supersede(memory_id, text, *, actor):
         old = lifecycle.get_memory(memory_id, for_update=True)
         if not old.is_live():
             raise lifecycle.LifecycleError(_("memory %(id)s is %(state)s; only a live memory is reviewed") % {
-                "id": old.pk, "state": old.state(),
+                "id": old.pk, "state": state_label(old.state()),
             })
         new = lifecycle.add(
             text=text, kind=old.kind, subject=old.subject, scope=old.scope, user=old.user, channel=old.channel,

@@ -4,7 +4,7 @@ import django_filters
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from memories.models import Memory
+from memories.models import STATE_LABELS, Memory
 from memories.search import matching
 
 SCOPES = [("core", _("core")), ("project", _("project")), ("session", _("session"))]
@@ -17,16 +17,7 @@ SOURCE_KINDS = [
     ("owner", _("owner")),
     ("consolidation", _("consolidation")),
 ]
-STATES = [
-    ("live", _("live")),
-    ("stale", _("stale")),
-    ("pending", _("pending")),
-    ("approved", _("approved")),
-    ("rejected", _("rejected")),
-    ("superseded", _("superseded")),
-    ("expired", _("expired")),
-    ("deleted", _("deleted")),
-]
+STATES = list(STATE_LABELS.items())
 YES_NO = [("true", _("yes")), ("false", _("no"))]
 
 

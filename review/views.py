@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from memories import lifecycle, reports, transfer
-from memories.models import AuditEvent, Memory, MemorySettings, Policy
+from memories.models import AuditEvent, Memory, MemorySettings, Policy, state_label
 from memories.text import parse_ttl
 from review import drift
 from review.filters import MemoryFilter, PendingFilter
@@ -160,7 +160,7 @@ def pending_memory(memory_id):
     memory = get_object_or_404(Memory.objects.select_related("message"), pk=memory_id)
     if memory.state() != "pending":
         raise lifecycle.LifecycleError(
-            _("Memory #%(id)s is %(state)s, no longer pending.") % {"id": memory.pk, "state": memory.state()}
+            _("Memory #%(id)s is %(state)s, no longer pending.") % {"id": memory.pk, "state": state_label(memory.state())}
         )
     return memory
 

@@ -504,6 +504,23 @@ def test_memory_list_full_page_fragment_and_filters(console):
     assert rows_on(console.get("/memories/?q=hue")) == {archived.pk}
 
 
+def test_states_are_shown_in_the_owners_language(console):
+    live = add_memory("User prefers concise replies.")
+    waiting = propose("User likes tea.")
+    console.post("/i18n/setlang/", {"language": "vi", "next": "/memories/"})
+
+    listed = text_of(console.get("/memories/"))
+    assert '<span class="state live">còn hiệu lực</span>' in listed
+    assert '<span class="state pending">chờ duyệt</span>' in listed
+    assert '<span class="state live">còn hiệu lực</span>' in text_of(console.get(f"/memories/{live.pk}/"))
+
+    lifecycle.approve([waiting.pk], actor=ACTOR)
+    late = console.get(f"/pending/{waiting.pk}/edit/", follow=True)
+    assert f"Ký ức #{waiting.pk} đang ở trạng thái còn hiệu lực, không còn chờ duyệt." in text_of(late)
+    twice = console.post(f"/pending/{waiting.pk}/approve/", follow=True)
+    assert f"{waiting.pk} (còn hiệu lực)" in text_of(twice)
+
+
 @pytest.mark.parametrize("action, check", [
     ("pin", lambda m: m.pinned), ("unpin", lambda m: not m.pinned), ("confirm", lambda m: not m.stale),
 ])
