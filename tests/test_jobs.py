@@ -75,6 +75,20 @@ def test_prune_under_allow_erases_expired_and_long_superseded_rows_but_never_pin
     assert (run.outcome, run.counts["deleted"], run.finished_at) == ("ok", 2, NOW)
 
 
+@pytest.mark.sqlite
+def test_prune_leaves_the_query_planner_statistics_current(crafted):
+    set_delete_policy("allow", actor=OWNER)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE sqlite_schema")  # sqlite_stat1 exists, and is empty
+        cursor.execute("DELETE FROM sqlite_stat1")
+
+        jobs.prune()
+
+        cursor.execute("SELECT stat FROM sqlite_stat1 WHERE tbl = 'memory' AND idx = 'memory_user_text_key'")
+        rows_counted = int(cursor.fetchone()[0].split()[0])
+    assert rows_counted == Memory.objects.count() == 6
+
+
 def test_prune_under_deny_erases_nothing_and_says_how_many_would_go(crafted):
     set_delete_policy("deny", actor=OWNER)
 
