@@ -100,16 +100,11 @@ ORDER BY id DESC LIMIT {candidates}
 """.format(candidates=CANDIDATES)
 
 
-def _lookup(user, key, kind, subject):
-    """(current memories with this text key as (id, status) pairs, newest first;
-    live memories of the same user, kind and subject as a dict of id to text)."""
+def _lookup(sql, params):
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     with connection.cursor() as cursor:
-        cursor.execute(_SAME_TEXT, [user, key, now])
-        same = cursor.fetchall()
-        cursor.execute(_SAME_SUBJECT, [user, kind, subject, now])
-        alike = dict(cursor.fetchall())
-    return same, alike
+        cursor.execute(sql, [*params, now])
+        return cursor.fetchall()
 
 
 def propose(
@@ -153,7 +148,9 @@ def propose(
             return Proposal(None, REFUSED, f"not stored: {error}")
         fields = new.fields
         _lock(fields["user"], fields["text_key"], fields["kind"], fields["subject"])
-        same, alike = _lookup(fields["user"], fields["text_key"], fields["kind"], fields["subject"])
+        # Current memories with the same text key, newest first: one that the owner approved, one
+        # waiting for review or one the owner rejected decides the answer.
+        same = _lookup(_SAME_TEXT, [fields["user"], fields["text_key"]])
         for memory_id, status in same:
             if status == Status.APPROVED:
                 return _confirm(memory_id, actor)
@@ -165,6 +162,8 @@ def propose(
                 return Proposal(
                     None, REFUSED, f"not stored: the owner rejected the same memory before (memory {memory_id})"
                 )
+        # Otherwise the live memories of the same user, kind and subject, compared word by word.
+        alike = dict(_lookup(_SAME_SUBJECT, [fields["user"], fields["kind"], fields["subject"]]))
         twin = closest(fields["text"], alike)
         if twin is not None:
             return _confirm(twin, actor)
