@@ -134,7 +134,7 @@ def repair_chains():
         links = dict(Memory.objects.filter(pk__in=cuts).values_list("pk", "superseded_by_id"))
         Memory.objects.filter(pk__in=cuts).update(superseded_by=None)
         AuditEvent.objects.bulk_create(
-            lifecycle._record(
+            lifecycle.audit_event(
                 AuditEvent.Event.RESTORE, i, ACTOR, old={"superseded_by_id": links[i]},
                 new={"superseded_by_id": None}, note="hygiene doctor: broken supersede chain",
             )

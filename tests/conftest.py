@@ -2,7 +2,6 @@ import os
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.db import connection
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls beside it are still synchronous.

@@ -1,189 +1,43 @@
-"""The one write path for memories: every entry point (CLI, console, API, jobs) changes memories here.
+"""Adding, changing and deciding on memories."""
 
-Each function validates its input before touching anything, applies the owner's policies, makes its
-change in one transaction and records an audit event with the actor and the old and new values. A
-refused or impossible operation raises ``LifecycleError`` whose message says exactly what was wrong, and
-changes nothing.
-"""
-
-import functools
-import hashlib
-import re
-import time
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import NamedTuple
 
-from django.conf import settings
-from django.contrib.admin.models import LogEntry
-from django.contrib.contenttypes.models import ContentType
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from memories import rows
 from memories.duplicates import text_key
-from memories.models import AuditEvent, Layer, Memory, MemorySettings, Policy, Scope, SourceKind, Status, state_label
-from memories.secrets import find_secrets
-
-KIND_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,63}")
-MAX_TEXT_LENGTH = 2000
-MAX_LABEL_LENGTH = 100
-# Fields shown in audit events and compared on edit; the record's bookkeeping (statistics, ids) is not.
-AUDITED_FIELDS = (
-    "text", "kind", "subject", "scope", "user", "channel", "project", "layer", "status", "pinned",
-    "stale", "superseded_by_id", "expires_at", "confidence", "source", "source_kind", "deleted_at",
+from memories.lifecycle.history import audit_event, json_value, record, snapshot
+from memories.lifecycle.validation import (
+    InvalidValue,
+    LifecycleError,
+    NotFound,
+    Refused,
+    clean_choice,
+    clean_confidence,
+    clean_expiry,
+    clean_ids,
+    clean_kind,
+    clean_label,
+    clean_placement,
+    clean_text,
+    no_memory,
+    refuse_secrets,
 )
-
-
-class LifecycleError(Exception):
-    """An operation that was refused or could not be done; nothing was changed."""
-
-
-class NotFound(LifecycleError):
-    pass
-
-
-class InvalidValue(LifecycleError):
-    def __init__(self, field, message):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-
-
-class Refused(LifecycleError):
-    """Refused by the owner's policy (paused, write policy deny, delete policy) or the secret filter."""
-
-
-# Messages are translated (gettext) in the language of the request that caused them: the console shows
-# them in Vietnamese or English; the command line and the API speak the default language.
-
-
-def too_long(length, limit):
-    return _("is %(length)s characters long; the limit is %(limit)s") % {"length": length, "limit": limit}
-
-
-def one_of(values, value):
-    return _("must be one of %(values)s, not %(value)r") % {"values": ", ".join(values), "value": value}
-
-
-def no_memory(ids):
-    return _("no memory with id %(ids)s") % {"ids": ", ".join(map(str, ids))}
-
-
-def delete_denied():
-    return _("the delete policy is deny: set it to ask or allow to delete memories")
-
-
-def clean_ids(ids):
-    """Whole-number memory ids, each once, in the given order; at least one."""
-    try:
-        wanted = list(dict.fromkeys(int(i) for i in ids))
-    except (TypeError, ValueError):
-        raise InvalidValue("id", _("ids must be whole numbers, got %(value)r") % {"value": list(ids)}) from None
-    if not wanted:
-        raise InvalidValue("id", _("give at least one memory id"))
-    return wanted
-
-
-def text_sha256(text):
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _json_value(value):
-    if isinstance(value, datetime):
-        return value.isoformat()
-    return value
-
-
-def snapshot(memory, fields=AUDITED_FIELDS):
-    return {field: _json_value(getattr(memory, field)) for field in fields}
-
-
-def _record(event, memory_id, actor, old=None, new=None, note="", sha=""):
-    return AuditEvent(
-        memory_id=memory_id, event=event, actor=actor, old=old, new=new, note=note, text_sha256=sha
-    )
-
-
-def record(event, memory_id, actor, old=None, new=None, note="", sha=""):
-    return rows.insert(_record(event, memory_id, actor, old, new, note, sha))
-
-
-# ---------------------------------------------------------------------------------------------------
-# Validation
-
-
-def clean_text(text, field="text"):
-    text = " ".join((text or "").split())
-    if not text:
-        raise InvalidValue(field, _("must not be empty"))
-    if len(text) > MAX_TEXT_LENGTH:
-        raise InvalidValue(field, too_long(len(text), MAX_TEXT_LENGTH))
-    return text
-
-
-def refuse_secrets(outcome, **fields):
-    """Secrets are never stored (SPEC §3): refused before anything is written, with a message that
-    names the kind of secret and never the secret itself."""
-    for field, value in fields.items():
-        for finding in find_secrets(value)[:1]:
-            raise Refused(f"{field} {finding.reason}: {outcome}")
-
-
-def clean_kind(kind):
-    kind = (kind or "").strip()
-    if not KIND_PATTERN.fullmatch(kind):
-        raise InvalidValue(
-            "kind", _("must be a lower-case slug like preference or project_context, not %(value)r") % {"value": kind}
-        )
-    return kind
-
-
-@functools.cache
-def _choice_values(choices):
-    return frozenset(choices.values)
-
-
-def clean_choice(field, value, choices):
-    if value not in _choice_values(choices):
-        raise InvalidValue(field, one_of(choices.values, value))
-    return value
-
-
-def clean_label(field, value):
-    value = (value or "").strip()
-    if len(value) > MAX_LABEL_LENGTH:
-        raise InvalidValue(field, _("must be at most %(limit)s characters") % {"limit": MAX_LABEL_LENGTH})
-    return value
-
-
-def clean_confidence(value):
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        raise InvalidValue("confidence", _("must be a number from 0 to 1, not %(value)r") % {"value": value}) from None
-    if not 0.0 <= value <= 1.0:
-        raise InvalidValue("confidence", _("must be from 0 to 1, not %(value)s") % {"value": value})
-    return value
-
-
-def clean_expiry(expires_at=None, ttl=None, now=None):
-    """An aware datetime from either an absolute time or a TTL (timedelta); None means never."""
-    if expires_at is not None and ttl is not None:
-        raise InvalidValue("expires_at", _("give either an expiry time or a TTL, not both"))
-    if ttl is not None:
-        if ttl <= timedelta(0):
-            raise InvalidValue("ttl", _("must be positive"))
-        return (now or timezone.now()) + ttl
-    if expires_at is not None and timezone.is_naive(expires_at):
-        raise InvalidValue("expires_at", _("must include a time zone (e.g. 2026-12-01T09:00:00Z)"))
-    return expires_at
-
-
-def clean_placement(scope, project):
-    clean_choice("scope", scope, Scope)
-    if scope == Scope.PROJECT and not project:
-        raise InvalidValue("project", _("a project-scoped memory needs the project's name"))
+from memories.models import (
+    AuditEvent,
+    Layer,
+    Memory,
+    MemorySettings,
+    Policy,
+    Scope,
+    SourceKind,
+    Status,
+    state_label,
+)
 
 
 def get_memory(memory_id, *, for_update=False):
@@ -433,7 +287,7 @@ def _set_many(ids, actor, event, note, field, value):
         Memory.objects.filter(pk__in=list(current)).update(**{field: value})
         AuditEvent.objects.bulk_create(
             [
-                _record(event, i, actor, old={field: _json_value(old)}, new={field: _json_value(value)}, note=note)
+                audit_event(event, i, actor, old={field: json_value(old)}, new={field: json_value(value)}, note=note)
                 for i, old in current.items()
             ],
             batch_size=500,
@@ -519,124 +373,3 @@ def reject_all(*, actor):
     with transaction.atomic():
         ids = list(Memory.objects.pending().select_for_update().values_list("pk", flat=True))
         return _set_status(ids, actor, Status.REJECTED, AuditEvent.Event.REJECT) if ids else 0
-
-
-# ---------------------------------------------------------------------------------------------------
-# Forgetting
-
-
-def predecessors(memory_ids):
-    """Every memory that was (directly or through a chain) superseded by one of ``memory_ids``."""
-    found, frontier = [], list(memory_ids)
-    while frontier:
-        frontier = list(Memory.objects.filter(superseded_by__in=frontier).values_list("pk", flat=True))
-        found.extend(frontier)
-    return found
-
-
-@transaction.atomic
-def erase(ids, *, actor, note=""):
-    """Hard-delete these memories and everything they superseded, keeping only a hash of each text.
-
-    Earlier audit events of the erased memories lose their values (they held the text); the admin's
-    change log loses its entries for them; the full-text index drops their words (``secure-delete``)
-    and SQLite zeroes the freed space (``secure_delete``). Returns the ids erased.
-    """
-    ids = list(dict.fromkeys(ids))
-    doomed = ids + [i for i in predecessors(ids) if i not in ids]
-    texts = dict(Memory.objects.filter(pk__in=doomed).values_list("pk", "text"))
-    AuditEvent.objects.filter(memory_id__in=doomed).update(old=None, new=None, note="", text_sha256="")
-    LogEntry.objects.filter(
-        content_type=ContentType.objects.get_for_model(Memory), object_id__in=[str(i) for i in doomed]
-    ).delete()
-    rows.insert_many(
-        _record(
-            AuditEvent.Event.FORGET, i, actor, sha=text_sha256(texts[i]),
-            note=note if i in ids else f"superseded by a forgotten memory; {note}".strip("; "),
-        )
-        for i in doomed
-        if i in texts
-    )
-    # Every row that points at a doomed row is doomed itself (``predecessors``), so one plain DELETE
-    # does what Django's collector would do row by row; foreign keys are still checked at commit.
-    Memory.objects.filter(pk__in=doomed)._raw_delete(Memory.objects.db)
-    transaction.on_commit(checkpoint_wal)
-    return doomed
-
-
-@dataclass(frozen=True)
-class Forgotten:
-    erased: list  # the memory first, then the older versions it had replaced
-    restored: list  # the versions made current again (with ``restore_previous``)
-
-
-def forget(memory_id, *, actor, restore_previous=False):
-    """Forget one memory for good. The older versions it replaced go with it, unless the owner asks to
-    restore them, in which case they become current again."""
-    previous = []
-    with transaction.atomic():
-        memory = get_memory(memory_id, for_update=True)
-        if restore_previous:
-            previous = list(Memory.objects.filter(superseded_by=memory).values_list("pk", flat=True))
-            if not previous:
-                raise LifecycleError(
-                    _("memory %(id)s did not replace any other memory; nothing to restore") % {"id": memory.pk}
-                )
-            Memory.objects.filter(pk__in=previous).update(superseded_by=None)
-            AuditEvent.objects.bulk_create(
-                [
-                    _record(
-                        AuditEvent.Event.RESTORE, i, actor,
-                        old={"superseded_by_id": memory.pk}, new={"superseded_by_id": None},
-                    )
-                    for i in previous
-                ]
-            )
-        return Forgotten(erased=erase([memory.pk], actor=actor), restored=previous)
-
-
-def clear_plan():
-    """What ``clear`` would erase, for the confirmation step."""
-    return {"memories": Memory.objects.count(), "history": AuditEvent.objects.count()}
-
-
-def clear(*, actor):
-    """Erase every memory and the whole audit history. The delete policy ``deny`` refuses it."""
-    with transaction.atomic():
-        if MemorySettings.load().delete_policy == Policy.DENY:
-            raise Refused(delete_denied())
-        count = Memory.objects.count()
-        # One statement: foreign keys are checked at commit, when no row points anywhere any more.
-        Memory.objects.all()._raw_delete(Memory.objects.db)
-        AuditEvent.objects.all()._raw_delete(AuditEvent.objects.db)
-        LogEntry.objects.filter(content_type=ContentType.objects.get_for_model(Memory)).delete()
-        transaction.on_commit(checkpoint_wal)
-    return count
-
-
-# A checkpoint that truncates the WAL holds the write lock while it waits for readers, for as long as the
-# connection's busy timeout: with the usual 5 s, one slow console read would stall every writer. Each
-# try waits this long at most; between tries the lock is free.
-CHECKPOINT_WAIT_MS = 10
-
-
-def checkpoint_wal(attempts=20):
-    """Copy the WAL into the database file and truncate it, so deleted text is gone from both files.
-
-    Another process reading at that moment can hold the checkpoint back; it is tried again for about a
-    second. Returns True when the WAL is empty (always on PostgreSQL, which has no WAL file here).
-    """
-    if connection.vendor != "sqlite":
-        return True
-    with connection.cursor() as cursor:
-        cursor.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}")
-        try:
-            for attempt in range(attempts):
-                cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                busy, _, _ = cursor.fetchone()
-                if not busy:
-                    return True
-                time.sleep(0.05)
-        finally:
-            cursor.execute(f"PRAGMA busy_timeout = {settings.SQLITE_PRAGMAS['busy_timeout']}")
-    return False

@@ -1,0 +1,133 @@
+"""Forgetting: hard deletes that leave only a hash of each text, anywhere (SPEC §3)."""
+
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.contrib.admin.models import LogEntry
+from django.contrib.contenttypes.models import ContentType
+from django.db import connection, transaction
+from django.utils.translation import gettext as _
+
+from memories import rows
+from memories.lifecycle.history import audit_event, text_sha256
+from memories.lifecycle.validation import LifecycleError, Refused, delete_denied
+from memories.lifecycle.writes import get_memory
+from memories.models import AuditEvent, Memory, MemorySettings, Policy
+
+
+def predecessors(memory_ids):
+    """Every memory that was (directly or through a chain) superseded by one of ``memory_ids``."""
+    found, frontier = [], list(memory_ids)
+    while frontier:
+        frontier = list(Memory.objects.filter(superseded_by__in=frontier).values_list("pk", flat=True))
+        found.extend(frontier)
+    return found
+
+
+@transaction.atomic
+def erase(ids, *, actor, note=""):
+    """Hard-delete these memories and everything they superseded, keeping only a hash of each text.
+
+    Earlier audit events of the erased memories lose their values (they held the text); the admin's
+    change log loses its entries for them; the full-text index drops their words (``secure-delete``)
+    and SQLite zeroes the freed space (``secure_delete``). Returns the ids erased.
+    """
+    ids = list(dict.fromkeys(ids))
+    doomed = ids + [i for i in predecessors(ids) if i not in ids]
+    texts = dict(Memory.objects.filter(pk__in=doomed).values_list("pk", "text"))
+    AuditEvent.objects.filter(memory_id__in=doomed).update(old=None, new=None, note="", text_sha256="")
+    LogEntry.objects.filter(
+        content_type=ContentType.objects.get_for_model(Memory), object_id__in=[str(i) for i in doomed]
+    ).delete()
+    rows.insert_many(
+        audit_event(
+            AuditEvent.Event.FORGET, i, actor, sha=text_sha256(texts[i]),
+            note=note if i in ids else f"superseded by a forgotten memory; {note}".strip("; "),
+        )
+        for i in doomed
+        if i in texts
+    )
+    # Every row that points at a doomed row is doomed itself (``predecessors``), so one plain DELETE
+    # does what Django's collector would do row by row; foreign keys are still checked at commit.
+    Memory.objects.filter(pk__in=doomed)._raw_delete(Memory.objects.db)
+    transaction.on_commit(checkpoint_wal)
+    return doomed
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    erased: list  # the memory first, then the older versions it had replaced
+    restored: list  # the versions made current again (with ``restore_previous``)
+
+
+def forget(memory_id, *, actor, restore_previous=False):
+    """Forget one memory for good. The older versions it replaced go with it, unless the owner asks to
+    restore them, in which case they become current again."""
+    previous = []
+    with transaction.atomic():
+        memory = get_memory(memory_id, for_update=True)
+        if restore_previous:
+            previous = list(Memory.objects.filter(superseded_by=memory).values_list("pk", flat=True))
+            if not previous:
+                raise LifecycleError(
+                    _("memory %(id)s did not replace any other memory; nothing to restore") % {"id": memory.pk}
+                )
+            Memory.objects.filter(pk__in=previous).update(superseded_by=None)
+            AuditEvent.objects.bulk_create(
+                [
+                    audit_event(
+                        AuditEvent.Event.RESTORE, i, actor,
+                        old={"superseded_by_id": memory.pk}, new={"superseded_by_id": None},
+                    )
+                    for i in previous
+                ]
+            )
+        return Forgotten(erased=erase([memory.pk], actor=actor), restored=previous)
+
+
+def clear_plan():
+    """What ``clear`` would erase, for the confirmation step."""
+    return {"memories": Memory.objects.count(), "history": AuditEvent.objects.count()}
+
+
+def clear(*, actor):
+    """Erase every memory and the whole audit history. The delete policy ``deny`` refuses it."""
+    with transaction.atomic():
+        if MemorySettings.load().delete_policy == Policy.DENY:
+            raise Refused(delete_denied())
+        count = Memory.objects.count()
+        # One statement: foreign keys are checked at commit, when no row points anywhere any more.
+        Memory.objects.all()._raw_delete(Memory.objects.db)
+        AuditEvent.objects.all()._raw_delete(AuditEvent.objects.db)
+        LogEntry.objects.filter(content_type=ContentType.objects.get_for_model(Memory)).delete()
+        transaction.on_commit(checkpoint_wal)
+    return count
+
+
+# A checkpoint that truncates the WAL holds the write lock while it waits for readers, for as long as the
+# connection's busy timeout: with the usual 5 s, one slow console read would stall every writer. Each
+# try waits this long at most; between tries the lock is free.
+CHECKPOINT_WAIT_MS = 10
+
+
+def checkpoint_wal(attempts=20):
+    """Copy the WAL into the database file and truncate it, so deleted text is gone from both files.
+
+    Another process reading at that moment can hold the checkpoint back; it is tried again for about a
+    second. Returns True when the WAL is empty (always on PostgreSQL, which has no WAL file here).
+    """
+    if connection.vendor != "sqlite":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}")
+        try:
+            for attempt in range(attempts):
+                cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                busy, _, _ = cursor.fetchone()
+                if not busy:
+                    return True
+                time.sleep(0.05)
+        finally:
+            cursor.execute(f"PRAGMA busy_timeout = {settings.SQLITE_PRAGMAS['busy_timeout']}")
+    return False

@@ -1,0 +1,138 @@
+"""Checks every write makes before it touches anything, and the errors a refused or impossible write raises.
+
+A ``LifecycleError``'s message says exactly what was wrong; ``InvalidValue`` names the field. Messages are
+translated (gettext) in the language of the request that caused them: the console shows them in
+Vietnamese or English; the command line and the API speak the default language.
+"""
+
+import functools
+import re
+from datetime import timedelta
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from memories.models import Scope
+from memories.secrets import find_secrets
+
+KIND_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,63}")
+MAX_TEXT_LENGTH = 2000
+MAX_LABEL_LENGTH = 100
+
+
+class LifecycleError(Exception):
+    """An operation that was refused or could not be done; nothing was changed."""
+
+
+class NotFound(LifecycleError):
+    pass
+
+
+class InvalidValue(LifecycleError):
+    def __init__(self, field, message):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+class Refused(LifecycleError):
+    """Refused by the owner's policy (paused, write policy deny, delete policy) or the secret filter."""
+
+
+def too_long(length, limit):
+    return _("is %(length)s characters long; the limit is %(limit)s") % {"length": length, "limit": limit}
+
+
+def one_of(values, value):
+    return _("must be one of %(values)s, not %(value)r") % {"values": ", ".join(values), "value": value}
+
+
+def no_memory(ids):
+    return _("no memory with id %(ids)s") % {"ids": ", ".join(map(str, ids))}
+
+
+def delete_denied():
+    return _("the delete policy is deny: set it to ask or allow to delete memories")
+
+
+def clean_ids(ids):
+    """Whole-number memory ids, each once, in the given order; at least one."""
+    try:
+        wanted = list(dict.fromkeys(int(i) for i in ids))
+    except (TypeError, ValueError):
+        raise InvalidValue("id", _("ids must be whole numbers, got %(value)r") % {"value": list(ids)}) from None
+    if not wanted:
+        raise InvalidValue("id", _("give at least one memory id"))
+    return wanted
+
+
+def clean_text(text, field="text"):
+    text = " ".join((text or "").split())
+    if not text:
+        raise InvalidValue(field, _("must not be empty"))
+    if len(text) > MAX_TEXT_LENGTH:
+        raise InvalidValue(field, too_long(len(text), MAX_TEXT_LENGTH))
+    return text
+
+
+def refuse_secrets(outcome, **fields):
+    """Secrets are never stored (SPEC §3): refused before anything is written, with a message that
+    names the kind of secret and never the secret itself."""
+    for field, value in fields.items():
+        for finding in find_secrets(value)[:1]:
+            raise Refused(f"{field} {finding.reason}: {outcome}")
+
+
+def clean_kind(kind):
+    kind = (kind or "").strip()
+    if not KIND_PATTERN.fullmatch(kind):
+        raise InvalidValue(
+            "kind", _("must be a lower-case slug like preference or project_context, not %(value)r") % {"value": kind}
+        )
+    return kind
+
+
+@functools.cache
+def _choice_values(choices):
+    return frozenset(choices.values)
+
+
+def clean_choice(field, value, choices):
+    if value not in _choice_values(choices):
+        raise InvalidValue(field, one_of(choices.values, value))
+    return value
+
+
+def clean_label(field, value):
+    value = (value or "").strip()
+    if len(value) > MAX_LABEL_LENGTH:
+        raise InvalidValue(field, _("must be at most %(limit)s characters") % {"limit": MAX_LABEL_LENGTH})
+    return value
+
+
+def clean_confidence(value):
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise InvalidValue("confidence", _("must be a number from 0 to 1, not %(value)r") % {"value": value}) from None
+    if not 0.0 <= value <= 1.0:
+        raise InvalidValue("confidence", _("must be from 0 to 1, not %(value)s") % {"value": value})
+    return value
+
+
+def clean_expiry(expires_at=None, ttl=None, now=None):
+    """An aware datetime from either an absolute time or a TTL (timedelta); None means never."""
+    if expires_at is not None and ttl is not None:
+        raise InvalidValue("expires_at", _("give either an expiry time or a TTL, not both"))
+    if ttl is not None:
+        if ttl <= timedelta(0):
+            raise InvalidValue("ttl", _("must be positive"))
+        return (now or timezone.now()) + ttl
+    if expires_at is not None and timezone.is_naive(expires_at):
+        raise InvalidValue("expires_at", _("must include a time zone (e.g. 2026-12-01T09:00:00Z)"))
+    return expires_at
+
+
+def clean_placement(scope, project):
+    clean_choice("scope", scope, Scope)
+    if scope == Scope.PROJECT and not project:
+        raise InvalidValue("project", _("a project-scoped memory needs the project's name"))
