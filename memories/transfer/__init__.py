@@ -1,0 +1,28 @@
+"""The export document (SPEC §10): every memory and the audit history as JSON, and its import.
+
+- ``document``: the document's format and the fields of its records;
+- ``export``: writing it, streamed;
+- ``importing``: reading one back, checked whole before anything is written.
+"""
+
+from memories.transfer.document import (
+    FORMAT,
+    HISTORY_FIELDS,
+    MEMORY_FIELDS,
+    VERSION,
+    history_dict,
+    iso,
+    memory_dict,
+)
+from memories.transfer.export import (
+    ExportResult,
+    database_rows,
+    iter_export,
+    write_export,
+)
+from memories.transfer.importing import ImportResult, InvalidDocument, import_document
+
+__all__ = [
+    "FORMAT", "HISTORY_FIELDS", "MEMORY_FIELDS", "VERSION", "ExportResult", "ImportResult", "InvalidDocument",
+    "database_rows", "history_dict", "import_document", "iso", "iter_export", "memory_dict", "write_export",
+]
