@@ -28,7 +28,10 @@ class DatabaseWrapper(base.DatabaseWrapper):
         try:
             while True:
                 try:
-                    return super()._start_transaction_under_autocommit()
+                    # On the connection itself, as every transaction does: a Django cursor costs ~10 µs to make.
+                    with self.wrap_database_errors:
+                        self.connection.execute(f"BEGIN {self.transaction_mode or 'DEFERRED'}")
+                    return
                 except OperationalError as error:
                     if "locked" not in str(error) or time.monotonic() >= deadline:
                         raise
