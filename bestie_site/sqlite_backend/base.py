@@ -28,7 +28,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         try:
             while True:
                 try:
-                    # On the connection itself, as every transaction does: a Django cursor costs ~10 µs to make.
+                    # On the connection itself: a Django cursor costs ~10 µs to make, on every transaction.
                     with self.wrap_database_errors:
                         self.connection.execute(f"BEGIN {self.transaction_mode or 'DEFERRED'}")
                     return
