@@ -101,6 +101,7 @@ ORDER BY id DESC LIMIT {candidates}
 
 
 def _lookup(sql, params):
+    """The rows one of the statements above finds; the current time is its last parameter."""
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, now])
