@@ -184,13 +184,12 @@ def refresh_planner_statistics():
     (``PRAGMA optimize``, sampled). The console's, retrieval's and the write path's query plans were
     checked on analyzed stores; a store that was never analyzed, or changed much since, may get worse
     ones. Run after every prune, which changes the tables most. PostgreSQL's autovacuum does this by
-    itself. Returns whether anything ran."""
+    itself."""
     if connection.vendor != "sqlite":
-        return False
+        return
     with connection.cursor() as cursor:
         cursor.execute(f"PRAGMA analysis_limit = {ANALYSIS_LIMIT}")
         cursor.execute("PRAGMA optimize = 0x10002")  # every table, not only those this connection used
-    return True
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -46,16 +46,13 @@ def _values(instance, fields):
     values = []
     for field, attname, plain in fields:
         value = getattr(instance, attname)
-        if plain is not None and type(value) is not plain and isinstance(value, plain):
-            value = plain(value)  # a member of TextChoices, say: its value
-        if not (plain is not None and (type(value) is plain or (value is None and field.null))):
-            value = field.get_db_prep_save(field.pre_save(instance, True), connection)
-        values.append(value)
+        if plain is not None and isinstance(value, plain):
+            values.append(plain(value))  # as it is; a member of TextChoices becomes its value
+        elif plain is not None and value is None and field.null:
+            values.append(None)
+        else:
+            values.append(field.get_db_prep_save(field.pre_save(instance, True), connection))
     return values
-
-
-def _update_values(instance, fields):
-    return [field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields]
 
 
 def _select(model, condition):
@@ -110,10 +107,12 @@ def update(instance, field_names):
         quote = connection.ops.quote_name
         fields = [meta.get_field(name) for name in field_names]
         assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-        _STATEMENTS[key] = (f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s", fields)
+        sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+        _STATEMENTS[key] = (sql, fields)
     sql, fields = _STATEMENTS[key]
+    values = [field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*_update_values(instance, fields), instance.pk])
+        cursor.execute(sql, [*values, instance.pk])
 
 
 def insert(instance):

@@ -159,8 +159,9 @@ def pending_memory(memory_id):
     """A memory that must still be pending for the owner to decide on it."""
     memory = get_object_or_404(Memory.objects.select_related("message"), pk=memory_id)
     if memory.state() != "pending":
+        state = state_label(memory.state())
         raise lifecycle.LifecycleError(
-            _("Memory #%(id)s is %(state)s, no longer pending.") % {"id": memory.pk, "state": state_label(memory.state())}
+            _("Memory #%(id)s is %(state)s, no longer pending.") % {"id": memory.pk, "state": state}
         )
     return memory
 
