@@ -54,6 +54,7 @@ def set_pending(limit):
     many are pending as the queue counts them."""
     from django.db import connection, transaction
 
+    from governance import jobs
     from memories.models import Memory
 
     with transaction.atomic(), connection.cursor() as cursor:
@@ -66,8 +67,11 @@ def set_pending(limit):
                        .filter(deleted_at__isnull=True).order_by("id").values_list("id", flat=True)[:limit])
             for start in range(0, len(ids), 500):
                 Memory.objects.filter(pk__in=ids[start:start + 500]).update(status="pending")
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
+    if connection.vendor == "sqlite":
+        jobs.refresh_planner_statistics()  # as the prune job leaves them
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
     return Memory.objects.pending().count()
 
 

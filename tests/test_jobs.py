@@ -76,17 +76,23 @@ def test_prune_under_allow_erases_expired_and_long_superseded_rows_but_never_pin
 
 
 @pytest.mark.sqlite
-def test_prune_leaves_the_query_planner_statistics_current(crafted):
+def test_prune_leaves_the_query_planner_statistics_current_without_stat4_samples(crafted):
     set_delete_policy("allow", actor=OWNER)
     with connection.cursor() as cursor:
-        cursor.execute("ANALYZE sqlite_schema")  # sqlite_stat1 exists, and is empty
+        cursor.execute("PRAGMA analysis_limit = 0")
+        cursor.execute("ANALYZE")  # a full analysis: stat4 samples, which make lookups recompile on every run
+        cursor.execute("SELECT count(*) FROM sqlite_stat4")
+        assert cursor.fetchone()[0] > 0
         cursor.execute("DELETE FROM sqlite_stat1")
 
         jobs.prune()
 
         cursor.execute("SELECT stat FROM sqlite_stat1 WHERE tbl = 'memory' AND idx = 'memory_user_text_key'")
         rows_counted = int(cursor.fetchone()[0].split()[0])
+        cursor.execute("SELECT count(*) FROM sqlite_stat4")
+        samples = cursor.fetchone()[0]
     assert rows_counted == Memory.objects.count() == 6
+    assert samples == 0
 
 
 def test_prune_under_deny_erases_nothing_and_says_how_many_would_go(crafted):
