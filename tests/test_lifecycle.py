@@ -285,3 +285,30 @@ def test_the_write_paths_own_row_reads_and_updates_match_the_orm():
     rows.update(found, ["text", "stale"])
     again = Memory.objects.get(pk=memory.pk)
     assert (again.text, again.stale, again.layer) == ("User prefers short answers.", True, Layer.ARCHIVE)
+
+
+@pytest.mark.django_db
+def test_the_write_paths_own_insert_stores_what_the_orm_stores():
+    now = timezone.now()
+    fields = dict(
+        text="Prefers tea after 3pm", kind="preference", subject="drinks", scope="project", project="bestie",
+        layer=Layer.ARCHIVE, status=Status.PENDING, pinned=True, confidence=0.75, source="chat",
+        source_kind="user_message", flags=["tool_output"], text_key="k", created_at=now - timedelta(days=2),
+        confirmed_at=now, expires_at=now + timedelta(hours=5), access_count=3,
+    )
+    by_orm = Memory.objects.create(**fields)
+    ours = rows.insert(Memory(**fields))
+    event_fields = dict(event="add", actor=OWNER, old={"text": "x", "at": None}, new={"flags": [], "n": 1.5})
+    event_by_orm = AuditEvent.objects.create(memory_id=by_orm.pk, **event_fields)
+    our_event = rows.insert(AuditEvent(memory_id=ours.pk, **event_fields))
+
+    def stored(table, pk, leave_out):
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT * FROM {table} WHERE id = %s", [pk])
+            names = [column[0] for column in cursor.description]
+            return {name: value for name, value in zip(names, cursor.fetchone()) if name not in leave_out}
+
+    assert stored("memory", ours.pk, {"id"}) == stored("memory", by_orm.pk, {"id"})
+    assert stored("memory_history", our_event.pk, {"id", "memory_id", "at"}) == stored(
+        "memory_history", event_by_orm.pk, {"id", "memory_id", "at"}
+    )
