@@ -134,6 +134,23 @@ def test_a_transaction_gives_up_after_the_busy_timeout(monkeypatch):
         MemorySettings.load()
 
 
+@pytest.mark.sqlite
+@pytest.mark.django_db
+def test_sqlite_statements_are_converted_to_qmark_style_once():
+    from bestie_site.sqlite_backend.base import _qmark_style
+
+    statement = "SELECT '100%%', %s, %s || '%%s'"
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [5, "x"])
+        first = cursor.fetchone()
+        hits = _qmark_style.cache_info().hits
+        cursor.execute(statement, [6, "y"])
+        second = cursor.fetchone()
+
+    assert first == ("100%", 5, "x%s") and second == ("100%", 6, "y%s")
+    assert _qmark_style.cache_info().hits == hits + 1
+
+
 def test_deploy_check_is_clean_with_production_settings():
     result = run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],

@@ -7,8 +7,13 @@ the lock again a moment after releasing it keeps winning. Here a transaction sta
 instead, for as long as ``busy_timeout`` (5 s), and the jobs' pause between batches can be that much
 shorter. Statements outside a transaction keep SQLite's own wait, and ``PRAGMA busy_timeout`` reads 5000
 between transactions.
+
+And one saving: Django writes placeholders as ``%s`` and its cursor turns them into SQLite's ``?`` with a
+regular expression on every run of every statement (21 µs for a proposal's INSERT of a memory); here each
+distinct statement is converted once.
 """
 
+import functools
 import time
 
 from django.conf import settings
@@ -19,6 +24,9 @@ LOCK_POLL_SECONDS = 0.002
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    def create_cursor(self, name=None):
+        return self.connection.cursor(factory=CursorWrapper)
+
     def _start_transaction_under_autocommit(self):
         timeout = int(settings.SQLITE_PRAGMAS["busy_timeout"]) / 1000
         deadline = time.monotonic() + timeout
@@ -38,3 +46,16 @@ class DatabaseWrapper(base.DatabaseWrapper):
                 time.sleep(LOCK_POLL_SECONDS)
         finally:
             self.connection.set_busy_timeout(timeout)
+
+
+class CursorWrapper(base.SQLiteCursorWrapper):
+    def convert_query(self, query, *, param_names=None):
+        if param_names is None:
+            return _qmark_style(query)
+        return super().convert_query(query, param_names=param_names)
+
+
+# Statements hold placeholders, never values, so what is kept here is the application's own SQL.
+@functools.lru_cache(maxsize=1024)
+def _qmark_style(query):
+    return base.FORMAT_QMARK_REGEX.sub("?", query).replace("%%", "%")
