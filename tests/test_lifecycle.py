@@ -308,6 +308,8 @@ def test_the_write_paths_own_insert_stores_what_the_orm_stores():
             names = [column[0] for column in cursor.description]
             return {name: value for name, value in zip(names, cursor.fetchone()) if name not in leave_out}
 
+    assert ours.pk == Memory.objects.order_by("id").last().pk == by_orm.pk + 1
+    assert our_event.pk == AuditEvent.objects.order_by("id").last().pk == event_by_orm.pk + 1
     assert stored("memory", ours.pk, {"id"}) == stored("memory", by_orm.pk, {"id"})
     assert stored("memory_history", our_event.pk, {"id", "memory_id", "at"}) == stored(
         "memory_history", event_by_orm.pk, {"id", "memory_id", "at"}
