@@ -150,6 +150,13 @@ def test_sqlite_statements_are_converted_to_qmark_style_once():
     assert first == ("100%", 5, "x%s") and second == ("100%", 6, "y%s")
     assert _qmark_style.cache_info().hits == hits + 1
 
+    ids = list(range(2000))  # a long IN list: converted, not kept
+    kept = _qmark_style.cache_info().currsize
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*) FROM memory WHERE id IN ({', '.join(['%s'] * len(ids))})", ids)
+        assert cursor.fetchone() == (0,)
+    assert _qmark_style.cache_info().currsize == kept
+
 
 def test_deploy_check_is_clean_with_production_settings():
     result = run(

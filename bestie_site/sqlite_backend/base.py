@@ -48,9 +48,13 @@ class DatabaseWrapper(base.DatabaseWrapper):
             self.connection.set_busy_timeout(timeout)
 
 
+# Longer statements are mostly ``IN (%s, %s, …)`` over thousands of ids, each length once: not kept.
+CACHED_STATEMENT_LENGTH = 4096
+
+
 class CursorWrapper(base.SQLiteCursorWrapper):
     def convert_query(self, query, *, param_names=None):
-        if param_names is None:
+        if param_names is None and len(query) <= CACHED_STATEMENT_LENGTH:
             return _qmark_style(query)
         return super().convert_query(query, param_names=param_names)
 
