@@ -26,7 +26,7 @@ _PLAIN_TYPES = {
 def _preparer(field):
     """``(type, function)``: a value of that type goes to the database as ``function(value)``, which is
     what ``field.get_db_prep_save`` would make of it, without the calls in between; other values (None,
-    expressions, a naive datetime) take the field's own way. None when every value does."""
+    expressions, a naive datetime) take the field's own way. ``(None, None)`` when every value does."""
     if isinstance(field, models.ForeignKey):
         return _preparer(field.target_field)
     if isinstance(field, models.JSONField):
@@ -38,7 +38,7 @@ def _preparer(field):
             else field.get_db_prep_save(value, connection)
         )
     plain = next((_PLAIN_TYPES[cls] for cls in type(field).__mro__ if cls in _PLAIN_TYPES), None)
-    return None if plain is None else (plain, plain)  # plain(value): a member of TextChoices becomes its value
+    return (None, None) if plain is None else (plain, plain)  # plain(value): a TextChoices member becomes its value
 
 
 def _statement(model):
@@ -50,7 +50,7 @@ def _statement(model):
         columns = ", ".join(quote(field.column) for field in fields)
         placeholders = ", ".join(["%s"] * len(fields))
         sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({placeholders})"
-        prepared = [(field, field.attname, *(_preparer(field) or (None, None))) for field in fields]
+        prepared = [(field, field.attname, *_preparer(field)) for field in fields]
         _STATEMENTS[key] = (sql, f"{sql} RETURNING {quote(meta.pk.column)}", prepared)
     return _STATEMENTS[key]
 
