@@ -188,8 +188,11 @@ def main():
     token = agents.create_token(f"bench-{int(time.time())}", actor=ACTOR)
     rng = random.Random(3)
     repeats = list(Memory.objects.live().order_by("?").values_list("text", "kind", "subject", "user")[:500])
-    in_process = proposals_for(rng, args.count, "in-process", repeats)
-    over_http = proposals_for(rng, args.count + 100, "http", repeats)
+    # The run's time in the new texts: with --reuse, a second run's proposals are new memories too, not
+    # duplicates of the first run's.
+    run = int(time.time())
+    in_process = proposals_for(rng, args.count, f"in-process {run}", repeats)
+    over_http = proposals_for(rng, args.count + 100, f"http {run}", repeats)
 
     results = {"engine": connection.vendor, "size": args.size}
     results["propose_in_process"] = figure_in_process(in_process)
