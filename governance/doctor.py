@@ -37,6 +37,7 @@ from memories.duplicates import _FUZZY_MIN_LENGTH, _typo_of, same_memory, words
 from memories.models import AuditEvent, Layer, Memory, MemorySettings, Scope
 from memories.text import fold
 from memories.tokens import count_tokens
+from memories.venting import is_venting
 
 MODES = ("duplicates", "stale", "conflicts")
 # A word found in more variants of one block than this does not propose candidate pairs.
@@ -95,9 +96,6 @@ _CONTRACTION = re.compile(r"n['’]t\b")
 _POSSESSIVE = re.compile(r"['’]s\b")
 _GENERIC = frozenset(
     fold(text) for text in ("ok", "okay", "thanks", "thank you", "cảm ơn", "ừ", "vâng", "hello", "hi", "lol")
-)
-_VENTING = re.compile(
-    r"\b(?:ugh|argh|so tired|fed up|annoying|bực|bực mình|mệt quá|chán quá|điên mất)\b", re.IGNORECASE
 )
 
 
@@ -358,7 +356,7 @@ def is_noise(text, confidence, access_count):
     folded = " ".join(fold(text).split()).strip(" .!?")
     if len(text.strip()) < NOISE_MIN_CHARACTERS or folded in _GENERIC:
         return "too short or generic"
-    if _VENTING.search(text):
+    if is_venting(text):
         return "one-off venting"
     if confidence < NOISE_LOW_CONFIDENCE and not access_count:
         return "low confidence and never used"

@@ -241,7 +241,7 @@ class ContextOut(Schema):
     "/memories", response={200: ProposalOut, 201: ProposalOut, 403: ProposalOut},
     summary="Propose a memory",
     description="201 stored (approved or pending), 200 a duplicate (the existing memory is confirmed), "
-    "403 refused (paused, write policy deny, a secret, or rejected by the owner before).",
+    "403 refused (paused, write policy deny, a secret, one-off venting, or rejected by the owner before).",
 )
 def propose_memory(request, payload: ProposalIn):
     proposal = proposals.propose(**payload.model_dump(), agent=request.auth.name)

@@ -1,7 +1,8 @@
 """The agent's write path (SPEC §3, §9): what an assistant proposes, and what the store makes of it.
 
 ``propose`` answers every proposal with a ``Proposal`` saying what happened and why:
-- ``refused``: paused, the write policy is ``deny``, a secret in it, or the owner rejected the same
+- ``refused``: paused, the write policy is ``deny``, a secret in it, one-off venting (a passing mood
+  with nothing lasting in it, unless the user asked to remember it), or the owner rejected the same
   memory before; nothing is stored;
 - ``duplicate``: a live memory of the same user already says it (same words in any order, case,
   punctuation and diacritics aside, or a typo apart); that memory is confirmed instead. A proposal
@@ -27,6 +28,7 @@ from memories.duplicates import CANDIDATES, closest
 from memories.lifecycle import InvalidValue, Refused, clean_choice, clean_label
 from memories.models import MemorySettings, Message, Policy, Scope, Status
 from memories.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
+from memories.venting import is_venting
 
 APPROVED = "approved"
 PENDING = "pending"
@@ -128,17 +130,23 @@ def propose(
     actor = agent_actor(agent)
     if not (source or "").strip():
         raise InvalidValue("source", "is required: say where this came from (a message, a file, a command)")
+    message = _message(message_id)
     try:
         # The secret filter runs before anything is looked up, so a secret is refused as such and never
         # compared to anything.
         new = lifecycle.prepare(
             text=text, kind=kind, source=source, source_kind=source_kind, subject=subject, scope=scope,
             user=user, channel=channel, project=project, expires_at=expires_at, ttl=_ttl(ttl_seconds),
-            confidence=confidence, message=_message(message_id),
-            refusal="secrets are never stored, whatever the policy",
+            confidence=confidence, message=message, refusal="secrets are never stored, whatever the policy",
         )
     except Refused as error:
         return Proposal(None, REFUSED, f"not stored: {error}")
+    if is_venting(new.fields["text"], message.text if message else ""):
+        return Proposal(
+            None, REFUSED,
+            "not stored: it reads as one-off venting, a passing mood with nothing lasting in it; "
+            "it is kept when the user asks to remember it",
+        )
     # One transaction from the duplicate lookup to the insert, holding the write lock (SQLite's BEGIN
     # IMMEDIATE, an advisory lock on PostgreSQL): two agents proposing the same memory at once store it
     # once.

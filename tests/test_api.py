@@ -116,7 +116,7 @@ def test_duplicate_is_200_and_confirms(call):
     assert AuditEvent.objects.filter(memory_id=existing.pk, event="confirm", actor="agent:bestie").exists()
 
 
-@pytest.mark.parametrize("refusal", ["pause", "deny", "secret", "rejected"])
+@pytest.mark.parametrize("refusal", ["pause", "deny", "secret", "venting", "rejected"])
 def test_refused_is_403_with_the_proposal_body(call, refusal):
     body = PROPOSAL
     if refusal == "pause":
@@ -125,6 +125,8 @@ def test_refused_is_403_with_the_proposal_body(call, refusal):
         policies.set_write_policy("deny", actor=OWNER)
     elif refusal == "secret":
         body = {**PROPOSAL, "text": "The GitHub token is ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ"}
+    elif refusal == "venting":
+        body = {**PROPOSAL, "text": "Ugh, the traffic was awful today."}
     else:
         lifecycle.reject([proposals.propose(**PROPOSAL, agent="bestie").id], actor=OWNER)
     before = store()
