@@ -48,7 +48,7 @@ _COMPLAINTS = _phrases(
     "vented|venting|let off steam|letting off steam|blew off steam|complained|complaining|grumbled|grumbling|"
     "ranted|ranting|moaned|moaning|whined|whining|sighed|griped|expressed frustration|expressed annoyance|"
     "can't believe|one of those days|what a day|what a long day|what a bad day|what a rough day|"
-    "what a rubbish day|what a terrible day|what a week|long day|bad day|rough day|rubbish day|losing patience|"
+    "what a rubbish day|what a terrible day|long day|bad day|rough day|rubbish day|losing patience|"
     "lost patience|wrecked their mood|wrecked his mood|wrecked her mood|wrecked my mood|ruined their mood|"
     "ruined my mood|soured the whole day|soured their day|soured my day|am i right|so over|hate this|"
     "hate it|hate everything|hate my life|ready to throw|ready to scream|want to scream|wants to scream"
