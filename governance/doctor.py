@@ -154,26 +154,33 @@ def meaning(text, subject="", kind=""):
 _typo = functools.lru_cache(maxsize=200_000)(_typo_of)
 
 
+@functools.lru_cache(maxsize=65_536)
 def _may_be_typo(word):
     return len(word) >= _FUZZY_MIN_LENGTH and not any(ch.isdigit() for ch in word)
 
 
 def _typo_partner(word, others):
-    """Whether ``word`` is a typo of one of ``others``; short words and numbers must match exactly."""
-    return _may_be_typo(word) and any(
-        abs(len(word) - len(other)) <= 2 and _typo(word, other) for other in others if _may_be_typo(other)
-    )
+    """Whether ``word`` is a typo of one of ``others`` (words that may be typos); short words and numbers
+    must match exactly."""
+    return _may_be_typo(word) and any(abs(len(word) - len(other)) <= 2 and _typo(word, other) for other in others)
 
 
-def _unmatched(mine, theirs):
-    """Words of ``mine`` found in ``theirs`` neither as they are nor as a typo of a word of their own."""
-    own, others = mine - theirs, theirs - mine
-    return {word for word in own if not _typo_partner(word, others)}
+def _unmatched(mine, theirs, limit):
+    """Words of ``mine`` found in ``theirs`` neither as they are nor as a typo of a word of their own; once
+    more than ``limit`` are found, the rest are not looked for."""
+    others = [word for word in theirs - mine if _may_be_typo(word)]
+    unmatched = set()
+    for word in mine - theirs:
+        if not _typo_partner(word, others):
+            unmatched.add(word)
+            if len(unmatched) > limit:
+                break
+    return unmatched
 
 
 def _contained(smaller, larger):
     """Every word of ``smaller`` is in ``larger``, as it is or as a typo."""
-    others = larger - smaller
+    others = [word for word in larger - smaller if _may_be_typo(word)]
     return all(_typo_partner(word, others) for word in smaller - larger)
 
 
@@ -193,11 +200,16 @@ def contradict(a, b, has_subject):
         smaller, larger = sorted((a.content, b.content), key=len)
         return bool(smaller) and _contained(smaller, larger)
     words_a, words_b = a.word_set, b.word_set
-    # Typos only pair words up, so a side with more than two words beyond the other's can never get there.
-    if len(words_a - words_b) > 2 + len(words_b - words_a) or len(words_b - words_a) > 2 + len(words_a - words_b):
+    extra_a, extra_b = words_a - words_b, words_b - words_a
+    # Each side needs a word of its own. Typos only pair words up, so a side with more than two words
+    # beyond the other's can never get there.
+    if not extra_a or not extra_b or len(extra_a) > 2 + len(extra_b) or len(extra_b) > 2 + len(extra_a):
         return False
-    only_a, only_b = _unmatched(words_a, words_b), _unmatched(words_b, words_a)
-    if not (1 <= len(only_a) <= 2 and 1 <= len(only_b) <= 2):
+    only_a = _unmatched(words_a, words_b, limit=2)
+    if not 1 <= len(only_a) <= 2:
+        return False
+    only_b = _unmatched(words_b, words_a, limit=2)
+    if not 1 <= len(only_b) <= 2:
         return False
     shared_content = (a.content & b.content) - only_a - only_b
     shared = words_a - only_a
@@ -283,6 +295,26 @@ def block_findings(rows, subject="", kind=""):
             key = tuple(sorted((a, b)))
             conflicts.setdefault(key, set()).update(variants[i].ids + variants[j].ids)
     return duplicates, [sorted(ids) for ids in conflicts.values()]
+
+
+@functools.lru_cache(maxsize=4096)
+def _variant(text, subject, kind):
+    all_words, content, negated = meaning(text, subject, kind)
+    return Variant(ids=(), words=all_words, content=content, negated=negated)
+
+
+def contradicted(text, others, subject="", kind=""):
+    """The ids of ``others`` (``{id: text}``: live memories of one user, kind and subject) that ``text``
+    contradicts the way the doctor's conflicts do: the same fact with other values, or its negation.
+    A new proposal like that may be meant to replace them. The texts' meanings are kept (an LRU of 4,096):
+    the next proposal on the subject compares itself with mostly the same memories."""
+    new = _variant(text, subject, kind)
+    found = []
+    for memory_id, other_text in others.items():
+        other = _variant(other_text, subject, kind)
+        if contradict(new, other, bool(subject)) and not same_fact(new, other):
+            found.append(memory_id)
+    return found
 
 
 def _blocks(now):

@@ -7,8 +7,10 @@
 - ``duplicate``: a live memory of the same user already says it (same words in any order, case,
   punctuation and diacritics aside, or a typo apart); that memory is confirmed instead. A proposal
   already waiting for review is a duplicate too, and is left as it is;
-- ``approved`` under the ``allow`` policy, ``pending`` under ``ask``; but proposals from tool output or
-  reading like an instruction are always ``pending``, with their flags, for the owner to look at.
+- ``approved`` under the ``allow`` policy, ``pending`` under ``ask``; but proposals from tool output,
+  reading like an instruction, or contradicting a live memory of the same user, kind and subject (a
+  possible update of it: "prefers npm" against "prefers pnpm") are always ``pending``, with their flags,
+  for the owner to look at.
 Stored proposals go through ``lifecycle.add``, so the policy, the secret filter and the audit event are
 the same as everywhere else; the actor is ``agent:NAME``.
 
@@ -17,16 +19,21 @@ field, like every other write path, and stores nothing.
 """
 
 import hashlib
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import connection, transaction
+from django.db.models import F, Q, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from governance.doctor import contradicted
 from memories import lifecycle, secrets
 from memories.duplicates import CANDIDATES, closest
-from memories.lifecycle import InvalidValue, Refused, clean_choice, clean_label
-from memories.models import MemorySettings, Message, Policy, Scope, Status
+from memories.lifecycle import InvalidValue, LifecycleError, Refused, clean_choice, clean_label
+from memories.models import Memory, MemorySettings, Message, Policy, Scope, Status
 from memories.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
 from memories.venting import is_venting
 
@@ -35,6 +42,7 @@ PENDING = "pending"
 DUPLICATE = "duplicate"
 REFUSED = "refused"
 MAX_MESSAGE_LENGTH = 20_000
+POSSIBLE_UPDATE = "possible_update"
 _FLAG_REASONS = {TOOL_OUTPUT: "it comes from tool output", INSTRUCTION_LIKE: "it reads like an instruction"}
 
 
@@ -178,17 +186,73 @@ def propose(
             return _confirm(twin, actor)
 
         flags = flags_for(fields["text"], fields["source_kind"])
+        replaces = contradicted(fields["text"], alike, fields["subject"], fields["kind"])
+        if replaces:
+            flags.append(POSSIBLE_UPDATE)
         approve = switches.write_policy == Policy.ALLOW and not flags
         memory = lifecycle.store(new, actor=actor, status=Status.APPROVED if approve else Status.PENDING, flags=flags)
     if approve:
         return Proposal(memory.pk, APPROVED, "stored and approved: the write policy is allow")
     if flags:
-        why = " and ".join(_FLAG_REASONS[flag] for flag in flags)
+        reasons = {**_FLAG_REASONS, POSSIBLE_UPDATE: _possible_update(replaces)}
+        why = " and ".join(reasons[flag] for flag in flags)
         return Proposal(
             memory.pk, PENDING,
             f"queued for the owner's review: {why}, which is never approved automatically", tuple(flags),
         )
     return Proposal(memory.pk, PENDING, "queued for the owner's review: the write policy is ask")
+
+
+def _possible_update(memory_ids):
+    listed = ", ".join(map(str, memory_ids))
+    return f"it says otherwise than memory {listed} of the same subject, so it may be meant to replace it"
+
+
+def possible_updates(proposals):
+    """For each proposal flagged ``possible_update`` among ``proposals`` (memories): the live memories it
+    says otherwise than, as ``{proposal id: [Memory, …]}``, newest first. One query for them all, reading
+    at most the 50 newest of each user, kind and subject, as ``propose`` does."""
+    flagged = [memory for memory in proposals if POSSIBLE_UPDATE in (memory.flags or [])]
+    if not flagged:
+        return {}
+    blocks = Q()
+    for memory in flagged:
+        blocks |= Q(user=memory.user, kind=memory.kind, subject=memory.subject)
+    rows = (
+        Memory.objects.live().filter(blocks)
+        .annotate(newest=Window(RowNumber(), partition_by=[F("user"), F("kind"), F("subject")], order_by=F("id").desc()))
+        .filter(newest__lte=CANDIDATES).order_by("-id").only("id", "text", "user", "kind", "subject")
+    )
+    by_block = defaultdict(dict)
+    for row in rows:
+        by_block[row.user, row.kind, row.subject][row.pk] = row
+    found = {}
+    for memory in flagged:
+        alike = {pk: row for pk, row in by_block[memory.user, memory.kind, memory.subject].items() if pk != memory.pk}
+        ids = contradicted(memory.text, {pk: row.text for pk, row in alike.items()}, memory.subject, memory.kind)
+        if ids:
+            found[memory.pk] = [alike[pk] for pk in ids]
+    return found
+
+
+def approve_as_update(memory_id, replaced_ids, *, actor):
+    """Approve a proposal and let it supersede ``replaced_ids``, the memories it says otherwise than (as
+    ``possible_updates`` lists them now): all in one transaction, or nothing if one of them is no longer
+    such a memory."""
+    replaced_ids = sorted(set(lifecycle.clean_ids(replaced_ids))) if replaced_ids else []
+    with transaction.atomic():
+        proposal = lifecycle.get_memory(memory_id, for_update=True)
+        current = {row.pk for row in possible_updates([proposal]).get(proposal.pk, [])}
+        gone = [pk for pk in replaced_ids if pk not in current]
+        if not replaced_ids or gone:
+            raise LifecycleError(
+                _("Memory #%(id)s no longer says otherwise than %(ids)s; look at it again.")
+                % {"id": memory_id, "ids": ", ".join(f"#{pk}" for pk in gone or replaced_ids)}
+            )
+        lifecycle.approve([proposal.pk], actor=actor)
+        for pk in replaced_ids:
+            lifecycle.supersede(pk, proposal.pk, actor=actor, note="approved as its update")
+    return replaced_ids
 
 
 def _confirm(memory_id, actor):

@@ -14,6 +14,7 @@ urlpatterns = [
     path("pending/<int:memory_id>/edit/", views.edit_proposal, name="pending-edit"),
     path("pending/<int:memory_id>/approve/", views.decide_one, {"decision": "approve"}, name="pending-approve"),
     path("pending/<int:memory_id>/reject/", views.decide_one, {"decision": "reject"}, name="pending-reject"),
+    path("pending/<int:memory_id>/approve-update/", views.approve_update, name="pending-approve-update"),
     path("memories/", views.memory_list, name="memory-list"),
     path("memories/bulk/", views.memory_bulk, name="memory-bulk"),
     path("memories/<int:memory_id>/", views.memory_detail, name="memory-detail"),

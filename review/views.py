@@ -22,7 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from memories import lifecycle, reports, transfer
+from memories import lifecycle, proposals, reports, transfer
 from memories.models import AuditEvent, Memory, MemorySettings, Policy, state_label
 from memories.text import parse_ttl
 from review import drift
@@ -145,12 +145,22 @@ def pending_rows(filterset):
     return rows if filterset.form.cleaned_data.get("q", "").strip() else rows.order_by("created_at", "id")
 
 
+def with_updates(memories):
+    """Each proposal with ``may_replace``: the live memories it says otherwise than (possible updates)."""
+    updates = proposals.possible_updates(memories)
+    for memory in memories:
+        memory.may_replace = updates.get(memory.pk, [])
+    return memories
+
+
 @require_GET
 @login_required
 def pending(request):
     filterset = pending_filter(request.GET)
     filterset.is_valid()
-    context = {"filter": filterset, "page": page_of(pending_rows(filterset), request)}
+    page = page_of(pending_rows(filterset), request)
+    with_updates(page.rows)
+    context = {"filter": filterset, "page": page}
     template = "review/pending.html#table" if fragment(request) else "review/pending.html"
     return render(request, template, context)
 
@@ -184,7 +194,7 @@ def pending_item(request, memory_id):
         memory = pending_memory(memory_id)
     except lifecycle.LifecycleError as error:
         return outcome(request, memory_id, str(error), ok=False)
-    return render(request, "review/pending.html#item", {"memory": memory})
+    return render(request, "review/pending.html#item", {"memory": with_updates([memory])[0]})
 
 
 @require_POST
@@ -197,6 +207,18 @@ def decide_one(request, memory_id, decision):
         return outcome(request, memory_id, str(error), ok=False)
     text = _("Approved #%(id)s.") if decision == "approve" else _("Rejected #%(id)s.")
     return outcome(request, memory_id, text % {"id": memory_id})
+
+
+@require_POST
+@login_required
+def approve_update(request, memory_id):
+    """Approve a possible update and let it supersede the memories it says otherwise than."""
+    try:
+        replaced = proposals.approve_as_update(memory_id, request.POST.getlist("replaces"), actor=actor(request))
+    except lifecycle.LifecycleError as error:
+        return outcome(request, memory_id, str(error), ok=False)
+    old = ", ".join(f"#{pk}" for pk in replaced)
+    return outcome(request, memory_id, _("Approved #%(id)s; it replaces %(old)s.") % {"id": memory_id, "old": old})
 
 
 def apply_edit(memory, data, who, approve):
@@ -240,7 +262,8 @@ def edit_proposal(request, memory_id):
                 if approve:
                     return outcome(request, memory.pk, _("Edited and approved #%(id)s.") % {"id": memory.pk})
                 if fragment(request):
-                    return render(request, "review/pending.html#item", {"memory": pending_memory(memory.pk)})
+                    item = with_updates([pending_memory(memory.pk)])[0]
+                    return render(request, "review/pending.html#item", {"memory": item})
                 messages.success(request, _("Saved #%(id)s.") % {"id": memory.pk})
                 return redirect(back(request, reverse("review:pending")))
     else:

@@ -108,6 +108,15 @@ def test_propose_approved_under_allow_and_flagged_tool_output(call):
     assert (status, answer["status"], answer["flags"]) == (201, "pending", ["tool_output"])
 
 
+def test_a_possible_update_is_queued_with_its_flag_under_allow(call):
+    policies.set_write_policy("allow", actor=OWNER)
+    old = add_memory("User prefers pnpm over npm.", user="owner", subject="package_manager")
+    body = {**PROPOSAL, "text": "User prefers yarn over npm.", "subject": "package_manager"}
+    status, answer = call("post", "/memories", body)
+    assert (status, answer["status"], answer["flags"]) == (201, "pending", ["possible_update"])
+    assert f"says otherwise than memory {old.pk}" in answer["reason"]
+
+
 def test_duplicate_is_200_and_confirms(call):
     existing = add_memory("User prefers pnpm over npm.", user="owner")
     status, answer = call("post", "/memories", {**PROPOSAL, "text": "user prefers PNPM over npm"})

@@ -77,6 +77,21 @@ def test_pending_inspect_shows_a_proposal_and_refuses_anything_else(proposals):
     assert "no memory with id 999999" in refused("pending", "inspect", "999999")
 
 
+def test_pending_inspect_says_what_a_possible_update_may_replace(db):
+    from memories import proposals as agent
+
+    old = add_memory("User prefers pnpm.", user="owner", subject="tools")
+    new = agent.propose(text="User prefers yarn.", kind="preference", subject="tools", user="owner",
+                        source="chat", source_kind="user_message", agent="bestie")
+    shown = memory_json("pending", "inspect", str(new.id))
+    assert (shown["flags"], shown["may_replace"]) == (["possible_update"], [{"id": old.pk, "text": "User prefers pnpm."}])
+    text = memory("pending", "inspect", str(new.id))
+    assert f"may replace #{old.pk}: User prefers pnpm.  (to replace it: bestie memory approve {new.id}, " \
+        f"then bestie memory supersede {old.pk} {new.id})" in text
+    assert memory_json("pending", "inspect", str(new.id))["may_replace"] and \
+        memory_json("inspect", str(old.pk))["state"] == "live"
+
+
 def test_approve_and_reject_several_at_once(proposals):
     hanoi, flagged, tea, _ = proposals
     assert memory("approve", str(hanoi.pk), str(tea.pk)) == f"approved memories #{hanoi.pk}, #{tea.pk}\n"

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test import Client
 
 from governance import jobs, policies
-from memories import agents, lifecycle, transfer
+from memories import agents, lifecycle, proposals, transfer
 from memories.models import AgentToken, AuditEvent, Memory, MemorySettings, Message
 from review import views
 from tests.factories import add_memory
@@ -60,7 +60,7 @@ GET_URLS = [
 ]
 POST_URLS = [
     "/pending/decide/", "/pending/filtered/", "/pending/reject-all/", "/pending/1/edit/", "/pending/1/approve/",
-    "/pending/1/reject/", "/memories/bulk/", "/settings/policies/", "/settings/pause/", "/settings/tokens/",
+    "/pending/1/reject/", "/pending/1/approve-update/", "/memories/bulk/", "/settings/policies/", "/settings/pause/", "/settings/tokens/",
     "/settings/tokens/revoke/", "/jobs/schedule/",
 ]
 
@@ -670,6 +670,65 @@ def test_invalid_policy_is_refused_and_changes_nothing(console):
     assert "Select a valid choice. yolo is not one of the available choices." in text_of(response)
     assert MemorySettings.load().delete_policy == "ask"
     assert not AuditEvent.objects.filter(event="policy").exists()
+
+
+# ---------------------------------------------------------------------------------------------------
+# Possible updates
+
+
+def possible_update(old_text="User prefers pnpm.", new_text="User prefers yarn."):
+    """A live memory and a proposal saying otherwise on the same subject, made through the agent's path."""
+    old = add_memory(old_text, user="owner", subject="tools")
+    answer = proposals.propose(text=new_text, kind="preference", subject="tools", user="owner",
+                               source="telegram message 3", source_kind="user_message", agent="bestie")
+    assert answer.flags == ("possible_update",)
+    return old, Memory.objects.get(pk=answer.id)
+
+
+def test_the_queue_shows_what_a_possible_update_would_replace(console):
+    old, new = possible_update()
+    propose("User drinks green tea.")
+
+    for response in (console.get("/pending/"), console.get("/pending/", **HTMX), console.get(f"/pending/{new.pk}/", **HTMX)):
+        page = text_of(response)
+        item = page.split(f'id="item-{new.pk}"')[1].split("</li>\n")[0]
+        assert "may be meant to replace" in item and f"#{old.pk}</a> User prefers pnpm." in item
+        assert f'action="/pending/{new.pk}/approve-update/"' in item
+        assert f'name="replaces" value="{old.pk}"' in item
+    other = text_of(console.get("/pending/")).split("User drinks green tea.")[0].rsplit('<li class="item', 1)[1]
+    assert "approve-update" not in other
+
+
+def test_approve_and_replace_supersedes_the_old_memory_in_one_step(console):
+    old, new = possible_update()
+
+    response = console.post(f"/pending/{new.pk}/approve-update/", {"replaces": [old.pk]}, **HTMX)
+
+    assert response.status_code == 200
+    assert f"Approved #{new.pk}; it replaces #{old.pk}." in text_of(response)
+    old.refresh_from_db()
+    new.refresh_from_db()
+    assert (new.status, old.superseded_by_id) == ("approved", new.pk)
+    assert [(e.event, e.actor) for e in events(new.pk)][-1] == ("approve", ACTOR)
+    assert [(e.event, e.actor) for e in events(old.pk, "supersede")] == [("supersede", ACTOR)]
+    assert list(Memory.objects.live().values_list("text", flat=True)) == ["User prefers yarn."]
+
+
+@pytest.mark.parametrize("change", ["forgotten", "not shown", "none", "not a number"])
+def test_approve_and_replace_changes_nothing_when_the_replaced_memories_are_not_what_was_shown(console, change):
+    old, new = possible_update()
+    unrelated = add_memory("User lives in Hanoi.", user="owner", subject="home")
+    replaces = {"forgotten": [old.pk], "not shown": [old.pk, unrelated.pk], "none": [], "not a number": ["x"]}[change]
+    if change == "forgotten":
+        lifecycle.forget(old.pk, actor=ACTOR)
+    before = (list(Memory.objects.order_by("pk").values()), list(AuditEvent.objects.order_by("pk").values()))
+
+    response = console.post(f"/pending/{new.pk}/approve-update/", {"replaces": replaces}, follow=True)
+
+    assert response.status_code == 200
+    said = "ids must be whole numbers" if change == "not a number" else f"Memory #{new.pk} no longer says otherwise than"
+    assert said in text_of(response)
+    assert (list(Memory.objects.order_by("pk").values()), list(AuditEvent.objects.order_by("pk").values())) == before
 
 
 def test_the_console_speaks_vietnamese(console):

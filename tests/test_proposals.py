@@ -204,6 +204,53 @@ def test_different_memories_are_not_duplicates(original, other):
     assert Memory.objects.count() == 2
 
 
+@pytest.mark.parametrize(
+    "original, update",
+    [
+        ("User prefers pnpm.", "User prefers yarn."),
+        ("User prefers replies in Vietnamese.", "User prefers replies in English."),
+        ("User likes Django.", "User does not like Django."),
+        ("Người dùng thích ăn phở bò.", "Người dùng thích ăn bún bò."),
+        ("Don't message Lan before 9am.", "Don't message Lan before 8am."),
+    ],
+)
+def test_saying_otherwise_on_the_same_subject_is_queued_as_a_possible_update(original, update):
+    """SPEC §3: a proposal contradicting a live memory of the same user, kind and subject is queued as a
+    possible update of it, even under allow; both stay as they are until the owner decides."""
+    policies.set_write_policy("allow", actor=OWNER)
+    existing = add_memory(original, user="owner", subject="topic")
+    answer = propose(update, subject="topic")
+    memory = Memory.objects.get(pk=answer.id)
+    assert (answer.status, memory.status) == ("pending", "pending")
+    assert answer.flags == ("possible_update",) and memory.flags == ["possible_update"]
+    assert f"says otherwise than memory {existing.pk}" in answer.reason
+    confirmed_at = existing.confirmed_at
+    existing.refresh_from_db()
+    assert (existing.status, existing.superseded_by_id, existing.confirmed_at) == ("approved", None, confirmed_at)
+
+
+@pytest.mark.parametrize(
+    "original, other, subject",
+    [
+        ("User prefers pnpm.", "User prefers yarn.", ""),  # no subject: two preferences, not one changed
+        ("User prefers pnpm for Node projects.", "User drinks green tea every morning.", "topic"),
+    ],
+)
+def test_other_memories_of_a_subject_are_not_updates(original, other, subject):
+    policies.set_write_policy("allow", actor=OWNER)
+    add_memory(original, user="owner", subject=subject)
+    answer = propose(other, subject=subject)
+    assert (answer.status, answer.flags) == ("approved", ())
+
+
+def test_a_possible_update_keeps_its_poisoning_flags():
+    policies.set_write_policy("allow", actor=OWNER)
+    existing = add_memory("User prefers pnpm.", user="owner", subject="tools")
+    answer = propose("User prefers yarn.", subject="tools", source_kind="tool_output")
+    assert answer.flags == ("tool_output", "possible_update")
+    assert "comes from tool output" in answer.reason and f"memory {existing.pk}" in answer.reason
+
+
 def test_duplicates_are_per_user():
     add_memory("User prefers pnpm.", user="lan")
     assert propose("User prefers pnpm.", user="owner").status == "pending"
@@ -366,7 +413,9 @@ for i in range(int(sys.argv[2])):
     text = f"User booked table number {i} at the noodle bar."
     # Each writer words it its own way: the same memory as far as the duplicate check goes.
     text = text.upper() if writer % 2 else text.replace(".", "!")
-    answer = proposals.propose(text=text, kind="fact", subject="dinner", user="owner", source="chat",
+    # One subject a booking: bookings of one subject differing by their number would be possible updates
+    # of each other, queued for the owner.
+    answer = proposals.propose(text=text, kind="fact", subject=f"dinner {i}", user="owner", source="chat",
                                source_kind="user_message", agent=f"writer{writer}")
     print(answer.status)
 """

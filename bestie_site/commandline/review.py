@@ -8,7 +8,7 @@ from django.utils import timezone
 from bestie_site.commandline import ACTOR, output
 from bestie_site.commandline.arguments import add_actions, add_json, add_limit, add_query, add_verb
 from bestie_site.commandline.memories import details, write_details
-from memories import lifecycle
+from memories import lifecycle, proposals
 from memories.models import Memory
 from memories.search import matching
 
@@ -72,10 +72,17 @@ def inspect_pending(command, options):
             f"memory {memory.pk} is {state}, not pending; see it with `bestie memory inspect {memory.pk}`"
         )
     info = details(memory, now)
+    replaces = proposals.possible_updates([memory]).get(memory.pk, [])
+    info["may_replace"] = [{"id": old.pk, "text": old.text} for old in replaces]
     if options["json"]:
         output.write_json(command, info)
-    else:
-        write_details(command, info, now)
+        return
+    write_details(command, info, now)
+    for old in replaces:
+        command.stdout.write(
+            f"may replace #{old.pk}: {old.text}  (to replace it: bestie memory approve {memory.pk}, "
+            f"then bestie memory supersede {old.pk} {memory.pk})"
+        )
 
 
 def approve(command, options):
