@@ -168,9 +168,12 @@ def _typo_partner(word, others):
 def _unmatched(mine, theirs, limit):
     """Words of ``mine`` found in ``theirs`` neither as they are nor as a typo of a word of their own; once
     more than ``limit`` are found, the rest are not looked for."""
+    own = mine - theirs
     others = [word for word in theirs - mine if _may_be_typo(word)]
+    if not others:
+        return own
     unmatched = set()
-    for word in mine - theirs:
+    for word in own:
         if not _typo_partner(word, others):
             unmatched.add(word)
             if len(unmatched) > limit:
