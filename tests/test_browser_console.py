@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from memories import lifecycle
+from memories import lifecycle, proposals
 from memories.models import Memory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -78,6 +78,25 @@ def test_owner_edits_a_proposal_and_approves_it_in_place(live_server, logged_in)
     expect(page.get_by_text("Rejected 1 proposal.")).to_be_visible()
     expect(page.locator(f"#item-{other.pk}")).to_have_count(0)
     assert Memory.objects.get(pk=other.pk).status == "rejected"
+
+
+def test_owner_approves_a_possible_update_and_it_replaces_the_old_memory(live_server, logged_in):
+    page = logged_in
+    old = lifecycle.add(text="User prefers pnpm.", kind="preference", subject="tools", user="owner",
+                        source="chat", source_kind="owner", actor="owner:owner")
+    answer = proposals.propose(text="User prefers yarn.", kind="preference", subject="tools", user="owner",
+                               source="telegram message", source_kind="user_message", agent="bestie")
+
+    page.goto(f"{live_server.url}/pending/")
+    item = page.locator(f"#item-{answer.id}")
+    expect(item.get_by_text("⚑ possible_update")).to_be_visible()
+    expect(item.get_by_role("link", name=f"#{old.pk}")).to_be_visible()
+    item.get_by_role("button", name="Approve and replace").click()
+
+    expect(page.locator(f"#item-{answer.id}")).to_have_text(f"Approved #{answer.id}; it replaces #{old.pk}.")
+    expect(page).to_have_url(f"{live_server.url}/pending/")
+    old.refresh_from_db()
+    assert (Memory.objects.get(pk=answer.id).status, old.superseded_by_id) == ("approved", answer.id)
 
 
 def test_owner_rejects_a_filtered_set_after_confirming_the_count(live_server, logged_in):
