@@ -160,7 +160,9 @@ class Memory(models.Model):
             models.Index(fields=["message"], condition=Q(message__isnull=False), name="memory_from_message"),
             models.Index(fields=["kind", "subject"], name="memory_kind_subject"),
             models.Index(fields=["user", "text_key"], name="memory_user_text_key"),
-            models.Index(fields=["user", "kind", "subject", "status"], name="memory_user_kind_subject"),
+            # Ending in id: "the newest of a subject" (the duplicate check) reads the index in order on
+            # PostgreSQL too, as SQLite does with the rowid every index ends in.
+            models.Index(fields=["user", "kind", "subject", "status", "id"], name="memory_user_kind_subject"),
             models.Index(fields=["confirmed_at"], name="memory_confirmed"),
             models.Index(fields=["created_at"], name="memory_created"),
             # The queue, oldest first. ``status`` leads although the condition fixes it: the queue's

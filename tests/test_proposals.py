@@ -284,6 +284,26 @@ def test_rejected_proposal_is_not_queued_again():
     assert store() == before
 
 
+def test_the_newest_memories_of_a_subject_are_read_in_index_order():
+    """The duplicate check's "50 newest of a user, kind and subject" walks memory_user_kind_subject in id
+    order on both databases, without sorting the subject's memories (with thousands of them PostgreSQL
+    otherwise walked the whole table backwards by id, filtering)."""
+    from django.db import connection, transaction
+
+    for i in range(60):
+        add_memory(f"User fact number {i}.", kind="fact", subject=f"topic {i % 3}", user="owner")
+    params = ["owner", "fact", "topic 1", connection.ops.adapt_datetimefield_value(timezone.now())]
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute("EXPLAIN " + proposals._SAME_SUBJECT, params)
+        else:
+            cursor.execute("EXPLAIN QUERY PLAN " + proposals._SAME_SUBJECT, params)
+        plan = " ".join(str(row[-1]) for row in cursor.fetchall())
+    assert "memory_user_kind_subject" in plan, plan
+    assert "Sort" not in plan and "TEMP B-TREE" not in plan, plan
+
+
 def test_fuzzy_check_looks_only_at_a_bounded_candidate_list(django_assert_max_num_queries):
     memories = [
         add_memory(f"User enjoys listening to song number {i}.", user="owner", subject="music") for i in range(80)
