@@ -19,13 +19,10 @@ field, like every other write path, and stores nothing.
 """
 
 import hashlib
-from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import connection, transaction
-from django.db.models import F, Q, Window
-from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -33,7 +30,7 @@ from governance.doctor import contradicted
 from memories import lifecycle, secrets
 from memories.duplicates import CANDIDATES, closest
 from memories.lifecycle import InvalidValue, LifecycleError, Refused, clean_choice, clean_label
-from memories.models import Memory, MemorySettings, Message, Policy, Scope, Status
+from memories.models import MemorySettings, Message, Policy, Scope, Status
 from memories.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
 from memories.venting import is_venting
 
@@ -208,30 +205,45 @@ def _possible_update(memory_ids):
     return f"it says otherwise than memory {listed} of the same subject, so it may be meant to replace it"
 
 
+@dataclass(frozen=True)
+class Replaced:
+    """A live memory that a possible update says otherwise than."""
+
+    pk: int
+    text: str
+
+
+def _newest_of_subjects(blocks):
+    """``{(user, kind, subject): {id: text}}``: the live memories of each block that a proposal compares
+    itself with (``_SAME_SUBJECT``), all in one statement of one ``LIMIT`` per block."""
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    parts, params = [], []
+    for index, block in enumerate(blocks):
+        parts.append(f"SELECT {index} AS block, id, text FROM ({_SAME_SUBJECT}) AS subject_{index}")
+        params += [*block, now]
+    found = {block: {} for block in blocks}
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(parts), params)
+        for index, memory_id, text in cursor.fetchall():
+            found[blocks[index]][memory_id] = text
+    return found
+
+
 def possible_updates(proposals):
     """For each proposal flagged ``possible_update`` among ``proposals`` (memories): the live memories it
-    says otherwise than, as ``{proposal id: [Memory, …]}``, newest first. One query for them all, reading
-    at most the 50 newest of each user, kind and subject, as ``propose`` does."""
+    says otherwise than, as ``{proposal id: [Replaced, …]}``, newest first, compared as ``propose`` does
+    (with the 50 newest of its user, kind and subject). One statement for them all."""
     flagged = [memory for memory in proposals if POSSIBLE_UPDATE in (memory.flags or [])]
     if not flagged:
         return {}
-    blocks = Q()
-    for memory in flagged:
-        blocks |= Q(user=memory.user, kind=memory.kind, subject=memory.subject)
-    rows = (
-        Memory.objects.live().filter(blocks)
-        .annotate(newest=Window(RowNumber(), partition_by=[F("user"), F("kind"), F("subject")], order_by=F("id").desc()))
-        .filter(newest__lte=CANDIDATES).order_by("-id").only("id", "text", "user", "kind", "subject")
-    )
-    by_block = defaultdict(dict)
-    for row in rows:
-        by_block[row.user, row.kind, row.subject][row.pk] = row
+    blocks = list(dict.fromkeys((memory.user, memory.kind, memory.subject) for memory in flagged))
+    alike = _newest_of_subjects(blocks)
     found = {}
     for memory in flagged:
-        alike = {pk: row for pk, row in by_block[memory.user, memory.kind, memory.subject].items() if pk != memory.pk}
-        ids = contradicted(memory.text, {pk: row.text for pk, row in alike.items()}, memory.subject, memory.kind)
+        texts = alike[memory.user, memory.kind, memory.subject]
+        ids = contradicted(memory.text, texts, memory.subject, memory.kind)
         if ids:
-            found[memory.pk] = [alike[pk] for pk in ids]
+            found[memory.pk] = [Replaced(pk, texts[pk]) for pk in ids]
     return found
 
 

@@ -243,6 +243,21 @@ def test_other_memories_of_a_subject_are_not_updates(original, other, subject):
     assert (answer.status, answer.flags) == ("approved", ())
 
 
+def test_what_possible_updates_may_replace_is_read_in_one_statement(django_assert_num_queries):
+    olds, news = [], []
+    for subject, old, new in [("tools", "User prefers pnpm.", "User prefers yarn."),
+                              ("lang", "User prefers replies in Vietnamese.", "User prefers replies in English."),
+                              ("drink", "User likes coffee.", "User does not like coffee.")]:
+        olds.append(add_memory(old, user="owner", subject=subject))
+        news.append(Memory.objects.get(pk=propose(new, subject=subject).id))
+    plain = Memory.objects.get(pk=propose("User lives in Hanoi.", subject="home").id)
+    with django_assert_num_queries(1):
+        found = proposals.possible_updates([*news, plain])
+    assert {new: [(r.pk, r.text) for r in rows] for new, rows in found.items()} == {
+        new.pk: [(old.pk, old.text)] for new, old in zip(news, olds)
+    }
+
+
 def test_a_possible_update_keeps_its_poisoning_flags():
     policies.set_write_policy("allow", actor=OWNER)
     existing = add_memory("User prefers pnpm.", user="owner", subject="tools")
