@@ -202,7 +202,9 @@ def propose(
 
 def _possible_update(memory_ids):
     listed = ", ".join(map(str, memory_ids))
-    return f"it says otherwise than memory {listed} of the same subject, so it may be meant to replace it"
+    if len(memory_ids) == 1:
+        return f"it says otherwise than memory {listed} of the same subject, so it may be meant to replace it"
+    return f"it says otherwise than memories {listed} of the same subject, so it may be meant to replace them"
 
 
 @dataclass(frozen=True)
@@ -251,15 +253,15 @@ def approve_as_update(memory_id, replaced_ids, *, actor):
     """Approve a proposal and let it supersede ``replaced_ids``, the memories it says otherwise than (as
     ``possible_updates`` lists them now): all in one transaction, or nothing if one of them is no longer
     such a memory."""
-    replaced_ids = sorted(set(lifecycle.clean_ids(replaced_ids))) if replaced_ids else []
+    replaced_ids = sorted(set(lifecycle.clean_ids(replaced_ids)))
     with transaction.atomic():
         proposal = lifecycle.get_memory(memory_id, for_update=True)
         current = {row.pk for row in possible_updates([proposal]).get(proposal.pk, [])}
         gone = [pk for pk in replaced_ids if pk not in current]
-        if not replaced_ids or gone:
+        if gone:
             raise LifecycleError(
                 _("Memory #%(id)s no longer says otherwise than %(ids)s; look at it again.")
-                % {"id": memory_id, "ids": ", ".join(f"#{pk}" for pk in gone or replaced_ids)}
+                % {"id": memory_id, "ids": ", ".join(f"#{pk}" for pk in gone)}
             )
         lifecycle.approve([proposal.pk], actor=actor)
         for pk in replaced_ids:

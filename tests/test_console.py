@@ -726,7 +726,9 @@ def test_approve_and_replace_changes_nothing_when_the_replaced_memories_are_not_
     response = console.post(f"/pending/{new.pk}/approve-update/", {"replaces": replaces}, follow=True)
 
     assert response.status_code == 200
-    said = "ids must be whole numbers" if change == "not a number" else f"Memory #{new.pk} no longer says otherwise than"
+    said = {"not a number": "ids must be whole numbers", "none": "give at least one memory id"}.get(
+        change, f"Memory #{new.pk} no longer says otherwise than #{old.pk if change == 'forgotten' else unrelated.pk}"
+    )
     assert said in text_of(response)
     assert (list(Memory.objects.order_by("pk").values()), list(AuditEvent.objects.order_by("pk").values())) == before
 

@@ -243,6 +243,14 @@ def test_other_memories_of_a_subject_are_not_updates(original, other, subject):
     assert (answer.status, answer.flags) == ("approved", ())
 
 
+def test_a_possible_update_of_several_memories_names_them_all():
+    first = add_memory("User prefers pnpm.", user="owner", subject="tools")
+    second = add_memory("User prefers npm.", user="owner", subject="tools")
+    answer = propose("User prefers yarn.", subject="tools")
+    assert f"says otherwise than memories {second.pk}, {first.pk} of the same subject" in answer.reason
+    assert answer.reason.endswith("may be meant to replace them, which is never approved automatically")
+
+
 def test_what_possible_updates_may_replace_is_read_in_one_statement(django_assert_num_queries):
     olds, news = [], []
     for subject, old, new in [("tools", "User prefers pnpm.", "User prefers yarn."),
