@@ -199,10 +199,11 @@ _LASTING = re.compile(
     re.IGNORECASE,
 )
 
-# The user asked for it to be kept.
+# The user asked for it to be kept ("I can't remember", "không nhớ là" are not asking).
 _REMEMBER = re.compile(
-    r"\b(?:remember|don['’]?t forget|keep in mind|make a note|note that|take note)\b"
-    r"|(?<!\w)(?:nhớ (?:giúp|giùm|hộ|là|rằng|nhé|nha|cho)|ghi nhớ|lưu lại|ghi lại|đừng quên)(?!\w)",
+    r"(?<!n['’]t )(?<!not )(?<!never )\b(?:remember|don['’]?t forget|keep in mind|make a note|note that|take note)\b"
+    r"|(?<!không )(?<!chẳng )(?<!chả )(?<!\w)(?:nhớ (?:giúp|giùm|hộ|là|rằng|nhé|nha|cho)|ghi nhớ|lưu lại|ghi lại|"
+    r"đừng quên)(?!\w)",
     re.IGNORECASE,
 )
 

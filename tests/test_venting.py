@@ -100,6 +100,9 @@ def test_asking_to_remember_in_the_text_or_its_message_keeps_it():
     assert not is_venting("Hôm nay mình bực sếp lắm.", "Nhớ giúp mình là hôm nay mình bực sếp lắm nhé")
     assert not is_venting("User was furious at the landlord today.", "Remember this, I'm furious at him today")
     assert is_venting("User was furious at the landlord today.", "I'm furious at him today")
+    # Not remembering is not asking to remember.
+    assert is_venting("User is fed up right now.", "I can't remember where I parked, I'm so fed up right now")
+    assert is_venting("Hôm nay mình bực quá.", "Mình không nhớ là để ví ở đâu, hôm nay bực quá")
 
 
 # ---------------------------------------------------------------------------------------------------
