@@ -30,7 +30,7 @@ import unicodedata
 
 def _phrases(text):
     """A ``|``-separated list of plain phrases, longest first."""
-    return sorted((phrase.strip() for phrase in text.split("|")), key=len, reverse=True)
+    return sorted({phrase.strip() for phrase in text.split("|")}, key=lambda phrase: (-len(phrase), phrase))
 
 
 def _pattern(phrases):
@@ -51,14 +51,19 @@ _COMPLAINTS = _phrases(
     "what a rubbish day|what a terrible day|long day|bad day|rough day|rubbish day|losing patience|"
     "lost patience|wrecked their mood|wrecked his mood|wrecked her mood|wrecked my mood|ruined their mood|"
     "ruined my mood|soured the whole day|soured their day|soured my day|am i right|so over|hate this|"
-    "hate it|hate everything|hate my life|ready to throw|ready to scream|want to scream|wants to scream"
+    "hate it|hate everything|hate my life|ready to throw|ready to scream|want to scream|wants to scream|"
+    "snapped that|snapped at|muttered that|huffed|fumed|in a huff|in a strop|like screaming|like crying|"
+    "want to cry|wants to cry|be over already|just be over|going wrong|gone wrong|went wrong|just brilliant|"
+    "just great|just perfect|just what i needed|losing the will|was cross that|is cross that|am cross that|"
+    "were cross that"
 )
 _COMPLAINTS_VI = _phrases(
     "than thở|than vãn|than phiền|than là|than rằng|phàn nàn|kêu ca|kêu trời|càu nhàu|cằn nhằn|càm ràm|"
     "lầm bầm|tâm trạng tệ|tâm trạng xấu|tâm trạng không tốt|tâm trạng không vui|tâm trạng đang tệ|"
     "muốn khùng|phát khùng|khùng luôn|điên mất|điên lên|phát điên|chán đời|nổ tung|không có hứng|hết hứng|"
     "mất hứng|cụt hứng|chẳng muốn làm gì|xui quá|xui ghê|khổ quá|khổ ghê|khổ thân|bó tay|nực cười|"
-    "phí thời gian|muốn khóc|tức anh ách|ấm ức|quạu|sốt ruột|vậy trời|thế này|gì đâu mà"
+    "phí thời gian|muốn khóc|tức anh ách|ấm ức|quạu|sốt ruột|vậy trời|thế này|gì đâu mà|kêu là|kêu rằng|"
+    "mất ngon|dữ vậy|tận mạng|muốn nổ đầu|hết chịu nổi|không tả nổi|bực mình ghê|cau có|hậm hực"
 )
 # Moods of the moment, and moods that are often traits ("User is scared of dogs", "Người dùng sợ độ cao"):
 # those count only in the moment.
@@ -70,35 +75,38 @@ _MOODS = _phrases(
     "frustrated|exasperated|fed up|upset|overwhelmed|frazzled|flustered|rattled|restless|antsy|on edge|"
     "stressed|stressed out|over it|losing it|losing my mind|losing their mind|at my wits' end|"
     "at their wits' end|in a bad mood|in a foul mood|in a terrible mood|in a grumpy mood|in a rotten mood|"
-    "in a sour mood|down in the dumps|feeling down|feeling blue|feels down|feel down|feels blue"
+    "in a sour mood|in a mood|down in the dumps|feeling down|feeling blue|feels down|feel down|feels blue|"
+    "grouchy|tetchy|ratty|shirty|narked|miffed|vexed|disgruntled|stroppy|zonked"
 )
 _TRAITS = _phrases("anxious|nervous|worried|scared|afraid|frightened|depressed|jealous|envious|insecure|homesick")
 _MOODS_VI = _phrases(
     "mệt mỏi|mệt|đuối|oải|uể oải|kiệt sức|buồn ngủ|buồn|chán nản|chán chường|chán|bực bội|bực mình|bực|"
     "cáu kỉnh|cáu tiết|cáu|tức giận|tức|điên tiết|giận dỗi|giận|hờn|stress|căng thẳng|khó chịu|ngán ngẩm|ngán|"
     "nản|ức chế|bứt rứt|bồn chồn|xuống tinh thần|cô đơn|thất vọng|hụt hẫng|xấu hổ|ngượng|tủi thân|ngộp|"
-    "ngột ngạt|bế tắc|khùng|điên|ghét|quạu|ấm ức|sốt ruột|quê độ"
+    "ngột ngạt|bế tắc|khùng|điên|ghét|quạu|ấm ức|sốt ruột|quê độ|hậm hực|cau có|bực dọc|cáu gắt|nóng máu|"
+    "đau đầu|nhức đầu|mệt lả|rã rời|ngao ngán|chán ngắt|buồn bực|bực tức"
 )
 _TRAITS_VI = _phrases("lo lắng|sợ|hồi hộp|ghen tị|ghen|tự ti|nhớ nhà")
 _JUDGEMENTS = _phrases(
     "awful|terrible|horrible|horrendous|nightmare|brutal|unbearable|ruined|stupid|cursed|annoying|the worst|"
-    "sucks|sucked|took forever|sick of|tired of|fed up with|had enough|can't stand|rubbish|rude|wrecked|"
-    "soured|infuriating|maddening"
+    "sucks|sucked|took forever|sick of|tired of|fed up with|had enough|can't stand|rubbish|rude|"
+    "infuriating|maddening"
 )
 _JUDGEMENTS_VI = _phrases("tồi tệ|tệ hại|tệ|xui xẻo|xui|hỏng hết|cũng hỏng|không chịu nổi|trục trặc|mặn chát")
 
 _DEGREE_EN = (
     r"(?:(?:so|very|really|a bit|a little|kind of|kinda|pretty|totally|super|quite|extremely|utterly|just|"
-    r"absolutely|completely|feeling|getting)\s+)*"
+    r"absolutely|completely|feeling|getting|properly|well|seriously|majorly|thoroughly|still|now|rather)\s+)*"
 )
-_DEGREE_VI = r"(?:(?:rất|hơi|khá|cực kỳ|cực kì|quá|thấy|cảm thấy|thật sự|thực sự|đang|bị|vẫn)\s+)*"
+_DEGREE_VI = r"(?:(?:rất|hơi|khá|cực kỳ|cực kì|quá|thấy|cảm thấy|thật sự|thực sự|đang|bị|vẫn|còn|vẫn còn)\s+)*"
 _BE_EN = (
     r"is|am|are|was|were|i['’]m|they['’]re|he['’]s|she['’]s|we['’]re|you['’]re|feels?|feeling|felt|got|getting|"
     r"seems?|been|looks?"
 )
 _INTENSE_VI = (
     r"quá trời|quá xá|quá|ghê|thật sự|thực sự|thật|thiệt|lắm|kinh khủng|dã man|muốn xỉu|muốn chết|muốn khóc|"
-    r"muốn khùng|muốn điên|rã rời|đi mất|chết đi được|chết mất|không chịu nổi|phát điên|điên|hoài|dễ sợ|luôn"
+    r"muốn khùng|muốn điên|rã rời|đi mất|chết đi được|chết mất|không chịu nổi|phát điên|điên|hoài|dễ sợ|luôn|"
+    r"không tả nổi|muốn nổ đầu|tận mạng|dữ vậy|dữ dằn|hết chịu nổi|quá đi|quá chừng"
 )
 # "tức là" is "that is", "buồn cười" is "funny": not moods.
 _NOT_A_MOOD_VI = r"(?!tức là|buồn cười)"
@@ -110,8 +118,9 @@ _OUTBURST = re.compile(
     rf"|\b(?:{_pattern(_INTERJECTIONS_ANYWHERE)})\b"
     rf"|\b(?:{_pattern(_COMPLAINTS)})\b"
     rf"|(?<!\w)(?:{_pattern(_COMPLAINTS_VI)})(?!\w)"
-    r"|\?!|!\?|\?\?"
-    r"|\b(?:had|having) an? \w+ day\b|(?<!\w)(?:người dùng|mình|tôi|em|anh|chị) than(?!\w)"
+    r"|\?!|!\?|\?\?|\bseriously[.!?]*\s*$"
+    r"|\b(?:had|having) an? \w+ day\b"
+    r"|(?<!\w)(?:người dùng|mình|tôi|em|anh|chị|cô|chú|bác|ông|bà)(?: (?-i:[A-ZĐ]\w*))? than(?!\w)"
     # a present state: "is exhausted", "feels a bit down", "— absolutely livid", "đang bực", "hơi cáu vì"
     rf"|\b(?:{_BE_EN})\s+{_DEGREE_EN}(?:{_pattern(_MOODS)})\b"
     rf"|(?:^|[,;:.!?—–-])\s*{_DEGREE_EN}(?:{_pattern(_MOODS)})\b"
@@ -136,12 +145,13 @@ _MOMENT = re.compile(
     r"\b(?:today|today['’]s|tonight|this (?:morning|afternoon|evening|week)|right now|at the moment|just now|"
     r"yesterday|again|these days|lately|all (?:day|morning|afternoon|evening|night|week))\b|!"
     r"|(?<!\w)(?:hôm nay|tối nay|sáng nay|chiều nay|trưa nay|đêm nay|lúc này|bây giờ|hôm qua|tối qua|tuần này|"
-    r"dạo này|vừa mới|vừa|lại|hoài|cả ngày|cả buổi|suốt buổi|suốt ngày|quá trời|quá xá|dã man)(?!\w)",
+    r"dạo này|vừa mới|vừa|lại|hoài|cả ngày|cả buổi|suốt buổi|suốt ngày|quá trời|quá xá|dã man|bữa nay|nãy giờ|"
+    r"mới nãy|ban nãy|giờ này)(?!\w)",
     re.IGNORECASE,
 )
 
 # Words too common in memories to tell the patterns whether to run.
-_COMMON = frozenset("a with this over what those feeling that thẳng này thân người dùng cũng".split())
+_COMMON = frozenset("a with this over what those feeling that thẳng này thân người dùng cũng muốn".split())
 
 
 def _trigger(phrase):
@@ -182,20 +192,22 @@ _LASTING = re.compile(
     r"\b(?:prefers?|preferred|likes|liked|(?:i|we|they|you|would|really|also) like|dislikes?|loves?|"
     r"(?<!just )wants?|would rather|usually|always|never|often|every|each|when|whenever|if|tends? to|gets|"
     r"easily|avoid|avoids|should|plans?|planning|going to|will|decided|deciding|moving|switch(?:ed|ing)? to|"
-    r"quit|looking for|buy|since|all the time|constantly|chronic|diagnosed|daily|weekly|monthly|from now on|"
-    r"going forward|next (?:week|month|year|time|\w+day)|by q[1-4]|in future|in the future|lesson|learned|"
+    r"(?<!n['’]t )quit|looking for|buy|since|all the time|constantly|chronic|diagnosed|daily|weekly|monthly|"
+    r"from now on|going forward|next (?:week|month|year|time|\w+day)|by q[1-4]|in future|in the future|lesson|learned|"
     r"asked|asks|tips?|how to|suggest|remind|assistant|bestie|bot|answers?|replies|replied|reply|"
     r"(?:don['’]?t|do not) (?:use|send|call|suggest|remind|mention|ask|book|schedule|add|reply|answer|bring|"
     r"say|show|recommend|wake|disturb)|"
     rf"in (?:{_MONTHS})|(?:on|next|this coming) (?:{_WEEKDAYS})s?|"
-    rf"(?:user|my|his|her|their)['’]s? (?:{_KIN_EN})|(?:{_MONTHS}) \d{{1,2}}|\d{{1,2}} (?:{_MONTHS}))\b"
+    rf"\w+['’]s? (?:{_KIN_EN})|(?:{_MONTHS}) \d{{1,2}}|\d{{1,2}} (?:{_MONTHS}))\b"
     r"|\b\d{1,2}[/.]\d{1,2}\b"
     r"|(?<!\w)(?:thích|không thích|ghét ăn|(?<!chẳng )(?<!chỉ )muốn(?! chết| xỉu| khóc| nổ| khùng| điên)|thường|"
-    r"hay|luôn(?=\s+\w)|dễ(?! sợ)|không bao giờ|mỗi khi|mỗi lần|mỗi|lúc nào cũng|khi|nếu|tránh|"
-    rf"nên(?! (?:{_pattern(_MOODS_VI)}))|quyết định|định|tính|sẽ|chuyển (?:sang|qua|về|đến|tới|nhà|hẳn)|"
+    r"hay|luôn(?=\s+\w)(?!\s+(?:á|à|ấy|đó|nè|rồi|vậy|nha|nhé|hà)(?!\w))|dễ(?! sợ)|không bao giờ|mỗi khi|"
+    r"mỗi lần|mỗi|lúc nào cũng|khi|nếu|tránh|"
+    r"nên (?:nhắc|gợi ý|tránh|trả lời|hỏi|dùng|chọn|đặt|để ý|báo|gửi|giữ|mua|ăn|uống|ngủ|nghỉ|tắt|bật|dành|"
+    r"luôn|thường|hạn chế|ưu tiên)|quyết định|định|tính|sẽ|chuyển (?:sang|qua|về|đến|tới|nhà|hẳn)|"
     r"kế hoạch|lần sau|sau này|về sau|từ nay|từ khi|từ tháng|tuần sau|tháng sau|năm sau|ngày mai|cuối tháng|"
-    r"tháng \w+|bài học|rút ra|hỏi|nhắc|gợi ý|đừng|hãy|trợ lý|bestie|bot|trả lời|"
-    rf"(?:{_KIN_VI})(?: của)? người dùng)(?!\w)",
+    r"tháng (?!này|rồi|trước|qua)\w+|bài học|rút ra|hỏi|nhắc|gợi ý|đừng|hãy|trợ lý|bestie|bot|trả lời|"
+    rf"(?:{_KIN_VI})(?: của)? (?:người dùng|anh|chị|em|cô|chú|bác|ông|bà|bạn))(?!\w)",
     re.IGNORECASE,
 )
 

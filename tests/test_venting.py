@@ -80,6 +80,9 @@ def test_the_same_words_with_something_lasting_are_not(text):
         "User's blood pressure was low this morning.",
         "Man United won again today!",
         "User transferred the rent today: chuyển khoản lúc 9h.",
+        "Bà bán than ở chợ hôm nay.",  # "than": to complain, and charcoal
+        "The new app is snappy today and the budget was spent!",
+        "Người dùng đi làm bằng xe buýt hôm nay nên về muộn.",  # "nên": "so", not advice
     ],
 )
 def test_words_with_an_everyday_second_meaning_are_not_moods(text):
