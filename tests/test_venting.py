@@ -8,13 +8,14 @@ from governance import policies
 from memories import proposals, venting
 from memories.models import AuditEvent, Memory, Message
 from memories.venting import is_venting
-from tests.data.venting_corpus import NOT_VENTING, VENTING
+from tests.data.venting_corpus import HELD_OUT_NOT_VENTING, HELD_OUT_VENTING, NOT_VENTING, VENTING
 from tests.factories import OWNER, add_memory
 
 # Refusing a lasting memory loses it; a venting text let through is only stored or queued (and the doctor
 # reports it), so the bar for false refusals is the higher one.
 MIN_RECALL = 0.95
 MAX_FALSE_REFUSALS = 0.02
+HELD_OUT_MIN_RECALL = 0.70
 VIETNAMESE = "ăâđêôơưáàảãạ"
 
 
@@ -35,6 +36,18 @@ def test_corpus_recall_and_false_refusals():
         f"false refusals {false_rate:.1%} ({len(false_refusals)}/{len(NOT_VENTING)})"
     )
     assert recall >= MIN_RECALL, missed
+    assert false_rate <= MAX_FALSE_REFUSALS, false_refusals
+
+
+def test_held_out_set_the_rule_was_not_fitted_to():
+    """The fifth blind set measures the rule on new writing: it may miss more, but may not refuse more
+    lasting memories. Its first run: 75% refused, no look-alike."""
+    missed = [text for text in HELD_OUT_VENTING if not is_venting(text)]
+    false_refusals = [text for text in HELD_OUT_NOT_VENTING if is_venting(text)]
+    recall = 1 - len(missed) / len(HELD_OUT_VENTING)
+    false_rate = len(false_refusals) / len(HELD_OUT_NOT_VENTING)
+    print(f"\nventing, held out: recall {recall:.1%}, false refusals {false_rate:.1%}")
+    assert recall >= HELD_OUT_MIN_RECALL, missed
     assert false_rate <= MAX_FALSE_REFUSALS, false_refusals
 
 
@@ -91,7 +104,7 @@ def test_words_with_an_everyday_second_meaning_are_not_moods(text):
 
 def test_the_word_check_never_hides_what_the_patterns_find():
     """``is_venting`` skips the patterns for a text without any of their words; that must change nothing."""
-    for text in VENTING + NOT_VENTING:
+    for text in VENTING + NOT_VENTING + HELD_OUT_VENTING + HELD_OUT_NOT_VENTING:
         text = venting._normal(text)
         found = venting._OUTBURST.search(text) or (venting._JUDGEMENT.search(text) and venting._MOMENT.search(text))
         assert not found or venting._may_vent(text), text
