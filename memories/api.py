@@ -137,7 +137,10 @@ class ProposalOut(Schema):
     id: int | None
     status: Literal["approved", "pending", "duplicate", "refused"]
     reason: str
-    flags: list[str]
+    flags: list[str] = Field(
+        description="why a stored proposal waits for the owner whatever the policy: tool_output, "
+        "instruction_like, possible_update (it says otherwise than a live memory of its subject)"
+    )
 
 
 class MessageIn(Strict):

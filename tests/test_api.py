@@ -285,6 +285,7 @@ def test_forget_refused_under_delete_deny(call):
 def test_openapi_lists_every_path(call):
     status, schema = call("get", "/openapi.json")
     assert status == 200 and schema["openapi"].startswith("3.")
+    assert "possible_update" in schema["components"]["schemas"]["ProposalOut"]["properties"]["flags"]["description"]
     assert {"/api/v1/memories", "/api/v1/messages", "/api/v1/memories/{memory_id}"} <= set(schema["paths"])
     assert set(schema["paths"]["/api/v1/memories"]) == {"get", "post"}
     assert schema["components"]["securitySchemes"]["AgentBearer"]["scheme"] == "bearer"
