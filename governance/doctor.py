@@ -311,6 +311,8 @@ def contradicted(text, others, subject="", kind=""):
     contradicts the way the doctor's conflicts do: the same fact with other values, or its negation.
     A new proposal like that may be meant to replace them. The texts' meanings are kept (an LRU of 4,096):
     the next proposal on the subject compares itself with mostly the same memories."""
+    if not others:
+        return []
     new = _variant(text, subject, kind)
     found = []
     for memory_id, other_text in others.items():

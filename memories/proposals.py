@@ -253,7 +253,7 @@ def approve_as_update(memory_id, replaced_ids, *, actor):
     """Approve a proposal and let it supersede ``replaced_ids``, the memories it says otherwise than (as
     ``possible_updates`` lists them now): all in one transaction, or nothing if one of them is no longer
     such a memory."""
-    replaced_ids = sorted(set(lifecycle.clean_ids(replaced_ids)))
+    replaced_ids = sorted(lifecycle.clean_ids(replaced_ids))
     with transaction.atomic():
         proposal = lifecycle.get_memory(memory_id, for_update=True)
         current = {row.pk for row in possible_updates([proposal]).get(proposal.pk, [])}

@@ -117,6 +117,32 @@ def test_secret_in_source_is_refused():
     assert store() == before
 
 
+@pytest.mark.parametrize("policy", ["allow", "ask"])
+def test_venting_is_refused_and_stores_nothing(policy):
+    policies.set_write_policy(policy, actor=OWNER)
+    before = store()
+    answer = propose("Haizz, hôm nay lại bị sếp mắng, mệt quá.")
+    assert (answer.id, answer.status) == (None, proposals.REFUSED)
+    assert "one-off venting" in answer.reason and "remember" in answer.reason
+    assert store() == before
+
+
+def test_venting_the_user_asked_to_keep_is_stored():
+    policies.set_write_policy("allow", actor=OWNER)
+    message = proposals.record_message(
+        role="user", text="Nhớ giúp mình là hôm nay mình bực sếp lắm, mai nhắc mình nói chuyện nhé", agent="bestie",
+    )
+    answer = propose("Người dùng hôm nay bực sếp lắm.", message_id=message.pk)
+    assert answer.status == proposals.APPROVED
+    assert Memory.objects.get(pk=answer.id).message == message
+
+
+def test_the_owner_is_not_second_guessed_about_venting():
+    """The owner adding a memory asked for it: the console, the CLI and imports store venting text."""
+    memory = add_memory("Ugh, the traffic was awful today.", kind="note")
+    assert Memory.objects.get(pk=memory.pk).status == "approved"
+
+
 # ---------------------------------------------------------------------------------------------------
 # Validation
 
