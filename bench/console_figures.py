@@ -54,7 +54,7 @@ def set_pending(limit):
     many are pending as the queue counts them."""
     from django.db import connection, transaction
 
-    from governance import jobs
+    from governance import prune
     from memories.models import Memory
 
     with transaction.atomic(), connection.cursor() as cursor:
@@ -68,7 +68,7 @@ def set_pending(limit):
             for start in range(0, len(ids), 500):
                 Memory.objects.filter(pk__in=ids[start:start + 500]).update(status="pending")
     if connection.vendor == "sqlite":
-        jobs.refresh_planner_statistics()  # as the prune job leaves them
+        prune.refresh_planner_statistics()  # as the prune job leaves them
     else:
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")

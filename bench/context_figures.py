@@ -70,7 +70,7 @@ def measure(db, rounds):
 
     from memories.models import Memory
     from memories.retrieval import build_context
-    from memories.text import search_terms
+    from memories.language.folding import search_terms
 
     def baseline(query):
         expression = " OR ".join(f'"{word}"' for word in search_terms(query))

@@ -5,7 +5,7 @@ bench/generate.py, and how it grows from one to the other.
 
 Each size is measured in its own process on var/bench-doctor-N.sqlite3 (built when missing, or with
 --rebuild). The baseline, on the same file in the same process, is the least any doctor must do: read
-every live memory once and fold its words (``memories.duplicates.words``). Times are wall clock, the
+every live memory once and fold its words (``memories.language.words.words``). Times are wall clock, the
 best of --repeat runs, with the process CPU time beside them (the machine may be shared).
 """
 
@@ -29,7 +29,7 @@ def measure(db, repeat):
 
     django.setup()
     from governance import doctor
-    from memories.duplicates import words
+    from memories.language.words import words
     from memories.models import Memory
 
     def baseline():

@@ -36,7 +36,8 @@ def doctor_groups(rows):
 
 
 def write_path_groups(rows):
-    from memories.duplicates import same_memory, words
+    from memories.language.meaning import same_memory
+    from memories.language.words import words
 
     found = []
     for members in blocks(rows).values():

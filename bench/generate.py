@@ -82,8 +82,8 @@ def generate(size, seed=1, messages=None, batch=5000):
     """Fill the (emptied) store with ``size`` memories; returns the counts written."""
     from django.db import connection, transaction
 
-    from governance import jobs
-    from memories.duplicates import text_key
+    from governance import prune
+    from memories.language.meaning import text_key
     from memories.models import AuditEvent, Memory, Message
 
     rng = random.Random(seed)
@@ -165,7 +165,7 @@ def generate(size, seed=1, messages=None, batch=5000):
     else:
         # The statistics an owner's store gets (after each prune), not a full ANALYZE: see
         # ``refresh_planner_statistics`` for why its samples would make every lookup slower.
-        jobs.refresh_planner_statistics()
+        prune.refresh_planner_statistics()
         with connection.cursor() as cursor:
             cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return {"memories": size, "messages": messages}

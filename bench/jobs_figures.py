@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/jobs_figures.py --prune-rows 1000000 --soak-seconds 60 --backup-size 100000
 
-- prune of N expired rows (``governance.jobs.prune``: ``lifecycle.erase`` in batches, audit hashes, WAL
+- prune of N expired rows (``governance.prune.prune``: ``lifecycle.erase`` in batches, audit hashes, WAL
   checkpoints) against the seed's raw ``DELETE FROM memory WHERE expires_at <= now`` on a copy of the same
   file, each while a writer process keeps adding memories through ``lifecycle.add``: the time of each, and
   the longest the writer waited for one add;
@@ -65,7 +65,7 @@ def role_build(options):
     from django.core.management import call_command
     from django.db import connection
 
-    from governance.policies import set_delete_policy
+    from memories.lifecycle.policies import set_delete_policy
     from memories.models import AuditEvent, Memory
 
     call_command("migrate", verbosity=0)
@@ -112,10 +112,10 @@ def role_writer(options):
 
 def role_prune(options):
     _django()
-    from governance import jobs
+    from governance import hygiene, prune
 
     started = time.perf_counter()
-    result = jobs.prune()
+    result = prune.prune()
     print(json.dumps({
         "seconds": round(time.perf_counter() - started, 2), "deleted": result.deleted, "batches": result.batches,
         "longest_batch_s": result.longest_batch_seconds,
@@ -143,13 +143,13 @@ def role_raw_delete(options):
 def role_jobs(options):
     """What the cluster does, back to back: prune and a hygiene snapshot, until the stop file appears."""
     _django()
-    from governance import jobs
+    from governance import hygiene, prune
 
     stop, runs, deleted, errors = Path(options.stop), 0, 0, []
     while not stop.exists():
         try:
-            deleted += jobs.prune().deleted
-            jobs.hygiene_snapshot()
+            deleted += prune.prune().deleted
+            hygiene.snapshot()
             runs += 1
         except Exception as error:  # noqa: BLE001
             errors.append(f"{type(error).__name__}: {error}")

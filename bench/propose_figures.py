@@ -104,7 +104,7 @@ def figure_http(env, token, bodies):
 
 
 def figure_in_process(bodies):
-    from memories import proposals
+    from memories.lifecycle import proposals
 
     started, cpu_started = time.perf_counter(), time.thread_time()
     statuses = [proposals.propose(**body, agent="bench").status for body in bodies]
@@ -178,14 +178,14 @@ def main():
     from django.core.management import call_command
     from django.db import connection
 
-    from governance import policies
-    from memories import agents
+    from memories.lifecycle import policies
+    from memories import agent_tokens
     from memories.models import Memory
 
     call_command("migrate", verbosity=0)
     policies.resume(actor=ACTOR)
     policies.set_write_policy("allow", actor=ACTOR)
-    token = agents.create_token(f"bench-{int(time.time())}", actor=ACTOR)
+    token = agent_tokens.create_token(f"bench-{int(time.time())}", actor=ACTOR)
     rng = random.Random(3)
     repeats = list(Memory.objects.live().order_by("?").values_list("text", "kind", "subject", "user")[:500])
     # The run's time in the new texts: with --reuse, a second run's proposals are new memories too, not

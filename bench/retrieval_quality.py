@@ -33,7 +33,7 @@ from bench.generate import _setup, generate  # noqa: E402
 def add_labelled(memories, seed=3):
     """The labelled memories as live working memories; returns {key: id}."""
     from memories.models import Memory
-    from memories.duplicates import text_key
+    from memories.language.meaning import text_key
 
     rng = random.Random(seed)
     now = datetime.now(timezone.utc)
@@ -54,7 +54,7 @@ def plain_bm25(query, allowed_ids, k, conjunction):
     """The first k of ``allowed_ids`` by FTS5 bm25 for the query's folded words, OR or AND."""
     from django.db import connection
 
-    from memories.text import search_terms
+    from memories.language.folding import search_terms
 
     words = search_terms(query)
     if not words:

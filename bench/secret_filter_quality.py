@@ -71,7 +71,7 @@ if __name__ == "__main__":
     parser.add_argument("--verbose", action="store_true", help="list every miss and false refusal")
     arguments = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from memories.secrets import find_secrets
+    from memories.screening.secrets import find_secrets
     from tests.data.secret_corpus import NOT_SECRETS, SECRETS
 
     quality(find_secrets, SECRETS, NOT_SECRETS, arguments.verbose)

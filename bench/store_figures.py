@@ -98,7 +98,7 @@ def figure_search(args):
 
     from memories import search
     from memories.models import Memory
-    from memories.text import search_terms
+    from memories.language.folding import search_terms
 
     def ours(query):
         return list(search.matching(Memory.objects.all(), query)[:20])

@@ -218,7 +218,7 @@ BESTIE_WORKING_BUDGET_TOKENS = env_int("BESTIE_WORKING_BUDGET_TOKENS", 1200, min
 
 # Retrieval (SPEC §4, README "Retrieval"): the relevance backend (a dotted path to a class) and the
 # confidence below which the governed policy leaves a memory out of every prompt.
-BESTIE_RELEVANCE_BACKEND = os.environ.get("BESTIE_RELEVANCE_BACKEND") or "memories.relevance.LexicalBackend"
+BESTIE_RELEVANCE_BACKEND = os.environ.get("BESTIE_RELEVANCE_BACKEND") or "memories.retrieval.relevance.LexicalBackend"
 try:
     BESTIE_CONFIDENCE_FLOOR = float(os.environ.get("BESTIE_CONFIDENCE_FLOOR") or 0.5)
 except ValueError:

@@ -8,8 +8,9 @@ The plan's steps, in order, each action with its reason:
 4. ``soft_delete`` low-value noise (the doctor's list);
 5. ``hard_delete`` what prune would erase (expired rows, rows superseded long ago).
 
-Pinned memories are in no step. Applying deletes, so the delete policy decides first: ``deny`` refuses
-the whole apply, ``ask`` needs the owner's confirmation (``--yes`` or the console's confirm step).
+Pinned memories are in no step. Applying deletes, so the delete policy decides first
+(``lifecycle.check_delete_allowed``): ``deny`` refuses the whole apply, ``ask`` needs the owner's
+confirmation (``--yes`` or the console's confirm step).
 Each step runs in its own transactions; the plan's fingerprint lets the console refuse to apply a plan
 that changed after the owner saw it.
 """
@@ -20,17 +21,15 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from governance import consolidation, doctor
+from governance import consolidation, doctor, prune
 from memories import lifecycle
-from memories.lifecycle import LifecycleError, Refused
-from memories.models import Layer, Memory, MemorySettings, Policy
+from memories.lifecycle import LifecycleError
+from memories.models import UNUSED_DAYS, Layer, Memory, MemorySettings
 
 STEPS = ("merge", "mark_stale", "archive", "soft_delete", "hard_delete")
-UNUSED_DAYS = doctor.UNUSED_DAYS
 # Rows per ``lifecycle.erase`` transaction: a writer waiting for its turn waits for one batch, not all.
 ERASE_BATCH = 500
 
@@ -44,7 +43,7 @@ class Action:
 
 
 @dataclass(frozen=True)
-class Plan:
+class CleanupPlan:
     actions: tuple
     delete_policy: str
     counts: dict = field(default_factory=dict)
@@ -76,14 +75,7 @@ class Applied:
     hard_deleted: int
 
 
-def _unused(now):
-    since = now - timedelta(days=UNUSED_DAYS)
-    return Q(created_at__lt=since) & (Q(last_accessed_at__isnull=True) | Q(last_accessed_at__lt=since))
-
-
 def plan(now=None, report=None):
-    from governance import jobs
-
     now = now or timezone.now()
     report = report or doctor.analyze(now=now)
     actions = []
@@ -97,9 +89,8 @@ def plan(now=None, report=None):
         merging.update(group)
         actions.append(Action("merge", tuple(group), f"{len(group)} memories say the same thing", draft.text))
     live = Memory.objects.live(now).filter(pinned=False)
-    drift_cutoff = now - timedelta(days=settings.BESTIE_DRIFT_AGE_DAYS)
     to_mark = [
-        i for i in live.filter(_unused(now), stale=False, confirmed_at__lt=drift_cutoff).order_by("pk")
+        i for i in live.due_for_review(now).unused(now).filter(stale=False).order_by("pk")
         .values_list("pk", flat=True) if i not in merging
     ]
     if to_mark:
@@ -108,7 +99,7 @@ def plan(now=None, report=None):
             f"not confirmed for {settings.BESTIE_DRIFT_AGE_DAYS} days and unused for {UNUSED_DAYS} days",
         ))
     to_archive = [
-        i for i in live.filter(_unused(now), stale=True, layer=Layer.WORKING).order_by("pk")
+        i for i in live.unused(now).filter(stale=True, layer=Layer.WORKING).order_by("pk")
         .values_list("pk", flat=True) if i not in merging
     ]
     if to_archive:
@@ -117,36 +108,27 @@ def plan(now=None, report=None):
     if noise:
         actions.append(Action("soft_delete", tuple(noise), "low-value noise: " + ", ".join(report.details["noise_reasons"])))
     policy = str(MemorySettings.load().delete_policy)
-    doomed = list(jobs.prune_candidates(now).order_by("pk").values_list("pk", flat=True))
+    doomed = list(prune.candidates(now).order_by("pk").values_list("pk", flat=True))
     if doomed:
         actions.append(Action("hard_delete", tuple(doomed), "expired, or superseded more than 180 days ago"))
     counts = {step: sum(len(a.ids) for a in actions if a.step == step) for step in STEPS}
-    return Plan(actions=tuple(actions), delete_policy=policy, counts=counts)
-
-
-def check_policy(confirmed):
-    policy = MemorySettings.load().delete_policy
-    if policy == Policy.DENY:
-        raise Refused(_("the delete policy is deny: nothing was changed (set it to ask or allow to clean up)"))
-    if policy == Policy.ASK and not confirmed:
-        raise Refused(_("the delete policy is ask: review the plan, then confirm it; nothing was changed"))
+    return CleanupPlan(actions=tuple(actions), delete_policy=policy, counts=counts)
 
 
 def checked_plan(*, confirmed=False, fingerprint=None, now=None):
     """The plan as it is now, once the delete policy allows applying it and (given the ``fingerprint``
     of the plan the owner saw) it is still that plan."""
-    check_policy(confirmed)
+    lifecycle.check_delete_allowed(confirmed=confirmed)
     current = plan(now)
     if fingerprint is not None and fingerprint != current.fingerprint:
         raise LifecycleError(_("the store changed since the plan was made; review the new plan; nothing was changed"))
     return current
 
 
-def carry_out(current, *, actor, now=None):
+def carry_out(current, *, actor, confirmed, now=None):
     """Make ``current``'s changes, action by action: yields ``(step, done, total)`` after each action,
-    then the ``Applied`` summary."""
-    from governance import jobs
-
+    then the ``Applied`` summary. ``confirmed``: the owner confirmed the plan (the delete policy is asked
+    again by each deletion)."""
     now = now or timezone.now()
     note = "cleanup"
     merged, total = [], len(current.actions)
@@ -161,11 +143,12 @@ def carry_out(current, *, actor, now=None):
         elif action.step == "archive":
             done["archive"] += len(lifecycle.move_layer(ids, Layer.ARCHIVE, actor=actor, note=note))
         elif action.step == "soft_delete":
-            done["soft_delete"] += len(lifecycle.soft_delete(ids, actor=actor, note=note))
+            done["soft_delete"] += len(lifecycle.soft_delete(ids, actor=actor, confirmed=confirmed, note=note))
         elif action.step == "hard_delete":
             for start in range(0, len(ids), ERASE_BATCH):
-                batch = jobs.prune_candidates(now).filter(pk__in=ids[start:start + ERASE_BATCH])
-                done["hard_delete"] += len(lifecycle.erase(list(batch.values_list("pk", flat=True)), actor=actor, note=note))
+                batch = prune.candidates(now).filter(pk__in=ids[start:start + ERASE_BATCH])
+                erased = lifecycle.erase(list(batch.values_list("pk", flat=True)), actor=actor, confirmed=confirmed, note=note)
+                done["hard_delete"] += len(erased)
         yield action.step, index, total
     yield Applied(
         merged=merged, marked_stale=done["mark_stale"], archived=done["archive"],
@@ -177,7 +160,7 @@ def apply(*, actor, confirmed=False, fingerprint=None, now=None, progress=None):
     """Check, then make the plan's changes. ``progress(step, done, total)`` is called after each action."""
     now = now or timezone.now()
     current = checked_plan(confirmed=confirmed, fingerprint=fingerprint, now=now)
-    for item in carry_out(current, actor=actor, now=now):
+    for item in carry_out(current, actor=actor, confirmed=confirmed, now=now):
         if isinstance(item, Applied):
             return item
         if progress:

@@ -18,8 +18,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from governance.doctor import meaning
 from memories import lifecycle
+from memories.language.meaning import meaning
 from memories.lifecycle import InvalidValue, LifecycleError, Refused
 from memories.models import AuditEvent, Layer, Memory, SourceKind, Status, state_label
 
@@ -77,7 +77,7 @@ def _members(ids, *, for_update=False):
 
 def _specificity(memory):
     """The most specific member says the most: the most content words, then the longest text, then the newest."""
-    _, content, _ = meaning(memory.text, memory.subject, memory.kind)
+    content = meaning(memory.text, memory.subject, memory.kind).content
     return (len(content), len(memory.text), memory.confirmed_at, memory.pk)
 
 

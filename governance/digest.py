@@ -18,14 +18,15 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django_q.models import Schedule
 
-from governance import channels
-from governance.jobs import hygiene, recorded
+from governance import channels, hygiene
+from governance.jobs import recorded
 from governance.models import DigestChannel, DigestState, HygieneSnapshot, JobRun
 from memories.models import Memory, SourceKind
-from memories.transfer import iso
+from memories.times import iso
+from review import drift
 
 NEW_MEMORIES_SHOWN = 50
-DRIFT_DAYS, DRIFT_SHOWN = 90, 5
+DRIFT_SHOWN = 5
 FIRST_DIGEST_DAYS = 7
 DIGEST_SCHEDULE = "bestie-digest"
 
@@ -35,7 +36,7 @@ def console_url(path):
 
 
 @dataclass(frozen=True)
-class NewMemory:
+class DigestMemory:
     id: int
     text: str
     kind: str
@@ -59,7 +60,7 @@ class Digest:
     since: str
     until: str
     new_count: int
-    new_memories: list  # of NewMemory, the first NEW_MEMORIES_SHOWN
+    new_memories: list  # of DigestMemory, the first NEW_MEMORIES_SHOWN
     from_tool_output: int
     pending_count: int
     oldest_pending_days: int | None
@@ -91,16 +92,16 @@ def build(since, now=None):
     now = now or timezone.now()
     new = Memory.objects.filter(created_at__gt=since, created_at__lte=now)
     shown = [
-        NewMemory(
+        DigestMemory(
             id=memory.pk, text=memory.text, kind=memory.kind, state=memory.state(now), source=memory.source,
             source_kind=memory.source_kind, from_tool_output=memory.source_kind == SourceKind.TOOL_OUTPUT,
             url=console_url(f"/memories/{memory.pk}/"),
         )
         for memory in new.order_by("-created_at", "-id")[:NEW_MEMORIES_SHOWN]
     ]
-    current = hygiene(now)
+    current = hygiene.score(now)
     previous = HygieneSnapshot.objects.filter(taken_at__lte=since).first() or HygieneSnapshot.objects.last()
-    drift = Memory.objects.live(now).filter(confirmed_at__lt=now - timedelta(days=DRIFT_DAYS))
+    due = drift.due(now)
     prunes = JobRun.objects.filter(job="prune", outcome=JobRun.Outcome.OK, started_at__gt=since)
     last_prune = prunes.first()
     return Digest(
@@ -110,10 +111,10 @@ def build(since, now=None):
         oldest_pending_days=int(current.pending_age_days) if current.oldest_pending_at else None,
         hygiene_score=current.score, hygiene_change=current.score - previous.score if previous else None,
         live=current.counts["live"], expired_backlog=current.expired_backlog,
-        drift_count=drift.count(),
+        drift_count=due.count(),
         drift=[
             DriftItem(id=m.pk, text=m.text, confirmed_at=iso(m.confirmed_at), url=console_url(f"/memories/{m.pk}/"))
-            for m in drift.order_by("confirmed_at", "id")[:DRIFT_SHOWN]
+            for m in due[:DRIFT_SHOWN]
         ],
         pruned=sum(run.counts.get("deleted", 0) for run in prunes),
         awaiting_prune_confirmation=last_prune.counts.get("awaiting_confirmation", 0) if last_prune else 0,

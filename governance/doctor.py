@@ -9,108 +9,35 @@ kind, subject and project: memories of different users (or about different thing
 Inside a block, memories with the same folded words share one variant; candidate pairs of variants come
 from an inverted index of their words, where a word shared by more than ``POSTING_CAP`` variants (like
 "prefer" in a block of preferences) proposes no pairs. The work grows with the number of memories, not
-with its square.
-
-Two memories of a block say the same thing when they have the same polarity (both or neither negated)
-and the content words of one (its words without the frame: "prefer", "always", "answer", the subject's
-own words, negations) are all found in the other, a typo allowed in longer words. The seed's "User
-prefers Vietnamese.", "User wants Vietnamese-first." and "Always answer in Vietnamese with diacritics."
-all hold "vietnamese", so they form one group. They contradict each other when one is the negation of
-the other, or when both keep the same frame and each puts one or two words of its own in the same slot:
-"prefers pnpm" and "prefers npm", "before 9am" and "before 10am", "thích cà phê" and "không thích cà phê".
+with its square. Whether a pair is the same fact or a contradiction is ``memories.language.meaning``'s
+to say, as it is for the write path.
 """
 
-import functools
-import re
 from collections import defaultdict
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import timedelta
 from itertools import combinations
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.utils import timezone
 
-from memories.duplicates import _FUZZY_MIN_LENGTH, _typo_of, same_memory, words
-from memories.models import AuditEvent, Layer, Memory, MemorySettings, Scope
-from memories.text import fold
-from memories.tokens import count_tokens
-from memories.venting import is_venting
+from memories.language.folding import fold
+from memories.language.meaning import contradict, meaning, same_fact
+from memories.models import AuditEvent, Memory, MemorySettings, Scope
+from memories.screening.venting import is_venting
+from memories.retrieval import prompt
 
 MODES = ("duplicates", "stale", "conflicts")
 # A word found in more variants of one block than this does not propose candidate pairs.
 POSTING_CAP = 40
-UNUSED_DAYS = 180
 NOISE_MIN_CHARACTERS = 12
 NOISE_LOW_CONFIDENCE = 0.5
 
-_NEGATIONS = frozenset(["not", "never", "no", "none", "nobody", "nothing", "cannot", "khong", "chua", "chang"])
-# The frame of a memory: verbs of wanting and saying, adverbs of habit and prepositions, in English and
-# folded Vietnamese. Changing them does not change which fact a memory states.
-_FRAME = frozenset(
-    [
-        "prefer", "want", "like", "love", "enjoy", "always", "usually", "often", "generally", "please",
-        "use", "using", "uses", "used", "answer", "reply", "respond", "speak", "write", "talk", "in",
-        "on", "at", "to", "into", "from", "the", "an", "be", "should", "must", "would", "will", "can",
-        "could", "i", "me", "my", "it", "them", "their", "they", "he", "she", "his", "her", "we", "our",
-        "you", "your", "do", "has", "have", "had", "call", "address", "thich", "muon", "luon", "thuong",
-        "hay", "dung", "bang", "cho", "voi", "o", "nen", "can", "hon", "phai", "duoc", "se", "dang",
-        "named", "called", "name", "co", "nuoi", "con", "vao", "luc"
-    ]
-)
-# Folded phrases that name the same thing in both languages.
-_SYNONYMS = (
-    (re.compile(r"\btieng viet\b|\bvietnamese\b"), " vietnamese "),
-    (re.compile(r"\btieng anh\b|\benglish\b"), " english "),
-    (re.compile(r"\bco dau\b|\bdiacritics?\b"), " diacritic "),
-    (re.compile(r"\bca phe\b|\bcoffee\b"), " coffee "),
-    (re.compile(r"\bngan gon\b|\bconcise\b|\bbrief\b|\bshort\b"), " concise "),
-    (re.compile(r"\btra loi\b"), " answer "),
-    (re.compile(r"\bsong o\b"), " live "),
-    (re.compile(r"\b(?:con )?meo\b"), " cat "),
-    (re.compile(r"\b(?:em|chi) gai\b"), " sister "),
-    (re.compile(r"\b(?:anh|em) trai\b"), " brother "),
-    (re.compile(r"\bcon gai\b"), " daughter "),
-    (re.compile(r"\bcon trai\b"), " son "),
-    (re.compile(r"\bbuoi sang\b"), " morning "),
-    (re.compile(r"\bbuoi toi\b"), " evening "),
-    (re.compile(r"\bsinh nhat\b"), " birthday "),
-    (re.compile(r"\blam viec\b"), " work "),
-    (re.compile(r"\bban than\b"), " best friend "),
-    (re.compile(r"\bsu dung\b"), " use "),
-    (re.compile(r"\bghet\b|\bhate[sd]?\b|\bdislike[sd]?\b"), " not like "),
-)
-# Vietnamese words read before folding, where their accents still tell them apart ("chó" is a dog, "cho"
-# means for; "tên" is a name, "ten" a number), into the English word the frame and the synonyms know.
-_VIETNAMESE = {
-    "đừng": "không", "tên": "named", "chó": "dog", "mẹ": "mother", "bố": "father", "vợ": "wife",
-    "chồng": "husband", "trà": "tea", "sống": "live",
-}
-_VIETNAMESE_WORDS = re.compile(
-    r"(?<!\w)(" + "|".join(sorted(map(re.escape, _VIETNAMESE), key=len, reverse=True)) + r")(?!\w)", re.IGNORECASE
-)
-_ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
-_CONTRACTION = re.compile(r"n['’]t\b")
-_POSSESSIVE = re.compile(r"['’]s\b")
 _GENERIC = frozenset(
     fold(text) for text in ("ok", "okay", "thanks", "thank you", "cảm ơn", "ừ", "vâng", "hello", "hi", "lol")
 )
-
-
-@dataclass(frozen=True)
-class Variant:
-    """The memories of one block whose folded words (and polarity) are equal."""
-
-    ids: tuple
-    words: tuple
-    content: frozenset
-    negated: bool
-
-    @functools.cached_property
-    def word_set(self):
-        return frozenset(self.words)
 
 
 @dataclass(frozen=True)
@@ -130,95 +57,6 @@ class Report:
             details = {key: value for key, value in self.details.items() if key.startswith(mode)}
             report = {mode: report[mode], "details": details}
         return report
-
-
-# ---------------------------------------------------------------------------------------------------
-# Text
-
-
-def meaning(text, subject="", kind=""):
-    """``(words, content, negated)`` of a memory: its folded words in order-free form, the words that
-    say which fact it is (without the frame and the subject's own words) and its polarity."""
-    text = _VIETNAMESE_WORDS.sub(lambda match: f" {_VIETNAMESE[match.group(1).lower()]} ", text)
-    folded = _ORDINAL.sub(r"\1", _POSSESSIVE.sub("", _CONTRACTION.sub(" not", fold(text))))
-    for pattern, replacement in _SYNONYMS:
-        folded = pattern.sub(replacement, folded)
-    all_words = words(folded)
-    own = set(words(f"{subject} {kind}".replace("_", " ")))
-    negated = sum(word in _NEGATIONS for word in all_words) % 2 == 1
-    content = frozenset(w for w in all_words if w not in _FRAME and w not in _NEGATIONS and w not in own)
-    return tuple(all_words), content, negated
-
-
-# A store repeats the same few thousand words: each pair is measured once.
-_typo = functools.lru_cache(maxsize=200_000)(_typo_of)
-
-
-@functools.lru_cache(maxsize=65_536)
-def _may_be_typo(word):
-    return len(word) >= _FUZZY_MIN_LENGTH and not any(ch.isdigit() for ch in word)
-
-
-def _typo_partner(word, others):
-    """Whether ``word`` is a typo of one of ``others`` (words that may be typos); short words and numbers
-    must match exactly."""
-    return _may_be_typo(word) and any(abs(len(word) - len(other)) <= 2 and _typo(word, other) for other in others)
-
-
-def _unmatched(mine, theirs, limit):
-    """Words of ``mine`` found in ``theirs`` neither as they are nor as a typo of a word of their own; once
-    more than ``limit`` are found, the rest are not looked for."""
-    own = mine - theirs
-    others = [word for word in theirs - mine if _may_be_typo(word)]
-    if not others:
-        return own
-    unmatched = set()
-    for word in own:
-        if not _typo_partner(word, others):
-            unmatched.add(word)
-            if len(unmatched) > limit:
-                break
-    return unmatched
-
-
-def _contained(smaller, larger):
-    """Every word of ``smaller`` is in ``larger``, as it is or as a typo."""
-    others = [word for word in larger - smaller if _may_be_typo(word)]
-    return all(_typo_partner(word, others) for word in smaller - larger)
-
-
-def same_fact(a, b):
-    """``a`` and ``b`` (Variants) state the same fact: one's content is all found in the other's."""
-    if a.negated != b.negated:
-        return False
-    if same_memory(list(a.words), list(b.words)):
-        return True
-    smaller, larger = sorted((a.content, b.content), key=len)
-    return bool(smaller) and _contained(smaller, larger)
-
-
-def contradict(a, b, has_subject):
-    """``a`` and ``b`` (Variants of one block, not the same fact) cannot both be true."""
-    if a.negated != b.negated:
-        smaller, larger = sorted((a.content, b.content), key=len)
-        return bool(smaller) and _contained(smaller, larger)
-    words_a, words_b = a.word_set, b.word_set
-    extra_a, extra_b = words_a - words_b, words_b - words_a
-    # Each side needs a word of its own. Typos only pair words up, so a side with more than two words
-    # beyond the other's can never get there.
-    if not extra_a or not extra_b or len(extra_a) > 2 + len(extra_b) or len(extra_b) > 2 + len(extra_a):
-        return False
-    only_a = _unmatched(words_a, words_b, limit=2)
-    if not 1 <= len(only_a) <= 2:
-        return False
-    only_b = _unmatched(words_b, words_a, limit=2)
-    if not 1 <= len(only_b) <= 2:
-        return False
-    shared_content = (a.content & b.content) - only_a - only_b
-    shared = words_a - only_a
-    # Without a subject, a shared frame word ("prefer") is not enough: "prefers tea" and "prefers dark
-    # mode" are two preferences, not one changed.
-    return bool(shared) and (has_subject or bool(shared_content))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -248,18 +86,11 @@ class _Groups:
 
 
 def _variants(rows, subject, kind):
-    by_words = {}
+    by_meaning = {}
     for memory_id, text in rows:
-        all_words, content, negated = meaning(text, subject, kind)
-        key = (all_words, negated)
-        if key in by_words:
-            by_words[key][0].append(memory_id)
-        else:
-            by_words[key] = ([memory_id], content)
-    return [
-        Variant(ids=tuple(ids), words=all_words, content=content, negated=negated)
-        for (all_words, negated), (ids, content) in by_words.items()
-    ]
+        variant = meaning(text, subject, kind)
+        by_meaning.setdefault((variant.words, variant.negated), (variant, []))[1].append(memory_id)
+    return [replace(variant, ids=tuple(ids)) for variant, ids in by_meaning.values()]
 
 
 def _candidate_pairs(variants):
@@ -298,28 +129,6 @@ def block_findings(rows, subject="", kind=""):
             key = tuple(sorted((a, b)))
             conflicts.setdefault(key, set()).update(variants[i].ids + variants[j].ids)
     return duplicates, [sorted(ids) for ids in conflicts.values()]
-
-
-@functools.lru_cache(maxsize=4096)
-def _variant(text, subject, kind):
-    all_words, content, negated = meaning(text, subject, kind)
-    return Variant(ids=(), words=all_words, content=content, negated=negated)
-
-
-def contradicted(text, others, subject="", kind=""):
-    """The ids of ``others`` (``{id: text}``: live memories of one user, kind and subject) that ``text``
-    contradicts the way the doctor's conflicts do: the same fact with other values, or its negation.
-    A new proposal like that may be meant to replace them. The texts' meanings are kept (an LRU of 4,096):
-    the next proposal on the subject compares itself with mostly the same memories."""
-    if not others:
-        return []
-    new = _variant(text, subject, kind)
-    found = []
-    for memory_id, other_text in others.items():
-        other = _variant(other_text, subject, kind)
-        if contradict(new, other, bool(subject)) and not same_fact(new, other):
-            found.append(memory_id)
-    return found
 
 
 def _blocks(now):
@@ -363,23 +172,20 @@ def find_duplicates_and_conflicts(now=None):
 
 
 def find_stale(now=None):
-    """Live memories confirmed longer ago than the drift age or unused for ``UNUSED_DAYS`` (oldest
-    confirmation first), then the expired rows prune has not removed yet (the backlog, soonest expired
-    first); the details count each kind and the gap between all rows and live rows."""
+    """Live memories due for the drift review or unused for ``UNUSED_DAYS`` (oldest confirmation first),
+    then the expired rows prune has not removed yet (the backlog, soonest expired first); the details
+    count each kind and the gap between all rows and live rows."""
     now = now or timezone.now()
     live = Memory.objects.live(now)
-    unconfirmed = Q(confirmed_at__lt=now - timedelta(days=settings.BESTIE_DRIFT_AGE_DAYS))
-    unused_since = now - timedelta(days=UNUSED_DAYS)
-    unused = Q(created_at__lt=unused_since) & (
-        Q(last_accessed_at__lt=unused_since) | Q(last_accessed_at__isnull=True)
-    )
-    old = list(live.filter(unconfirmed | unused).order_by("confirmed_at", "pk").values_list("pk", flat=True))
+    unconfirmed = Memory.objects.due_for_review(now)
+    unused = live.unused(now)
+    old = list((unconfirmed | unused).order_by("confirmed_at", "pk").values_list("pk", flat=True))
     backlog = list(Memory.objects.expired(now).order_by("expires_at", "pk").values_list("pk", flat=True))
     total = Memory.objects.count()
     live_count = live.count()
     details = {
-        "stale_unconfirmed": live.filter(unconfirmed).count(),
-        "stale_unused": live.filter(unused).count(),
+        "stale_unconfirmed": unconfirmed.count(),
+        "stale_unused": unused.count(),
         "stale_expired_backlog": len(backlog),
         "stale_marked": live.filter(stale=True).count(),
         "stale_all_rows": total,
@@ -413,33 +219,16 @@ def find_noise(now=None):
 
 
 def core_report(now=None):
-    """The injectable core tier in the order retrieval fills it (pinned first, then the most
-    confident and most recently confirmed) and which of it does not fit the core budget."""
-    now = now or timezone.now()
-    budget = MemorySettings.load().core_budget_tokens
-    rows = (
-        Memory.objects.injectable(now).filter(layer=Layer.CORE)
-        .order_by("-pinned", "-confidence", "-confirmed_at", "pk")
-        .values_list("pk", "text", "pinned")
-    )
-    used, overflow, pinned, count = 0, [], [], 0
-    for memory_id, text, is_pinned in rows.iterator(chunk_size=5000):
-        count += 1
-        tokens = count_tokens(text)
-        if is_pinned:
-            pinned.append(memory_id)
-        if used + tokens <= budget:
-            used += tokens
-        else:
-            overflow.append(memory_id)
-    total_tokens = used + sum(count_tokens(t) for t in Memory.objects.filter(pk__in=overflow).values_list("text", flat=True))
+    """The injectable core tier as a prompt packs it (``memories.retrieval.prompt.pack_core``), and which of
+    it does not fit the core budget."""
+    report = prompt.core_report(MemorySettings.load(), now)
     return {
-        "memories": count,
-        "tokens": total_tokens,
-        "budget_tokens": budget,
-        "over_budget": bool(overflow),
-        "pinned": pinned,
-        "overflow": overflow,
+        "memories": report.memories,
+        "tokens": report.tokens,
+        "budget_tokens": report.budget_tokens,
+        "over_budget": report.over_budget,
+        "pinned": report.pinned,
+        "overflow": report.overflow,
     }
 
 

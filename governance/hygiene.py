@@ -1,10 +1,10 @@
 """Store hygiene (SPEC §5): a 0–100 score with its parts, a doctor with safe fixes, and the trend.
 
 The score is the sum of weighted parts, each from 0 (as bad as it gets) to 1 (clean), read from the
-doctor's report and the store's counts; ``governance.jobs.hygiene`` (the daily snapshot) uses it too.
-The safe fixes change nothing a person decided: they recompute a missing ``text_key``, cut a supersede
-link that points at nothing or goes round in a loop (the memory becomes current again, with a ``restore``
-event), and prune the expired backlog as the delete policy allows.
+doctor's report and the store's counts; ``snapshot`` (the daily job) keeps it for the trend. The safe
+fixes change nothing a person decided: they recompute a missing ``text_key``, cut a supersede link that
+points at nothing or goes round in a loop (``lifecycle.restore``: the memory becomes current again), and
+prune the expired backlog as the delete policy allows.
 """
 
 from dataclasses import dataclass, field
@@ -14,12 +14,12 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from governance import doctor
+from governance import doctor, prune
+from governance.jobs import recorded
 from governance.models import HygieneSnapshot
 from memories import lifecycle, reports
-from memories.duplicates import text_key
-from memories.lifecycle import Refused
-from memories.models import AuditEvent, Memory, MemorySettings, Policy
+from memories.language.meaning import text_key
+from memories.models import Memory, MemorySettings
 
 # How much each part can give, out of 100.
 WEIGHTS = {
@@ -43,8 +43,13 @@ class Score:
     score: int
     parts: dict  # name -> {"value": 0..1, "weight": points, "points": earned}
     counts: dict
-    oldest_pending_at: object
+    oldest_pending_at: object  # datetime or None
+    pending_age_days: float
     report: doctor.Report = field(repr=False)
+
+    @property
+    def expired_backlog(self):
+        return self.counts["expired"]
 
 
 def _share(part, whole):
@@ -77,8 +82,30 @@ def score(now=None, report=None):
     }
     return Score(
         score=round(sum(WEIGHTS[name] * value for name, value in values.items())), parts=parts, counts=counts,
-        oldest_pending_at=oldest_pending, report=report,
+        oldest_pending_at=oldest_pending, pending_age_days=round(pending_days, 2), report=report,
     )
+
+
+# ---------------------------------------------------------------------------------------------------
+# The daily snapshot
+
+
+@dataclass(frozen=True)
+class SnapshotResult:
+    snapshot_id: int
+    score: int
+    counts: dict
+
+
+@recorded("hygiene")
+def snapshot(now=None):
+    """The daily job: the score and the counts, kept for the trend."""
+    now = now or timezone.now()
+    taken = score(now)
+    row = HygieneSnapshot.objects.create(
+        taken_at=now, counts=taken.counts, oldest_pending_at=taken.oldest_pending_at, score=taken.score
+    )
+    return SnapshotResult(snapshot_id=row.pk, score=row.score, counts=taken.counts)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -89,7 +116,7 @@ def score(now=None, report=None):
 class Fixes:
     text_keys: int  # memories given their missing text_key
     chains_cut: list  # memories whose broken supersede link was removed
-    prune: object  # governance.jobs.PruneResult, or None when nothing was expired
+    prune: object  # governance.prune.PruneResult, or None when nothing was expired
 
 
 def fix_text_keys():
@@ -131,31 +158,20 @@ def repair_chains():
         cuts = sorted(set(dangling) | set(_loop_breaks([i for i in broken if i not in dangling])))
         if not cuts:
             return []
-        links = dict(Memory.objects.filter(pk__in=cuts).values_list("pk", "superseded_by_id"))
-        Memory.objects.filter(pk__in=cuts).update(superseded_by=None)
-        AuditEvent.objects.bulk_create(
-            lifecycle.audit_event(
-                AuditEvent.Event.RESTORE, i, ACTOR, old={"superseded_by_id": links[i]},
-                new={"superseded_by_id": None}, note="hygiene doctor: broken supersede chain",
-            )
-            for i in cuts
-        )
-    return cuts
+        return lifecycle.restore(cuts, actor=ACTOR, note="hygiene doctor: broken supersede chain")
 
 
 def fix(*, confirmed=False, now=None):
     """The safe fixes; pruning the backlog follows the delete policy (``ask`` needs ``confirmed``)."""
-    from governance import jobs
-
     now = now or timezone.now()
     keys = fix_text_keys()
     cuts = repair_chains()
-    pruned = jobs.prune(confirmed=confirmed, now=now) if Memory.objects.expired(now).exists() else None
+    pruned = prune.prune(confirmed=confirmed, now=now) if Memory.objects.expired(now).exists() else None
     return Fixes(text_keys=keys, chains_cut=cuts, prune=pruned)
 
 
 @dataclass(frozen=True)
-class Plan:
+class FixPlan:
     """What the safe fixes would do."""
 
     text_keys: int
@@ -167,7 +183,7 @@ class Plan:
 def plan(now=None):
     now = now or timezone.now()
     broken, _ = doctor.find_broken_chains()
-    return Plan(
+    return FixPlan(
         text_keys=Memory.objects.filter(text_key="").count(), broken_chains=broken,
         expired_backlog=Memory.objects.expired(now).count(), delete_policy=str(MemorySettings.load().delete_policy),
     )
@@ -176,17 +192,9 @@ def plan(now=None):
 def apply(*, confirmed=False, now=None):
     """``hygiene --apply``: the safe fixes with the backlog pruned, then a snapshot. It deletes, so the
     delete policy decides first: ``deny`` refuses, ``ask`` needs ``confirmed`` (``--yes``)."""
-    from governance import jobs
-
-    policy = MemorySettings.load().delete_policy
-    if policy == Policy.DENY:
-        raise Refused("the delete policy is deny: nothing was changed (`bestie memory hygiene doctor --fix` "
-                      "makes the fixes that delete nothing)")
-    if policy == Policy.ASK and not confirmed:
-        raise Refused("the delete policy is ask: review `bestie memory hygiene doctor`, then run again with --yes; "
-                      "nothing was changed")
-    fixes = fix(confirmed=True, now=now)
-    jobs.hygiene_snapshot(now)
+    lifecycle.check_delete_allowed(confirmed=confirmed)
+    fixes = fix(confirmed=confirmed, now=now)
+    snapshot(now)
     return fixes
 
 

@@ -1,26 +1,24 @@
 """Rebalance (SPEC §5): move memories between layers, as a plan first, applied on request.
 
 - working memories unused for ``UNUSED_DAYS`` go to the archive;
-- core memories that do not fit the core budget go to working, lowest in retrieval's order first;
+- core memories that do not fit the core budget go to working, lowest in the core tier's order first
+  (the overflow of ``memories.retrieval.prompt.pack_core``: what no prompt injects);
 - archived memories used often lately (``BACK_ACCESS_COUNT`` uses, the last within ``BACK_RECENT_DAYS``)
   are proposed back to working.
 
-Pinned memories are never moved. Applying follows the same policy rule as cleanup (``deny`` refuses,
-``ask`` needs ``--yes``).
+Pinned memories are never moved. Applying is governed by the delete policy, as cleanup is (``deny``
+refuses, ``ask`` needs the owner's confirmation).
 """
 
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Q
 from django.utils import timezone
 
-from governance import doctor
-from governance.cleanup import check_policy
 from memories import lifecycle
-from memories.models import Layer, Memory
+from memories.models import UNUSED_DAYS, Layer, Memory, MemorySettings
+from memories.retrieval.prompt import core_report
 
-UNUSED_DAYS = doctor.UNUSED_DAYS
 BACK_ACCESS_COUNT = 5
 BACK_RECENT_DAYS = 30
 
@@ -33,7 +31,7 @@ class Move:
 
 
 @dataclass(frozen=True)
-class Plan:
+class RebalancePlan:
     moves: tuple
 
     def as_dict(self):
@@ -43,15 +41,13 @@ class Plan:
 def plan(now=None):
     now = now or timezone.now()
     live = Memory.objects.live(now).filter(pinned=False)
-    since = now - timedelta(days=UNUSED_DAYS)
-    unused = Q(created_at__lt=since) & (Q(last_accessed_at__isnull=True) | Q(last_accessed_at__lt=since))
     moves = []
-    to_archive = tuple(live.filter(unused, layer=Layer.WORKING).order_by("pk").values_list("pk", flat=True))
+    to_archive = tuple(live.unused(now).filter(layer=Layer.WORKING).order_by("pk").values_list("pk", flat=True))
     if to_archive:
         moves.append(Move(to_archive, Layer.ARCHIVE, f"working memory unused for {UNUSED_DAYS} days"))
     pinned = set(Memory.objects.filter(pinned=True).values_list("pk", flat=True))
-    # The overflow is in retrieval's order, the best first: the lowest scored leave first.
-    overflow = tuple(reversed([i for i in doctor.core_report(now)["overflow"] if i not in pinned]))
+    # The overflow is in the core tier's order, the best first: the last leave first.
+    overflow = tuple(reversed([i for i in core_report(MemorySettings.load(), now).overflow if i not in pinned]))
     if overflow:
         moves.append(Move(overflow, Layer.WORKING, "core tier over its token budget"))
     back = tuple(
@@ -62,12 +58,12 @@ def plan(now=None):
     )
     if back:
         moves.append(Move(back, Layer.WORKING, f"archived but used {BACK_ACCESS_COUNT}+ times lately"))
-    return Plan(moves=tuple(moves))
+    return RebalancePlan(moves=tuple(moves))
 
 
 def apply(*, actor, confirmed=False, now=None):
     """Make the plan's moves. Returns ``{layer: how many moved there}``."""
-    check_policy(confirmed)
+    lifecycle.check_delete_allowed(confirmed=confirmed)
     moved = {}
     for move in plan(now).moves:
         ids = list(Memory.objects.filter(pk__in=move.ids, pinned=False).values_list("pk", flat=True))

@@ -33,9 +33,9 @@ class Job:
 
 JOBS = (
     Job("bestie-backup", "backup", "governance.backups.backup", "0 3 * * *"),
-    Job("bestie-prune", "prune", "governance.jobs.prune", "30 3 * * *"),
-    Job("bestie-message-retention", "message_retention", "governance.jobs.message_retention", "45 3 * * *"),
-    Job("bestie-hygiene", "hygiene", "governance.jobs.hygiene_snapshot", "0 4 * * *"),
+    Job("bestie-prune", "prune", "governance.prune.prune", "30 3 * * *"),
+    Job("bestie-message-retention", "message_retention", "governance.retention.message_retention", "45 3 * * *"),
+    Job("bestie-hygiene", "hygiene", "governance.hygiene.snapshot", "0 4 * * *"),
     Job(DIGEST_SCHEDULE, "digest", "governance.digest.send_scheduled", DEFAULT_DIGEST_CRON),
 )
 

@@ -13,13 +13,12 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from governance import cleanup, consolidation, doctor, hygiene, policies, schedules
+from governance import cleanup, consolidation, doctor, hygiene, schedules
 from governance.forms import PoliciesForm, TokenForm
 from governance.models import JobRun
-from memories import agents
-from memories.lifecycle import LifecycleError
+from memories import agent_tokens
+from memories.lifecycle import LifecycleError, actors, policies
 from memories.models import Memory, MemorySettings
-from review.views import actor
 
 
 def settings_context(policies_form=None, token_form=None, new_token=None):
@@ -36,7 +35,7 @@ def settings_context(policies_form=None, token_form=None, new_token=None):
         "settings": memory_settings,
         "policies_form": policies_form,
         "token_form": token_form or TokenForm(),
-        "tokens": agents.list_tokens(),
+        "tokens": agent_tokens.list_tokens(),
         "new_token": new_token,
     }
 
@@ -53,7 +52,7 @@ def set_policies(request):
     form = PoliciesForm(request.POST)
     if not form.is_valid():
         return render(request, "governance/settings.html", settings_context(form))
-    who = actor(request)
+    who = actors.owner(request.user)
     try:
         with transaction.atomic():
             policies.set_write_policy(form.cleaned_data["write_policy"], actor=who)
@@ -70,10 +69,10 @@ def set_policies(request):
 @login_required
 def pause_or_resume(request):
     if request.POST.get("action") == "pause":
-        policies.pause(actor=actor(request))
+        policies.pause(actor=actors.owner(request.user))
         messages.success(request, _("Memory is paused: nothing is written or injected until you resume."))
     else:
-        policies.resume(actor=actor(request))
+        policies.resume(actor=actors.owner(request.user))
         messages.success(request, _("Memory is running again: writing and injecting resumed."))
     return redirect("governance:settings")
 
@@ -87,7 +86,7 @@ def create_token(request):
     if form.is_valid():
         name = form.cleaned_data["name"]
         try:
-            plaintext = agents.create_token(name, actor=actor(request))
+            plaintext = agent_tokens.create_token(name, actor=actors.owner(request.user))
         except LifecycleError as error:
             form.add_error("name", str(error))
         else:
@@ -103,7 +102,7 @@ def create_token(request):
 def revoke_token(request):
     name = request.POST.get("name", "")
     try:
-        agents.revoke_token(name, actor=actor(request))
+        agent_tokens.revoke_token(name, actor=actors.owner(request.user))
     except LifecycleError as error:
         messages.error(request, str(error))
     else:
@@ -164,7 +163,7 @@ def merge_page(request):
     if request.method == "POST":
         try:
             merged = consolidation.merge(
-                ids, actor=actor(request), text=request.POST.get("text", ""),
+                ids, actor=actors.owner(request.user), text=request.POST.get("text", ""),
                 include_pinned=request.POST.get("include_pinned") == "on",
             )
         except LifecycleError as failure:
@@ -196,7 +195,7 @@ def resolve_conflict(request):
         ids = _ids(request.POST.getlist("ids"))
         winner = _ids([request.POST["winner"]])[0]
         resolved = consolidation.resolve(
-            winner, [i for i in ids if i != winner], actor=actor(request),
+            winner, [i for i in ids if i != winner], actor=actors.owner(request.user),
             include_pinned=request.POST.get("include_pinned") == "on",
         )
     except LifecycleError as error:
@@ -217,23 +216,22 @@ def cleanup_page(request):
     """The cleanup plan, every action with its reason; the confirm step applies exactly this plan and
     streams its progress, one line per action, as the browser receives it."""
     if request.method == "POST":
+        confirmed = request.POST.get("yes") == "on"
         try:
-            current = cleanup.checked_plan(
-                confirmed=request.POST.get("yes") == "on", fingerprint=request.POST.get("fingerprint", ""),
-            )
+            current = cleanup.checked_plan(confirmed=confirmed, fingerprint=request.POST.get("fingerprint", ""))
         except LifecycleError as error:
             messages.error(request, str(error))
             return redirect("governance:cleanup")
         page = render_to_string("governance/cleanup_progress.html", {"plan": current}, request=request)
         head, tail = page.split(PROGRESS_MARK)
-        return StreamingHttpResponse(_cleanup_stream(current, actor(request), head, tail))
+        return StreamingHttpResponse(_cleanup_stream(current, actors.owner(request.user), confirmed, head, tail))
     plan = cleanup.plan()
     return render(request, "governance/cleanup.html", {"plan": plan, "shown": DOCTOR_GROUPS_SHOWN})
 
 
-def _cleanup_stream(current, who, head, tail):
+def _cleanup_stream(current, who, confirmed, head, tail):
     yield head
-    for item in cleanup.carry_out(current, actor=who):
+    for item in cleanup.carry_out(current, actor=who, confirmed=confirmed):
         if isinstance(item, cleanup.Applied):
             summary = _(
                 "Cleanup done: merged %(merged)s groups, marked %(stale)s stale, archived %(archived)s, "
@@ -305,7 +303,7 @@ def jobs_page(request):
 def set_schedule(request):
     job = request.POST.get("job", "")
     try:
-        cron = schedules.set_cron(job, request.POST.get("cron", ""), actor=actor(request))
+        cron = schedules.set_cron(job, request.POST.get("cron", ""), actor=actors.owner(request.user))
     except LifecycleError as error:
         messages.error(request, str(error))
     else:

@@ -1,16 +1,19 @@
 """The Django admin, made to stay quick at 100k+ rows and to change memories only through the write path.
 
 Memories are read-only here except through actions that call ``memories.lifecycle``; deleting one is
-forgetting it. Counts are capped instead of counting whole tables, and search uses the full-text index.
+forgetting it, after Django's own confirmation page, and the delete policy decides as everywhere else
+(under ``deny`` the admin offers no deletion). Counts are capped instead of counting whole tables, and
+search uses the full-text index.
 """
 
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.shortcuts import redirect
 from django.utils.functional import cached_property
 
-from governance import policies
 from memories import lifecycle, search
+from memories.lifecycle import actors, policies
 from memories.models import AgentToken, AuditEvent, Memory, MemorySettings, Message
 
 
@@ -50,19 +53,15 @@ class FullTextSearchAdmin(LargeTableAdmin):
         return search.matching(queryset, search_term), False
 
 
-def actor(request):
-    return f"owner:{request.user.get_username()}"
-
-
 def _lifecycle_action(function, description, plural=False):
     def action(modeladmin, request, queryset):
         ids = list(queryset.values_list("pk", flat=True))
         try:
             if plural:
-                function(ids, actor=actor(request))
+                function(ids, actor=actors.owner(request.user))
             else:
                 for memory_id in ids:
-                    function(memory_id, actor=actor(request))
+                    function(memory_id, actor=actors.owner(request.user))
         except lifecycle.LifecycleError as error:
             modeladmin.message_user(request, str(error), messages.ERROR)
         else:
@@ -95,11 +94,21 @@ class MemoryAdmin(FullTextSearchAdmin):
     def get_readonly_fields(self, request, obj=None):
         return [field.name for field in Memory._meta.fields]
 
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and lifecycle.delete_refusal(confirmed=True) is None
+
+    # Django asks for the confirmation before it calls these: the owner has confirmed the deletion.
     def delete_model(self, request, obj):
-        lifecycle.forget(obj.pk, actor=actor(request))
+        try:
+            lifecycle.forget(obj.pk, actor=actors.owner(request.user), confirmed=True)
+        except lifecycle.LifecycleError as error:
+            raise PermissionDenied(str(error)) from None
 
     def delete_queryset(self, request, queryset):
-        lifecycle.erase(list(queryset.values_list("pk", flat=True)), actor=actor(request))
+        try:
+            lifecycle.erase(list(queryset.values_list("pk", flat=True)), actor=actors.owner(request.user), confirmed=True)
+        except lifecycle.LifecycleError as error:
+            raise PermissionDenied(str(error)) from None
 
 
 @admin.register(AuditEvent)
@@ -126,7 +135,7 @@ class MessageAdmin(FullTextSearchAdmin):
 
 @admin.register(MemorySettings)
 class MemorySettingsAdmin(admin.ModelAdmin):
-    """Changes go through ``governance.policies`` so each one is checked and lands in the history."""
+    """Changes go through ``memories.lifecycle.policies`` so each one is checked and lands in the history."""
 
     fields = (
         "write_policy", "delete_policy", "governance_policy", "paused",
@@ -144,7 +153,7 @@ class MemorySettingsAdmin(admin.ModelAdmin):
         return redirect("admin:memories_memorysettings_change", MemorySettings.load().pk)
 
     def save_model(self, request, obj, form, change):
-        who = actor(request)
+        who = actors.owner(request.user)
         data = form.cleaned_data
         policies.set_write_policy(data["write_policy"], actor=who)
         policies.set_delete_policy(data["delete_policy"], actor=who)
@@ -155,7 +164,7 @@ class MemorySettingsAdmin(admin.ModelAdmin):
 
 @admin.register(AgentToken)
 class AgentTokenAdmin(ReadOnlyAdmin):
-    """Read-only: tokens are made and revoked by ``memories.agents`` (the settings page, ``bestie token``),
+    """Read-only: tokens are made and revoked by ``memories.agent_tokens`` (the settings page, ``bestie token``),
     which show the plaintext once and audit both; the hash is never shown."""
 
     list_display = ("name", "created_at", "last_used_at", "revoked_at")

@@ -1,5 +1,5 @@
-"""The agent API (SPEC §9), mounted at ``/api/v1/``: thin HTTP over ``memories.proposals``, ``search``
-and ``lifecycle``.
+"""The agent API (SPEC §9), mounted at ``/api/v1/``: thin HTTP over ``memories.lifecycle`` (its
+``proposals`` above all), ``search`` and ``retrieval``.
 
 Every call, the OpenAPI description included, needs ``Authorization: Bearer TOKEN`` with an active agent
 token (``bestie token create NAME``); the OpenAPI description is also shown to a logged-in owner. Without
@@ -21,9 +21,9 @@ from ninja.errors import AuthenticationError, ValidationError
 from ninja.security import HttpBearer
 from pydantic import ConfigDict
 
-from memories import agents, lifecycle, proposals, retrieval
-from memories.lifecycle import InvalidValue, NotFound, Refused
-from memories.models import Layer, Memory, MemoryQuerySet, MemorySettings, Message, Policy, Scope, SourceKind
+from memories import agent_tokens, lifecycle, retrieval
+from memories.lifecycle import InvalidValue, NotFound, Refused, actors, proposals
+from memories.models import Layer, Memory, MemoryQuerySet, Message, Scope, SourceKind
 from memories.search import matching
 
 MAX_LIMIT = 200
@@ -32,7 +32,7 @@ UNAUTHORIZED = "a valid agent token is required: send `Authorization: Bearer TOK
 
 class AgentBearer(HttpBearer):
     def authenticate(self, request, token):
-        return agents.authenticate(token)
+        return agent_tokens.authenticate(token)
 
 
 def _owner_or_agent(view):
@@ -275,13 +275,12 @@ def list_memories(request, filters: Query[MemoryFilters]):
 
 @api.delete(
     "/memories/{memory_id}", response={200: Forgotten, 403: Detail, 404: Detail}, summary="Forget a memory",
-    description="Forgets it for good, with the older versions it replaced (SPEC §2). "
-    "Refused (403) while the delete policy is deny.",
+    description="Forgets it for good, with the older versions it replaced (SPEC §2), when the delete policy "
+    "is allow. Refused (403) under deny, and under ask, where only the owner confirms a deletion.",
 )
 def forget_memory(request, memory_id: int):
-    if MemorySettings.load().delete_policy == Policy.DENY:
-        raise Refused("the delete policy is deny: the owner must change it before agents can forget memories")
-    forgotten = lifecycle.forget(memory_id, actor=f"agent:{request.auth.name}")
+    # An agent never confirms for the owner.
+    forgotten = lifecycle.forget(memory_id, actor=actors.agent(request.auth.name), confirmed=False)
     return {"erased": forgotten.erased}
 
 

@@ -1,5 +1,7 @@
 """The memory record, its audit history, conversation messages and the owner's settings (SPEC §2, §3)."""
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -64,6 +66,10 @@ class Governance(models.TextChoices):
     FULL = "full", "full"
 
 
+# A memory neither written nor used for this long is unused: rebalance archives it, cleanup marks it stale.
+UNUSED_DAYS = 180
+
+
 class MemoryQuerySet(models.QuerySet):
     def not_expired(self, now=None):
         now = now or timezone.now()
@@ -87,6 +93,16 @@ class MemoryQuerySet(models.QuerySet):
         return self.filter(
             status=Status.PENDING, superseded_by__isnull=True, deleted_at__isnull=True
         ).not_expired(now)
+
+    def due_for_review(self, now=None):
+        """Live memories confirmed longer ago than ``BESTIE_DRIFT_AGE_DAYS``: the drift review's (SPEC §5)."""
+        now = now or timezone.now()
+        return self.live(now).filter(confirmed_at__lt=now - timedelta(days=settings.BESTIE_DRIFT_AGE_DAYS))
+
+    def unused(self, now=None):
+        """Written and last used (if ever) more than ``UNUSED_DAYS`` ago."""
+        since = (now or timezone.now()) - timedelta(days=UNUSED_DAYS)
+        return self.filter(Q(created_at__lt=since) & (Q(last_accessed_at__isnull=True) | Q(last_accessed_at__lt=since)))
 
     STATES = ("pending", "approved", "rejected", "live", "stale", "superseded", "expired", "deleted")
 
@@ -140,7 +156,7 @@ class Memory(models.Model):
         "Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="memories", db_index=False
     )
     flags = models.JSONField(default=list, blank=True)
-    # ``memories.duplicates.text_key(text)``, kept by the write path: same key, same memory.
+    # ``memories.language.meaning.text_key(text)``, kept by the write path: same key, same memory.
     text_key = models.CharField(max_length=40, blank=True, default="", editable=False)
     created_at = models.DateTimeField(default=timezone.now)
     confirmed_at = models.DateTimeField(default=timezone.now)
@@ -323,10 +339,6 @@ class AgentToken(models.Model):
 
     def __str__(self):
         return f"agent token {self.name}"
-
-    @property
-    def actor(self):
-        return f"agent:{self.name}"
 
 
 class _SearchEntry(models.Model):

@@ -6,8 +6,8 @@ from django.db.models import Count, Min, Q
 from django.utils import timezone
 
 from memories.models import Layer, Memory, MemorySettings, Status
-from memories.tokens import count_tokens
-from memories.transfer import iso
+from memories.retrieval.prompt import core_report
+from memories.times import iso
 
 
 def _database():
@@ -66,18 +66,16 @@ def tiers(now=None):
     injectable = dict(
         Memory.objects.injectable(now).values_list("layer").annotate(n=Count("pk")).values_list("layer", "n")
     )
-    core_texts = Memory.objects.injectable(now).filter(layer=Layer.CORE).values_list("text", flat=True)
-    core_tokens = sum(count_tokens(text) for text in core_texts.iterator())
-    budget = MemorySettings.load().core_budget_tokens
+    core = core_report(MemorySettings.load(), now)
     return {
         "layers": {
             layer: {"live": per_layer.get(layer, 0), "injectable": injectable.get(layer, 0)}
             for layer in Layer.values
         },
         "core": {
-            "tokens": core_tokens,
-            "budget_tokens": budget,
-            "over_budget": core_tokens > budget,
+            "tokens": core.tokens,
+            "budget_tokens": core.budget_tokens,
+            "over_budget": core.over_budget,
             "pinned": live.filter(layer=Layer.CORE, pinned=True).count(),
         },
     }
@@ -101,5 +99,5 @@ def summary(now=None):
         "by_status": _grouped(Memory.objects.all(), "status"),
         "oldest_pending_at": iso(oldest_pending),
         "oldest_confirmed_at": iso(oldest_confirmed),
-        "needs_review": live.filter(confirmed_at__lt=now - timezone.timedelta(days=90)).count(),
+        "needs_review": Memory.objects.due_for_review(now).count(),
     }

@@ -6,13 +6,13 @@ makes a deleted row's words leave the index at once, which forgetting relies on.
 PostgreSQL: a GIN expression index on ``to_tsvector('simple', bestie_fold(text))``, where ``bestie_fold`` is
 an immutable wrapper of ``unaccent``.
 
-Both fold "đ" to "d" like ``memories.text.fold`` does for the query, so "da nang" finds "Đà Nẵng".
+Both fold "đ" to "d" like ``memories.language.folding.fold`` does for the query, so "da nang" finds "Đà Nẵng".
 """
 
 from django.db import connection
 from django.db.models import BooleanField, F, FloatField, Func, Value
 
-from memories.text import search_terms
+from memories.language.folding import search_terms
 
 # Tables whose ``text`` column is indexed, and the name of their index.
 INDEXED_TABLES = {"memory": "memory_fts", "memory_message": "message_fts"}

@@ -50,9 +50,8 @@ def reviewed_this_week(now=None):
 
 
 def due(now=None):
-    now = now or timezone.now()
-    cutoff = now - timedelta(days=settings.BESTIE_DRIFT_AGE_DAYS)
-    return Memory.objects.live(now).filter(confirmed_at__lt=cutoff).order_by("confirmed_at", "pk")
+    """Every memory due for review, oldest confirmation first."""
+    return Memory.objects.due_for_review(now).order_by("confirmed_at", "pk")
 
 
 def drift_queue(limit=None, now=None):
@@ -100,7 +99,7 @@ def set_expiry(memory_id, *, actor, expires_at=None, ttl=None):
 
 
 def forget(memory_id, *, actor):
-    """Erase it for good (``lifecycle.erase``: the older versions it replaced go with it)."""
+    """Erase it for good, as the owner decided (the older versions it replaced go with it)."""
     with transaction.atomic():
         memory = lifecycle.get_memory(memory_id, for_update=True)
-        return lifecycle.erase([memory.pk], actor=actor, note=NOTE)
+        return lifecycle.erase([memory.pk], actor=actor, confirmed=True, note=NOTE)

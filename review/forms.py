@@ -4,7 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from memories.lifecycle import MAX_LABEL_LENGTH, MAX_TEXT_LENGTH
-from memories.text import parse_ttl
+from memories.lifecycle import parse_ttl
 from review.filters import LAYERS, SCOPES
 
 

@@ -22,9 +22,9 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from memories import lifecycle, proposals, reports, transfer
-from memories.models import AuditEvent, Memory, MemorySettings, Policy, state_label
-from memories.text import parse_ttl
+from memories import lifecycle, reports, transfer
+from memories.lifecycle import actors, proposals
+from memories.models import AuditEvent, Memory, MemorySettings, state_label
 from review import drift
 from review.filters import MemoryFilter, PendingFilter
 from review.forms import ProposalForm, SelectionForm
@@ -34,10 +34,6 @@ PAGE_SIZE = 50
 DECISION_CHUNK = 2000
 # Query parameters that are not filters.
 NOT_FILTERS = {"page", "decision", "expected", "select"}
-
-
-def actor(request):
-    return f"owner:{request.user.get_username()}"
 
 
 def fragment(request):
@@ -202,7 +198,7 @@ def pending_item(request, memory_id):
 def decide_one(request, memory_id, decision):
     decide = lifecycle.approve if decision == "approve" else lifecycle.reject
     try:
-        decide([memory_id], actor=actor(request))
+        decide([memory_id], actor=actors.owner(request.user))
     except lifecycle.LifecycleError as error:
         return outcome(request, memory_id, str(error), ok=False)
     text = _("Approved #%(id)s.") if decision == "approve" else _("Rejected #%(id)s.")
@@ -214,7 +210,7 @@ def decide_one(request, memory_id, decision):
 def approve_update(request, memory_id):
     """Approve a possible update and let it supersede the memories it says otherwise than."""
     try:
-        replaced = proposals.approve_as_update(memory_id, request.POST.getlist("replaces"), actor=actor(request))
+        replaced = proposals.approve_as_update(memory_id, request.POST.getlist("replaces"), actor=actors.owner(request.user))
     except lifecycle.LifecycleError as error:
         return outcome(request, memory_id, str(error), ok=False)
     old = ", ".join(f"#{pk}" for pk in replaced)
@@ -254,7 +250,7 @@ def edit_proposal(request, memory_id):
         if form.is_valid():
             approve = request.POST.get("then") == "approve"
             try:
-                apply_edit(memory, form.cleaned_data, actor(request), approve)
+                apply_edit(memory, form.cleaned_data, actors.owner(request.user), approve)
             except lifecycle.LifecycleError as error:
                 field = getattr(error, "field", None)
                 form.add_error(field if field in form.fields else None, str(error))
@@ -284,7 +280,7 @@ def decide_selected(request):
         ids, decision = form.cleaned_data["ids"], form.cleaned_data["action"]
         decide = lifecycle.approve if decision == "approve" else lifecycle.reject
         try:
-            count = decide(ids, actor=actor(request))
+            count = decide(ids, actor=actors.owner(request.user))
         except lifecycle.LifecycleError as error:
             messages.error(request, str(error))
         else:
@@ -327,7 +323,7 @@ def decide_filtered(request):
     ids = list(filterset.qs.order_by().values_list("pk", flat=True))
     if request.method == "POST" and ids and str(len(ids)) == data.get("expected"):
         try:
-            count = decide_all(ids, decision, actor(request))
+            count = decide_all(ids, decision, actors.owner(request.user))
         except lifecycle.LifecycleError as error:
             messages.error(request, str(error))
             return redirect(pending_url)
@@ -355,7 +351,7 @@ def decide_filtered(request):
 def reject_all(request):
     """Reject every pending proposal, after a confirmation that shows how many."""
     if request.method == "POST" and request.POST.get("confirm") == "yes":
-        count = lifecycle.reject_all(actor=actor(request))
+        count = lifecycle.reject_all(actor=actors.owner(request.user))
         messages.success(
             request, ngettext("Rejected %(count)d proposal.", "Rejected %(count)d proposals.", count) % {"count": count}
         )
@@ -384,14 +380,9 @@ def memory_list(request):
     return render(request, template, context)
 
 
-def chain_after(memory):
-    """The memories that replaced this one, nearest first, up to the current one."""
-    chain, next_id = [], memory.superseded_by_id
-    while next_id and next_id not in [m.pk for m in chain]:
-        newer = Memory.objects.get(pk=next_id)
-        chain.append(newer)
-        next_id = newer.superseded_by_id
-    return chain
+def _in_order(ids):
+    found = Memory.objects.in_bulk(ids)
+    return [found[i] for i in ids if i in found]
 
 
 @require_GET
@@ -406,7 +397,7 @@ def memory_detail(request, memory_id):
             for event in AuditEvent.objects.filter(memory_id=memory.pk).order_by("id")
         ],
         "replaced": Memory.objects.filter(pk__in=lifecycle.predecessors([memory.pk])).order_by("-id"),
-        "replaced_by": chain_after(memory),
+        "replaced_by": _in_order(lifecycle.successors(memory)),
     }
     return render(request, "review/memory_detail.html", context)
 
@@ -418,12 +409,11 @@ def apply_to_memories(ids, action, who):
     """One action on every selected memory: all of them or, if one cannot be changed, none."""
     with transaction.atomic():
         if action == "forget":
-            if MemorySettings.load().delete_policy == Policy.DENY:
-                raise lifecycle.Refused(_("The delete policy is deny: change it in the settings to forget memories."))
+            # The owner confirmed the list on the confirmation page.
             erased = set()
             for memory_id in ids:
                 if memory_id not in erased:
-                    erased.update(lifecycle.forget(memory_id, actor=who).erased)
+                    erased.update(lifecycle.forget(memory_id, actor=who, confirmed=True).erased)
             return len(erased)
         change = {"pin": lifecycle.pin, "unpin": lifecycle.unpin, "confirm": lifecycle.confirm}[action]
         for memory_id in ids:
@@ -451,7 +441,7 @@ def memory_bulk(request):
         }
         return render(request, "review/memory_confirm.html", context)
     try:
-        count = apply_to_memories(ids, action, actor(request))
+        count = apply_to_memories(ids, action, actors.owner(request.user))
     except lifecycle.LifecycleError as error:
         messages.error(request, str(error))
         return redirect(back(request, reverse("review:memory-list")))
@@ -502,7 +492,7 @@ def drift_apply(memory_id, data, who):
         return _("Replaced #%(id)s with #%(new)s.") % {"id": memory_id, "new": new.pk}
     if action == "expire":
         try:
-            ttl = parse_ttl(data.get("ttl", ""))
+            ttl = lifecycle.parse_ttl(data.get("ttl", ""))
         except ValueError as error:
             raise lifecycle.InvalidValue("ttl", str(error)) from None
         memory = drift.set_expiry(memory_id, actor=who, ttl=ttl)
@@ -519,7 +509,7 @@ def drift_apply(memory_id, data, who):
 @login_required
 def drift_decide(request, memory_id):
     try:
-        text = drift_apply(memory_id, request.POST, actor(request))
+        text = drift_apply(memory_id, request.POST, actors.owner(request.user))
     except lifecycle.LifecycleError as error:
         if fragment(request):
             memory = Memory.objects.filter(pk=memory_id).first()

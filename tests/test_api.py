@@ -5,8 +5,9 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 
-from governance import policies
-from memories import agents, lifecycle, proposals
+from memories.lifecycle import policies
+from memories import agent_tokens, lifecycle
+from memories.lifecycle import proposals
 from memories.models import AgentToken, AuditEvent, Memory, Message
 from tests.factories import OWNER, add_memory
 
@@ -23,7 +24,7 @@ PROPOSAL = {
 
 @pytest.fixture
 def agent_token():
-    return agents.create_token("bestie", actor=OWNER)
+    return agent_tokens.create_token("bestie", actor=OWNER)
 
 
 @pytest.fixture
@@ -67,7 +68,7 @@ ENDPOINTS = [
 def test_no_valid_token_is_401_and_touches_nothing(client, agent_token, method, path, body, kind):
     add_memory()
     if kind == "revoked":
-        agents.revoke_token("bestie", actor=OWNER)
+        agent_tokens.revoke_token("bestie", actor=OWNER)
     authorization = {
         "missing": None, "invalid": "Bearer bst_not-a-real-token", "revoked": f"Bearer {agent_token}",
         "not bearer": f"Basic {agent_token}",
@@ -256,12 +257,20 @@ def test_list_validation(call, query, field):
 # DELETE /memories/ID
 
 
-def test_forget(call):
+def test_forget_under_delete_allow(call):
     memory = add_memory()
+    policies.set_delete_policy("allow", actor=OWNER)
     status, answer = call("delete", f"/memories/{memory.pk}")
     assert (status, answer) == (200, {"erased": [memory.pk]})
     assert not Memory.objects.exists()
     assert AuditEvent.objects.get(event="forget").actor == "agent:bestie"
+
+
+def test_an_agent_cannot_confirm_a_deletion_under_delete_ask(call):
+    memory = add_memory()
+    status, answer = call("delete", f"/memories/{memory.pk}")
+    assert status == 403 and "delete policy is ask" in answer["detail"]
+    assert Memory.objects.filter(pk=memory.pk).exists() and not AuditEvent.objects.filter(event="forget").exists()
 
 
 def test_forget_unknown_or_bad_id(call):

@@ -6,8 +6,8 @@ from datetime import datetime, timezone as dt_timezone
 import pytest
 import time_machine
 
-from governance import policies
-from memories import agents
+from memories.lifecycle import policies
+from memories import agent_tokens
 from memories.models import Layer, Memory
 from tests.factories import OWNER, add_memory
 
@@ -18,7 +18,7 @@ NOW = datetime(2026, 5, 2, 9, 0, tzinfo=dt_timezone.utc)
 
 @pytest.fixture
 def agent_token():
-    return agents.create_token("bestie", actor=OWNER)
+    return agent_tokens.create_token("bestie", actor=OWNER)
 
 
 @pytest.fixture

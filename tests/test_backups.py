@@ -89,7 +89,7 @@ def test_backup_then_restore_gives_back_exactly_what_was_exported(tmp_path):
     before = export()
     saved = backup_on(0, tmp_path)
 
-    lifecycle.forget(new.pk, actor=OWNER)
+    lifecycle.forget(new.pk, actor=OWNER, confirmed=True)
     add_memory("Something added after the backup.")
     assert export() != before
 

@@ -6,7 +6,8 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from memories import lifecycle, proposals
+from memories import lifecycle
+from memories.lifecycle import proposals
 from memories.models import Memory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

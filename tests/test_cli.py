@@ -14,9 +14,10 @@ import time_machine
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from governance import policies
+from memories.lifecycle import policies
 from memories import lifecycle, transfer
 from memories.models import AuditEvent, Memory, Message
+from memories.times import iso
 from tests import export_shape
 from tests.cli import memory, memory_json, refused, store
 from tests.factories import OWNER, add_memory
@@ -357,7 +358,7 @@ def test_expire_sets_and_clears_an_end(db):
         f"memory #{target.pk} expires 2026-12-01\n"
     )
     target.refresh_from_db()
-    assert transfer.iso(target.expires_at) == "2026-12-01T02:00:00Z"
+    assert iso(target.expires_at) == "2026-12-01T02:00:00Z"
     assert memory("expire", str(target.pk), "--never") == f"memory #{target.pk} no longer expires\n"
     target.refresh_from_db()
     assert target.expires_at is None

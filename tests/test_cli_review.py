@@ -78,7 +78,7 @@ def test_pending_inspect_shows_a_proposal_and_refuses_anything_else(proposals):
 
 
 def test_pending_inspect_says_what_a_possible_update_may_replace(db):
-    from memories import proposals as agent
+    from memories.lifecycle import proposals as agent
 
     old = add_memory("User prefers pnpm.", user="owner", subject="tools")
     new = agent.propose(text="User prefers yarn.", kind="preference", subject="tools", user="owner",

@@ -9,8 +9,10 @@ import time_machine
 from django.db import connection
 from django.test import Client
 
-from governance import jobs, policies
-from memories import agents, lifecycle, proposals, transfer
+from governance import prune
+from memories.lifecycle import policies
+from memories import agent_tokens, lifecycle, transfer
+from memories.lifecycle import proposals
 from memories.models import AgentToken, AuditEvent, Memory, MemorySettings, Message
 from review import views
 from tests.factories import add_memory
@@ -249,7 +251,7 @@ def test_the_queue_reads_its_index_in_order_whatever_the_planner_statistics(stat
         cursor.execute("ANALYZE sqlite_schema")  # sqlite_stat1 exists
         cursor.execute("DELETE FROM sqlite_stat1")
         if statistics == "sampled":
-            jobs.refresh_planner_statistics()
+            prune.refresh_planner_statistics()
         cursor.execute("ANALYZE sqlite_schema")  # the planner reads the statistics again
 
     plan = views.pending_rows(views.pending_filter({}))[:51].explain()
@@ -720,7 +722,7 @@ def test_approve_and_replace_changes_nothing_when_the_replaced_memories_are_not_
     unrelated = add_memory("User lives in Hanoi.", user="owner", subject="home")
     replaces = {"forgotten": [old.pk], "not shown": [old.pk, unrelated.pk], "none": [], "not a number": ["x"]}[change]
     if change == "forgotten":
-        lifecycle.forget(old.pk, actor=ACTOR)
+        lifecycle.forget(old.pk, actor=ACTOR, confirmed=True)
     before = (list(Memory.objects.order_by("pk").values()), list(AuditEvent.objects.order_by("pk").values()))
 
     response = console.post(f"/pending/{new.pk}/approve-update/", {"replaces": replaces}, follow=True)
@@ -751,14 +753,14 @@ def test_agent_tokens_are_created_shown_once_listed_and_revoked(console):
     assert response.status_code == 200
     assert response["Cache-Control"] == "no-store"
     plaintext = text_of(response).split('<p class="token">')[1].split("</p>")[0]
-    assert agents.authenticate(plaintext).name == "laptop-agent"
+    assert agent_tokens.authenticate(plaintext).name == "laptop-agent"
     later = text_of(console.get("/settings/"))
     assert "laptop-agent" in later and plaintext not in later
     [event] = AuditEvent.objects.filter(event="token")
     assert event.actor == ACTOR and plaintext not in json.dumps(event.new)
 
     assert console.post("/settings/tokens/revoke/", {"name": "laptop-agent"})["Location"] == "/settings/"
-    assert agents.authenticate(plaintext) is None
+    assert agent_tokens.authenticate(plaintext) is None
     assert "revoked" in text_of(console.get("/settings/"))
 
 
@@ -767,7 +769,7 @@ def test_agent_tokens_are_created_shown_once_listed_and_revoked(console):
     ("taken", "an active token named &#x27;taken&#x27; exists"),
 ])
 def test_a_refused_token_name_says_why_and_creates_nothing(console, name, error):
-    agents.create_token("taken", actor=ACTOR)
+    agent_tokens.create_token("taken", actor=ACTOR)
 
     response = console.post("/settings/tokens/", {"name": name})
 

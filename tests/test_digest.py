@@ -11,7 +11,7 @@ import time_machine
 from aiosmtpd.controller import Controller
 from django_q.models import Schedule
 
-from governance import channels, digest, jobs
+from governance import channels, digest, prune
 from governance.models import DigestChannel, DigestState, HygieneSnapshot, JobRun
 from memories import lifecycle
 from tests.factories import OWNER, add_memory
@@ -255,5 +255,5 @@ def test_a_digest_job_is_recorded_even_when_nothing_is_sent(db, frozen):
 
 def test_a_pinned_fact_is_never_erased_by_a_prune_reported_in_the_digest(store):
     lifecycle.pin(store["drifting"].pk, actor=OWNER)
-    jobs.prune()
+    prune.prune()
     assert digest.build(LAST_DIGEST, NOW).drift[0].id == store["drifting"].pk

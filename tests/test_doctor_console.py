@@ -7,8 +7,8 @@ import pytest
 import time_machine
 from django.test import Client
 
-from governance import cleanup, jobs
-from governance.policies import set_delete_policy
+from governance import cleanup, hygiene
+from memories.lifecycle.policies import set_delete_policy
 from memories import lifecycle
 from memories.models import AuditEvent, Memory
 from tests.factories import OWNER, add_memory
@@ -52,8 +52,8 @@ def test_doctor_page_shows_findings_score_and_chart(console, group):
     pnpm = add_memory("User prefers pnpm.", subject="package manager").pk
     npm = add_memory("User prefers npm.", subject="package manager").pk
     with time_machine.travel(NOW - timedelta(days=1), tick=False):
-        jobs.hygiene_snapshot()
-    jobs.hygiene_snapshot()
+        hygiene.snapshot()
+    hygiene.snapshot()
     page = console.get("/doctor/").content.decode()
     assert "1 duplicate group" in page and "1 contradiction" in page
     assert "Hygiene score" in page and "<svg" in page and page.count("<circle") == 2

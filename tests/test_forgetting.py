@@ -35,7 +35,7 @@ def test_forget_leaves_no_plaintext_in_the_database_file_or_its_wal():
     before = raw_bytes()
     assert all(marker.encode() in before for marker in ("Quokkazephyr", "Marmaladeprism"))
 
-    assert sorted(lifecycle.forget(new.pk, actor=OWNER).erased) == sorted([old.pk, new.pk])
+    assert sorted(lifecycle.forget(new.pk, actor=OWNER, confirmed=True).erased) == sorted([old.pk, new.pk])
 
     after = raw_bytes()
     for marker in MARKERS:
@@ -52,7 +52,7 @@ def test_forget_leaves_no_plaintext_in_the_database_file_or_its_wal():
 @pytest.mark.sqlite
 def test_clear_leaves_no_plaintext_either():
     add_memory("Owner's bank is Quokkazephyr Savings.")
-    lifecycle.clear(actor=OWNER)
+    lifecycle.clear(actor=OWNER, confirmed=True)
     for marker in MARKERS:
         assert marker.encode() not in raw_bytes(), marker
 

@@ -5,9 +5,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from governance import consolidation, hygiene, jobs
+from governance import consolidation, hygiene
 from governance.models import HygieneSnapshot
-from governance.policies import set_delete_policy
+from memories.lifecycle.policies import set_delete_policy
 from memories.models import AuditEvent, Memory
 from tests.cli import memory, memory_json, refused
 from tests.factories import OWNER, add_memory
@@ -61,8 +61,8 @@ def test_stale_and_conflicts_lower_the_score(db, frozen):
 def test_the_daily_snapshot_uses_this_score(db, frozen):
     add_memory("User prefers Vietnamese.", subject="language")
     add_memory("user prefers vietnamese", subject="language")
-    jobs.hygiene_snapshot()
-    assert HygieneSnapshot.objects.get().score == hygiene.score().score == jobs.hygiene().score
+    hygiene.snapshot()
+    assert HygieneSnapshot.objects.get().score == hygiene.score().score == hygiene.score().score
 
 
 def test_doctor_fix_fills_text_keys_and_cuts_broken_chains_with_restore_events(db, frozen):
@@ -135,7 +135,7 @@ def test_cli_status_doctor_and_trend(db, frozen):
     assert "no snapshots yet" in memory("hygiene", "trend")
     for days_ago in (3, 2, 1):
         with time_machine.travel(NOW - timedelta(days=days_ago), tick=False):
-            jobs.hygiene_snapshot()
+            hygiene.snapshot()
     points = memory_json("hygiene", "trend")
     assert [p["taken_at"] for p in points] == ["2026-05-29T09:00:00Z", "2026-05-30T09:00:00Z", "2026-05-31T09:00:00Z"]
     assert "2026-05-31  100" in memory("hygiene", "trend")

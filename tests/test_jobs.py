@@ -14,9 +14,9 @@ from django.conf import settings
 from django.db import connection
 from django_q.models import Schedule
 
-from governance import jobs, schedules
+from governance import hygiene, jobs, prune, retention, schedules
 from governance.models import HygieneSnapshot, JobRun
-from governance.policies import set_delete_policy
+from memories.lifecycle.policies import set_delete_policy
 from memories import lifecycle
 from memories.models import AuditEvent, Memory, Message
 from tests.factories import OWNER, add_memory, child_env
@@ -60,7 +60,7 @@ def remaining(crafted):
 def test_prune_under_allow_erases_expired_and_long_superseded_rows_but_never_pinned_ones(crafted):
     set_delete_policy("allow", actor=OWNER)
 
-    result = jobs.prune()
+    result = prune.prune()
 
     assert (result.policy, result.expired, result.superseded, result.deleted) == ("allow", 1, 1, 2)
     assert remaining(crafted) == {
@@ -85,7 +85,7 @@ def test_prune_leaves_the_query_planner_statistics_current_without_stat4_samples
         assert cursor.fetchone()[0] > 0
         cursor.execute("DELETE FROM sqlite_stat1")
 
-        jobs.prune()
+        prune.prune()
 
         cursor.execute("SELECT stat FROM sqlite_stat1 WHERE tbl = 'memory' AND idx = 'memory_user_text_key'")
         rows_counted = int(cursor.fetchone()[0].split()[0])
@@ -98,7 +98,7 @@ def test_prune_leaves_the_query_planner_statistics_current_without_stat4_samples
 def test_prune_under_deny_erases_nothing_and_says_how_many_would_go(crafted):
     set_delete_policy("deny", actor=OWNER)
 
-    result = jobs.prune(confirmed=True)
+    result = prune.prune(confirmed=True)
 
     assert (result.deleted, result.would_delete, result.awaiting_confirmation) == (0, 2, 0)
     assert remaining(crafted) == set(crafted)
@@ -108,11 +108,11 @@ def test_prune_under_deny_erases_nothing_and_says_how_many_would_go(crafted):
 def test_prune_under_ask_waits_for_the_owners_confirmation(crafted):
     set_delete_policy("ask", actor=OWNER)
 
-    scheduled = jobs.prune()
+    scheduled = prune.prune()
     assert (scheduled.deleted, scheduled.awaiting_confirmation) == (0, 2)
     assert remaining(crafted) == set(crafted)
 
-    confirmed = jobs.prune(confirmed=True)
+    confirmed = prune.prune(confirmed=True)
     assert confirmed.deleted == 2
     assert "expired" not in remaining(crafted) and "old_replaced" not in remaining(crafted)
     assert [run.counts["deleted"] for run in JobRun.objects.filter(job="prune").order_by("id")] == [0, 2]
@@ -120,7 +120,7 @@ def test_prune_under_ask_waits_for_the_owners_confirmation(crafted):
 
 def test_prune_plan_changes_nothing(crafted):
     set_delete_policy("allow", actor=OWNER)
-    plan = jobs.prune_plan()
+    plan = prune.plan()
     assert (plan.expired, plan.superseded, plan.would_delete) == (1, 1, 2)
     assert remaining(crafted) == set(crafted)
     assert not JobRun.objects.exists()
@@ -132,7 +132,7 @@ def test_prune_keeps_a_row_whose_erasure_would_take_a_pinned_older_version(db, f
     newer = add_memory("User's emergency contact is Minh.", ttl=timedelta(days=1))
     lifecycle.supersede(older.pk, newer.pk, actor=OWNER)
     with time_machine.travel(NOW + timedelta(days=2), tick=False):
-        assert jobs.prune().deleted == 0
+        assert prune.prune().deleted == 0
     assert Memory.objects.count() == 2
 
 
@@ -145,7 +145,7 @@ def test_prune_works_in_batches_and_finishes_them_all(db, frozen):
     )
     keep = add_memory("User prefers concise replies.")
 
-    result = jobs.prune()
+    result = prune.prune()
 
     assert result.deleted == 1300 and result.batches >= 2
     assert list(Memory.objects.values_list("pk", flat=True)) == [keep.pk]
@@ -175,7 +175,7 @@ def test_hygiene_snapshot_stores_the_counts_and_a_score(db, frozen):
     add_memory("User was at a meetup.", ttl=timedelta(hours=1))
     Memory.objects.filter(text="User was at a meetup.").update(expires_at=NOW - timedelta(minutes=1))
 
-    result = jobs.hygiene_snapshot()
+    result = hygiene.snapshot()
 
     snapshot = HygieneSnapshot.objects.get()
     assert snapshot.pk == result.snapshot_id and snapshot.taken_at == NOW
@@ -190,7 +190,7 @@ def test_hygiene_snapshot_stores_the_counts_and_a_score(db, frozen):
 
 
 def test_hygiene_of_an_empty_store_is_perfect(db, frozen):
-    assert jobs.hygiene().score == 100
+    assert hygiene.score().score == 100
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -203,7 +203,7 @@ def test_message_retention_deletes_old_messages_and_keeps_the_memories_from_them
     recent = Message.objects.create(role="user", text="I use pnpm now.", created_at=NOW - timedelta(days=30))
     memory = add_memory("User lives in Đà Nẵng.", message=old)
 
-    result = jobs.message_retention()
+    result = retention.message_retention()
 
     assert (result.retention_days, result.deleted) == (365, 1)
     assert list(Message.objects.values_list("pk", flat=True)) == [recent.pk]
@@ -214,7 +214,7 @@ def test_message_retention_deletes_old_messages_and_keeps_the_memories_from_them
 def test_message_retention_zero_keeps_every_message(db, frozen, settings):
     settings.BESTIE_MESSAGE_RETENTION_DAYS = 0
     Message.objects.create(role="user", text="ancient", created_at=NOW - timedelta(days=4000))
-    assert jobs.message_retention().deleted == 0
+    assert retention.message_retention().deleted == 0
     assert Message.objects.count() == 1
 
 
@@ -242,7 +242,7 @@ def test_seeding_recreates_a_missing_schedule_and_keeps_an_edited_cron(db, froze
     assert schedules.seed() == 1
 
     prune = Schedule.objects.get(name="bestie-prune")
-    assert (prune.cron, prune.func) == ("15 2 * * *", "governance.jobs.prune")
+    assert (prune.cron, prune.func) == ("15 2 * * *", "governance.prune.prune")
     hygiene = Schedule.objects.get(name="bestie-hygiene")
     assert hygiene.cron == "0 4 * * *" and hygiene.next_run == datetime(2026, 6, 2, 4, 0, tzinfo=dt_timezone.utc)
 
@@ -273,11 +273,11 @@ PRUNER = """
 import django, os, sys, time
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bestie_site.settings")
 django.setup()
-from governance import jobs
+from governance import hygiene, prune
 deleted, end = 0, time.monotonic() + float(sys.argv[1])
 while True:
-    deleted += jobs.prune().deleted
-    jobs.hygiene_snapshot()
+    deleted += prune.prune().deleted
+    hygiene.snapshot()
     if time.monotonic() > end:
         break
 print("deleted", deleted)
@@ -340,4 +340,4 @@ def test_a_prune_killed_mid_way_leaves_every_batch_whole():
             cursor.execute("PRAGMA integrity_check")
             assert cursor.fetchall() == [("ok",)]
     set_delete_policy("allow", actor=OWNER)
-    assert jobs.prune().deleted == 20000 - gone
+    assert prune.prune().deleted == 20000 - gone

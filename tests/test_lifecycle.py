@@ -5,7 +5,7 @@ import time_machine
 from django.db import connection
 from django.utils import timezone
 
-from governance import policies
+from memories.lifecycle import policies
 from memories import lifecycle, rows, search
 from memories.models import AuditEvent, Layer, Memory, Status
 from tests.factories import OWNER, add_memory
@@ -121,7 +121,7 @@ def test_operations_on_unknown_ids_name_the_id():
     with pytest.raises(lifecycle.NotFound, match="no memory with id 999"):
         lifecycle.pin(999, actor=OWNER)
     with pytest.raises(lifecycle.InvalidValue, match="whole number"):
-        lifecycle.forget("abc", actor=OWNER)
+        lifecycle.forget("abc", actor=OWNER, confirmed=True)
     with pytest.raises(lifecycle.NotFound, match="998"):
         lifecycle.approve([998], actor=OWNER)
 
@@ -198,7 +198,7 @@ def test_forget_removes_the_chain_it_superseded():
     other = add_memory("unrelated")
     lifecycle.supersede(first.pk, second.pk, actor=OWNER)
     lifecycle.supersede(second.pk, third.pk, actor=OWNER)
-    erased = lifecycle.forget(third.pk, actor=OWNER).erased
+    erased = lifecycle.forget(third.pk, actor=OWNER, confirmed=True).erased
     assert sorted(erased) == sorted([first.pk, second.pk, third.pk])
     assert list(Memory.objects.all()) == [other]
     for memory_id in erased:
@@ -208,19 +208,19 @@ def test_forget_removes_the_chain_it_superseded():
 def test_forget_can_restore_the_previous_version():
     old, new = add_memory("Prefers npm."), add_memory("Prefers pnpm.")
     lifecycle.supersede(old.pk, new.pk, actor=OWNER)
-    forgotten = lifecycle.forget(new.pk, actor=OWNER, restore_previous=True)
+    forgotten = lifecycle.forget(new.pk, actor=OWNER, confirmed=True, restore_previous=True)
     assert (forgotten.erased, forgotten.restored) == ([new.pk], [old.pk])
     assert list(Memory.objects.live()) == [old]
     assert events(old.pk)[-1] == "restore"
     with pytest.raises(lifecycle.LifecycleError, match="nothing to restore"):
-        lifecycle.forget(old.pk, actor=OWNER, restore_previous=True)
+        lifecycle.forget(old.pk, actor=OWNER, confirmed=True, restore_previous=True)
     assert list(Memory.objects.live()) == [old]
 
 
 def test_forget_keeps_only_a_hash_in_the_history():
     memory = add_memory("Secret-ish: owner's doctor is Dr. Nguyễn.")
     lifecycle.edit(memory.pk, "Owner's doctor is Dr. Trần.", actor=OWNER)
-    lifecycle.forget(memory.pk, actor=OWNER)
+    lifecycle.forget(memory.pk, actor=OWNER, confirmed=True)
     history = list(AuditEvent.objects.filter(memory_id=memory.pk).values("event", "old", "new", "note", "text_sha256"))
     assert [h["event"] for h in history] == ["add", "edit", "forget"]
     assert all(h["old"] is None and h["new"] is None for h in history)
@@ -251,10 +251,10 @@ def test_clear_erases_everything_and_respects_delete_policy_deny():
     lifecycle.supersede(a.pk, b.pk, actor=OWNER)
     policies.set_delete_policy("deny", actor=OWNER)
     with pytest.raises(lifecycle.Refused, match="delete policy is deny"):
-        lifecycle.clear(actor=OWNER)
+        lifecycle.clear(actor=OWNER, confirmed=True)
     assert Memory.objects.count() == 2
     policies.set_delete_policy("ask", actor=OWNER)
-    assert lifecycle.clear(actor=OWNER) == 2
+    assert lifecycle.clear(actor=OWNER, confirmed=True) == 2
     assert Memory.objects.count() == 0 and AuditEvent.objects.count() == 0
     assert list(search.matching(Memory.objects.all(), "a")) == []
 

@@ -13,7 +13,7 @@ from django_q.models import Schedule
 
 from governance import backups
 from governance.models import DigestChannel, JobRun
-from governance.policies import set_delete_policy
+from memories.lifecycle.policies import set_delete_policy
 from memories.models import Memory
 from tests.cli import memory, refused
 from tests.factories import OWNER, add_memory

@@ -10,12 +10,13 @@ import time_machine
 from django.conf import settings
 from django.utils import timezone
 
-from governance import policies
-from memories import lifecycle, proposals, transfer
-from memories.duplicates import text_key
+from memories.lifecycle import policies
+from memories import lifecycle, transfer
+from memories.lifecycle import proposals
+from memories.language.meaning import text_key
 from memories.lifecycle import InvalidValue, Refused
 from memories.models import AuditEvent, Memory, MemorySettings, Message
-from memories.poisoning import is_instruction_like
+from memories.screening.poisoning import is_instruction_like
 from tests.factories import OWNER, add_memory, child_env
 
 pytestmark = pytest.mark.django_db
@@ -319,7 +320,7 @@ def test_forgotten_and_superseded_memories_do_not_count():
     new = add_memory("User prefers uv.", user="owner")
     lifecycle.supersede(old.pk, new.pk, actor=OWNER)
     assert propose("User prefers pnpm.").status == "pending"
-    lifecycle.forget(new.pk, actor=OWNER)
+    lifecycle.forget(new.pk, actor=OWNER, confirmed=True)
     assert propose("User prefers uv.").status == "pending"
 
 
@@ -371,7 +372,7 @@ def test_text_key_is_kept_by_edit_and_import():
     assert memory.text_key == text_key("user prefers UV")
     document = io.StringIO()
     transfer.write_export(document)
-    lifecycle.clear(actor=OWNER)
+    lifecycle.clear(actor=OWNER, confirmed=True)
     transfer.import_document(document.getvalue(), actor=OWNER)
     assert Memory.objects.get(pk=memory.pk).text_key == text_key("user prefers UV")
 
@@ -473,7 +474,7 @@ PROPOSER = """
 import django, os, sys, time
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bestie_site.settings")
 django.setup()
-from memories import proposals
+from memories.lifecycle import proposals
 writer = int(sys.argv[1])
 proposals.propose(text=f"Writer {writer} is ready.", kind="fact", source="chat", source_kind="user_message",
                   agent="warm-up")

@@ -7,12 +7,14 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from governance import policies
+from memories.lifecycle import policies
 from memories import lifecycle
 from memories.models import Layer, Memory, Scope
-from memories.relevance import query_terms
-from memories.retrieval import Weights, build_context, line
-from memories.tokens import count_tokens
+from memories.retrieval.relevance import query_terms
+from memories.retrieval import build_context
+from memories.retrieval.context import Weights
+from memories.retrieval.prompt import line
+from memories.retrieval.prompt import prompt_tokens
 from tests.cli import memory, memory_json, refused
 from tests.factories import OWNER, add_memory
 
@@ -234,7 +236,7 @@ def test_prompt_tokens_never_exceed_the_budgets():
     core = sum(item.tokens for item in context.items if item.layer == Layer.CORE)
     working = sum(item.tokens for item in context.items if item.layer == Layer.WORKING)
     assert 0 < core <= 30 and 0 < working <= 40
-    assert count_tokens(context.prompt) <= context.tokens == core + working
+    assert prompt_tokens(context.prompt) <= context.tokens == core + working
 
 
 def test_limit_caps_the_working_memories_and_names_the_rest():
@@ -330,7 +332,7 @@ def test_two_common_syllables_side_by_side_find_their_memory(monkeypatch):
     for n in range(60):
         everywhere(f"Đi công tác {n} ngày, mua quà cho mẹ.")
     # As on a large store, where neither syllable alone is rare enough to be asked for by rank.
-    monkeypatch.setattr("memories.relevance.LexicalBackend.selective_documents", 1)
+    monkeypatch.setattr("memories.retrieval.relevance.LexicalBackend.selective_documents", 1)
     assert working_ids(build_context("giờ đi chợ", record_access=False))[0] == market
 
 
@@ -414,7 +416,7 @@ def test_cli_json_has_the_api_shape():
     assert set(item) == {"id", "text", "layer", "score", "signals", "confirmed_at"}
     assert item["id"] == memory_id and item["confirmed_at"].endswith("Z")
     assert set(item["signals"]) == {"relevance", "context", "recency", "access", "confidence", "pinned"}
-    assert answer["paused"] is False and answer["tokens"] == count_tokens(answer["prompt"] + "\n")
+    assert answer["paused"] is False and answer["tokens"] == prompt_tokens(answer["prompt"] + "\n")
 
 
 def test_cli_says_when_memory_is_paused():

@@ -10,7 +10,7 @@ from django.db import connection
 
 from memories import lifecycle, transfer
 from memories.models import AuditEvent, Memory
-from memories.secrets import Finding, find_secrets, redact
+from memories.screening.secrets import Finding, find_secrets, redact
 from tests.cli import refused
 from tests.data.secret_corpus import NOT_SECRETS, SECRETS
 from tests.factories import OWNER, add_memory

@@ -9,7 +9,7 @@ import time_machine
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from memories import agents
+from memories import agent_tokens
 from memories.lifecycle import InvalidValue, NotFound
 from memories.models import AgentToken, AuditEvent
 
@@ -23,68 +23,68 @@ def token_command(*args):
 
 
 def test_token_is_hashed_at_rest_and_authenticates():
-    plaintext = agents.create_token("bestie", actor="owner:test")
+    plaintext = agent_tokens.create_token("bestie", actor="owner:test")
     token = AgentToken.objects.get()
     assert token.token_sha256 == hashlib.sha256(plaintext.encode()).hexdigest()
     assert plaintext not in str(list(AgentToken.objects.values())) + str(list(AuditEvent.objects.values()))
-    assert agents.authenticate(plaintext) == token
+    assert agent_tokens.authenticate(plaintext) == token
     event = AuditEvent.objects.get(event="token")
     assert (event.actor, event.new) == ("owner:test", {"token": "bestie", "action": "create"})
 
 
 @pytest.mark.parametrize("guess", ["", "bst_", "bst_wrong", "Bearer x", None])
 def test_wrong_tokens_do_not_authenticate(guess):
-    agents.create_token("bestie", actor="owner:test")
-    assert agents.authenticate(guess) is None
+    agent_tokens.create_token("bestie", actor="owner:test")
+    assert agent_tokens.authenticate(guess) is None
 
 
 def test_revoked_token_does_not_authenticate_and_frees_the_name():
-    plaintext = agents.create_token("bestie", actor="owner:test")
-    revoked = agents.revoke_token("bestie", actor="owner:test")
+    plaintext = agent_tokens.create_token("bestie", actor="owner:test")
+    revoked = agent_tokens.revoke_token("bestie", actor="owner:test")
     assert revoked.revoked_at is not None
-    assert agents.authenticate(plaintext) is None
-    second = agents.create_token("bestie", actor="owner:test")
-    assert agents.authenticate(second).name == "bestie"
-    assert [t.revoked_at is None for t in agents.list_tokens()] == [False, True]
+    assert agent_tokens.authenticate(plaintext) is None
+    second = agent_tokens.create_token("bestie", actor="owner:test")
+    assert agent_tokens.authenticate(second).name == "bestie"
+    assert [t.revoked_at is None for t in agent_tokens.list_tokens()] == [False, True]
 
 
 @pytest.mark.parametrize("name", ["", "Bestie", "has space", "-dash", "x" * 65, "tên"])
 def test_bad_names_are_refused(name):
     with pytest.raises(InvalidValue) as error:
-        agents.create_token(name, actor="owner:test")
+        agent_tokens.create_token(name, actor="owner:test")
     assert error.value.field == "name"
     assert not AgentToken.objects.exists() and not AuditEvent.objects.exists()
 
 
 def test_active_name_is_unique():
-    agents.create_token("bestie", actor="owner:test")
+    agent_tokens.create_token("bestie", actor="owner:test")
     with pytest.raises(InvalidValue, match="active token named 'bestie'"):
-        agents.create_token("bestie", actor="owner:test")
+        agent_tokens.create_token("bestie", actor="owner:test")
     assert AgentToken.objects.count() == 1 and AuditEvent.objects.count() == 1
 
 
 def test_revoking_an_unknown_token_names_it():
     with pytest.raises(NotFound, match="no active token named 'ghost'"):
-        agents.revoke_token("ghost", actor="owner:test")
+        agent_tokens.revoke_token("ghost", actor="owner:test")
 
 
 def test_last_used_is_written_at_most_once_a_minute():
     with time_machine.travel("2026-05-01 09:00:00Z", tick=False) as clock:
-        plaintext = agents.create_token("bestie", actor="owner:test")
-        agents.authenticate(plaintext)
+        plaintext = agent_tokens.create_token("bestie", actor="owner:test")
+        agent_tokens.authenticate(plaintext)
         first = AgentToken.objects.get().last_used_at
         clock.move_to("2026-05-01 09:00:59Z")
-        agents.authenticate(plaintext)
+        agent_tokens.authenticate(plaintext)
         assert AgentToken.objects.get().last_used_at == first
         clock.move_to("2026-05-01 09:01:00Z")
-        agents.authenticate(plaintext)
+        agent_tokens.authenticate(plaintext)
         assert AgentToken.objects.get().last_used_at > first
 
 
 def test_cli_create_prints_the_token_last():
     out = token_command("create", "laptop-agent")
     last = out.strip().splitlines()[-1]
-    assert agents.authenticate(last).name == "laptop-agent"
+    assert agent_tokens.authenticate(last).name == "laptop-agent"
 
 
 def test_cli_list_and_revoke():
@@ -105,7 +105,7 @@ def test_cli_errors_change_nothing():
 
 
 def test_admin_lists_tokens_without_their_hash(admin_client):
-    plaintext = agents.create_token("bestie", actor="owner:test")
+    plaintext = agent_tokens.create_token("bestie", actor="owner:test")
     token = AgentToken.objects.get()
     listing = admin_client.get("/admin/memories/agenttoken/").content.decode()
     detail = admin_client.get(f"/admin/memories/agenttoken/{token.pk}/change/").content.decode()

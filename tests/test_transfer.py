@@ -60,7 +60,7 @@ def store():
     lifecycle.supersede(memories["old"].pk, memories["new"].pk, actor=ACTOR)
     lifecycle.set_expiry(memories["expired"].pk, actor=ACTOR, expires_at=timezone.now() - timedelta(days=1))
     lifecycle.pin(memories["archive"].pk, actor=ACTOR)
-    lifecycle.forget(memories["forgotten"].pk, actor=ACTOR)
+    lifecycle.forget(memories["forgotten"].pk, actor=ACTOR, confirmed=True)
     Memory.objects.filter(pk=memories["deleted"].pk).update(deleted_at=timezone.now())
     Memory.objects.filter(pk=memories["stale"].pk).update(
         stale=True, access_count=12, last_accessed_at=timezone.now(),
@@ -225,7 +225,7 @@ def test_export_streams_in_many_small_chunks(db):
 def test_export_clear_import_export_is_identical(transactional_db, store):
     before = export()
 
-    lifecycle.clear(actor=ACTOR)
+    lifecycle.clear(actor=ACTOR, confirmed=True)
     assert Memory.objects.count() == 0 and AuditEvent.objects.count() == 0
     result = transfer.import_document(json.dumps(before), actor=ACTOR)
 
@@ -244,7 +244,7 @@ def test_import_reads_a_text_file_in_the_exported_layout(transactional_db, store
     out = io.StringIO()
     transfer.write_export(out)
     before = json.loads(out.getvalue())
-    lifecycle.clear(actor=ACTOR)
+    lifecycle.clear(actor=ACTOR, confirmed=True)
 
     transfer.import_document(io.StringIO(out.getvalue()), actor=ACTOR)
 
@@ -253,7 +253,7 @@ def test_import_reads_a_text_file_in_the_exported_layout(transactional_db, store
 
 def test_import_reads_a_pretty_printed_document(transactional_db, store):
     before = export()
-    lifecycle.clear(actor=ACTOR)
+    lifecycle.clear(actor=ACTOR, confirmed=True)
 
     transfer.import_document(json.dumps(before, indent=4, ensure_ascii=False), actor=ACTOR)
 
@@ -262,7 +262,7 @@ def test_import_reads_a_pretty_printed_document(transactional_db, store):
 
 def test_imported_memories_are_found_by_search_and_keep_their_state(transactional_db, store):
     document = export()
-    lifecycle.clear(actor=ACTOR)
+    lifecycle.clear(actor=ACTOR, confirmed=True)
 
     transfer.import_document(json.dumps(document), actor=ACTOR)
 
@@ -276,7 +276,7 @@ def test_imported_memories_are_found_by_search_and_keep_their_state(transactiona
 
 def test_new_memories_after_an_import_get_fresh_ids(transactional_db, store):
     document = export()
-    lifecycle.clear(actor=ACTOR)
+    lifecycle.clear(actor=ACTOR, confirmed=True)
     # Ids beyond anything the store has handed out, so the id sequence has to be moved past them.
     for record in document["memories"]:
         record["id"] += 1000
@@ -298,9 +298,9 @@ def test_new_memories_after_an_import_get_fresh_ids(transactional_db, store):
 
 def test_no_id_handed_out_before_the_import_comes_back(transactional_db, store):
     document = export()
-    lifecycle.clear(actor=ACTOR)
+    lifecycle.clear(actor=ACTOR, confirmed=True)
     written_then_forgotten = add("Written and forgotten between the clear and the import")
-    lifecycle.forget(written_then_forgotten.pk, actor=ACTOR)
+    lifecycle.forget(written_then_forgotten.pk, actor=ACTOR, confirmed=True)
 
     transfer.import_document(json.dumps(document), actor=ACTOR)
     memory = add("Written after the import")
@@ -340,7 +340,7 @@ def test_import_keeps_text_and_times_exactly(transactional_db):
 
 def test_dry_run_checks_everything_and_changes_nothing(transactional_db, store):
     document = export()
-    lifecycle.clear(actor=ACTOR)
+    lifecycle.clear(actor=ACTOR, confirmed=True)
 
     result = transfer.import_document(json.dumps(document), actor=ACTOR, dry_run=True)
 
@@ -359,7 +359,7 @@ def test_dry_run_reports_the_same_errors(transactional_db, store):
 
 def test_links_to_messages_this_store_lacks_are_dropped_and_counted(transactional_db, store):
     document = export()
-    lifecycle.clear(actor=ACTOR)
+    lifecycle.clear(actor=ACTOR, confirmed=True)
     Message.objects.all().delete()
 
     dry = transfer.import_document(json.dumps(document), actor=ACTOR, dry_run=True)
@@ -372,7 +372,7 @@ def test_links_to_messages_this_store_lacks_are_dropped_and_counted(transactiona
 
 def test_import_is_refused_while_memory_is_paused(transactional_db, store):
     document = export()
-    lifecycle.clear(actor=ACTOR)
+    lifecycle.clear(actor=ACTOR, confirmed=True)
     settings = MemorySettings.load()
     settings.paused = True
     settings.save()
@@ -493,7 +493,7 @@ def expected_line(document, where):
 def exported_then_cleared(store):
     """An export of the store, and a store that has moved on since: cleared, then one new memory."""
     document = export()
-    lifecycle.clear(actor=ACTOR)
+    lifecycle.clear(actor=ACTOR, confirmed=True)
     add("Written after the clear")
     return document
 

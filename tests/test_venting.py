@@ -4,8 +4,8 @@ noise with the same test (test_doctor.py)."""
 
 import pytest
 
-from memories import venting
-from memories.venting import is_venting
+from memories.screening import venting
+from memories.screening.venting import is_venting
 from tests.data.venting_corpus import HELD_OUT_NOT_VENTING, HELD_OUT_VENTING, NOT_VENTING, VENTING
 
 # Refusing a lasting memory loses it; a venting text let through is only stored or queued (and the doctor

@@ -7,7 +7,7 @@ line and exit status 2; everything else is the write path's to check.
 import argparse
 from datetime import datetime
 
-from memories.text import parse_ttl
+from memories.lifecycle import parse_ttl
 
 
 def positive_int(value):

@@ -38,7 +38,6 @@ def _ids(ids, limit):
 def cleanup_verb(command, options):
     write = command.stdout.write
     if options["apply"]:
-        cleanup.check_policy(options["yes"])
 
         def progress(step, done, total):
             if not options["json"]:

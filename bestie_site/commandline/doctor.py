@@ -3,7 +3,7 @@
 from bestie_site.commandline import ACTOR, output
 from bestie_site.commandline.arguments import add_json, add_limit, add_verb
 from governance import consolidation, doctor
-from memories.models import Memory
+from memories.models import UNUSED_DAYS, Memory
 
 # Texts printed per group; its ids are all listed.
 MEMBERS_SHOWN = 5
@@ -78,7 +78,7 @@ def analyze(command, options):
         _write_ids(
             command, "stale", report.stale, limit,
             f" ({details['stale_unconfirmed']} not confirmed for a long time, {details['stale_unused']} unused "
-            f"for {doctor.UNUSED_DAYS} days; {details['stale_expired_backlog']} expired rows not pruned yet; "
+            f"for {UNUSED_DAYS} days; {details['stale_expired_backlog']} expired rows not pruned yet; "
             f"{details['stale_all_rows']} rows, {details['stale_live_rows']} live)",
         )
     if mode is None:

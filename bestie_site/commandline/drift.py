@@ -11,7 +11,7 @@ from bestie_site.commandline.arguments import (
     moment,
     ttl,
 )
-from memories.transfer import iso
+from memories.times import iso
 from review import drift
 
 

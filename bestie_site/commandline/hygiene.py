@@ -10,7 +10,7 @@ from bestie_site.commandline.arguments import (
     positive_int,
 )
 from governance import hygiene as store_hygiene
-from memories.transfer import iso
+from memories.times import iso
 
 
 def register(verbs):

@@ -5,11 +5,10 @@ from django.utils import timezone
 
 from bestie_site.commandline import ACTOR, output
 from bestie_site.commandline.arguments import add_actions, add_json, add_verb
-from governance import backups, channels, digest, jobs, schedules
+from governance import backups, channels, digest, prune, schedules
 from governance.models import DigestChannel
 from memories.lifecycle import Refused
-from memories.models import Policy
-from memories.transfer import iso
+from memories.times import iso
 
 
 def _when(value):
@@ -17,7 +16,7 @@ def _when(value):
 
 
 def register(verbs):
-    parser = add_verb(verbs, "prune", prune, "erase expired memories and those superseded over 180 days ago")
+    parser = add_verb(verbs, "prune", prune_verb, "erase expired memories and those superseded over 180 days ago")
     parser.add_argument("--dry-run", action="store_true", help="say what would be erased and erase nothing")
     parser.add_argument("--yes", action="store_true", help="confirm (needed with delete policy ask)")
 
@@ -45,27 +44,27 @@ def register(verbs):
     parser.add_argument("--channel", action="append", default=[], metavar="KIND:TARGET")
 
 
-def prune(command, options):
-    plan = jobs.prune_plan()
+def prune_verb(command, options):
+    plan = prune.plan()
     total = plan.would_delete
     if options["dry_run"]:
         command.stdout.write(
             f"would erase {total} memories ({plan.expired} expired, {plan.superseded} superseded over "
-            f"{jobs.SUPERSEDED_KEEP_DAYS} days ago); delete policy {plan.policy}; nothing erased"
+            f"{prune.SUPERSEDED_KEEP_DAYS} days ago); delete policy {plan.policy}; nothing erased"
         )
         return
-    if plan.policy == Policy.DENY:
-        raise Refused(
-            f"the delete policy is deny: {total} memories would be erased; nothing was. "
-            "Change it with `bestie memory policy delete ask|allow`"
-        )
-    if plan.policy == Policy.ASK and not options["yes"]:
+    result = prune.prune(confirmed=options["yes"])
+    if result.awaiting_confirmation:
         command.stdout.write(
             f"{total} memories await erasing ({plan.expired} expired, {plan.superseded} superseded); the delete "
             "policy is ask: run `bestie memory prune --yes` to erase them"
         )
         return
-    result = jobs.prune(confirmed=True)
+    if result.would_delete:
+        raise Refused(
+            f"the delete policy is deny: {total} memories would be erased; nothing was. "
+            "Change it with `bestie memory policy delete ask|allow`"
+        )
     command.stdout.write(command.style.SUCCESS(
         f"erased {result.deleted} memories ({result.expired} expired, {result.superseded} superseded, and the "
         f"older versions they replaced) in {result.batches} batch(es)"

@@ -133,15 +133,6 @@ def add(command, options):
 # inspect (``pending inspect`` shows the same)
 
 
-def chain_after(memory):
-    """The ids of the memories that replaced this one, nearest first, up to the current one."""
-    chain, next_id = [], memory.superseded_by_id
-    while next_id and next_id not in chain:
-        chain.append(next_id)
-        next_id = Memory.objects.filter(pk=next_id).values_list("superseded_by_id", flat=True).first()
-    return chain
-
-
 def details(memory, now):
     """Everything ``inspect`` shows, as its JSON object."""
     history = AuditEvent.objects.filter(memory_id=memory.pk).order_by("id")
@@ -152,7 +143,7 @@ def details(memory, now):
         **transfer.memory_dict([getattr(memory, attribute) for attribute in output.MEMORY_ATTRIBUTES]),
         "state": memory.state(now),
         "supersedes": lifecycle.predecessors([memory.pk]),
-        "superseded_by_chain": chain_after(memory),
+        "superseded_by_chain": lifecycle.successors(memory),
         "message": output.message_json(message) if message else None,
         "history": [
             transfer.history_dict(row)
@@ -260,7 +251,10 @@ def expire(command, options):
 
 
 def forget(command, options):
-    forgotten = lifecycle.forget(options["id"], actor=ACTOR, restore_previous=options["restore_previous"])
+    # Naming the memory to forget is the owner's confirmation.
+    forgotten = lifecycle.forget(
+        options["id"], actor=ACTOR, confirmed=True, restore_previous=options["restore_previous"]
+    )
     first, *older = forgotten.erased
     command.stdout.write(command.style.SUCCESS(f"forgot memory #{first}"))
     if older:
@@ -280,5 +274,5 @@ def clear(command, options):
             "Nothing was changed; run `bestie memory clear --yes` to do it."
         ))
         return
-    count = lifecycle.clear(actor=ACTOR)
+    count = lifecycle.clear(actor=ACTOR, confirmed=True)
     command.stdout.write(command.style.SUCCESS(f"erased {count} memories and the whole history"))

@@ -1,6 +1,6 @@
 """How the verbs print: one line per record for a person, JSON for a script.
 
-JSON times are ISO-8601 UTC with a Z, as ``transfer.iso`` writes them in the export; text shows dates in
+JSON times are ISO-8601 UTC with a Z, as ``memories.times.iso`` writes them in the export; text shows dates in
 the owner's time zone. Listings stream: rows are read in chunks and written as they come, so listing
 the whole store needs no more memory than listing ten rows.
 """
@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from memories import transfer
 from memories.models import Memory
+from memories.times import iso
 
 CHUNK = 2000
 MEMORY_ATTRIBUTES = tuple(transfer.MEMORY_FIELDS.values())
@@ -148,7 +149,7 @@ def write_memories(command, queryset, *, as_json, now, notes=None, empty="no mem
 
 
 def message_json(row):
-    return {name: transfer.iso(value) if name == "created_at" else value for name, value in zip(MESSAGE_FIELDS, row)}
+    return {name: iso(value) if name == "created_at" else value for name, value in zip(MESSAGE_FIELDS, row)}
 
 
 def message_line(message):

@@ -2,7 +2,7 @@
 
 from bestie_site.commandline import ACTOR, output
 from bestie_site.commandline.arguments import add_actions, add_json, add_verb
-from governance import policies
+from memories.lifecycle import policies
 from memories.models import Governance, MemorySettings, Policy
 
 GOVERNANCE = {

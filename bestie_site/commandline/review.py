@@ -8,7 +8,8 @@ from django.utils import timezone
 from bestie_site.commandline import ACTOR, output
 from bestie_site.commandline.arguments import add_actions, add_json, add_limit, add_query, add_verb
 from bestie_site.commandline.memories import details, write_details
-from memories import lifecycle, proposals
+from memories import lifecycle
+from memories.lifecycle import proposals
 from memories.models import Memory
 from memories.search import matching
 

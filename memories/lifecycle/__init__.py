@@ -1,4 +1,4 @@
-"""The one write path for memories: every entry point (CLI, console, API, jobs) changes memories here.
+"""The one write path for memories: every entry point (CLI, console, admin, API, jobs) changes memories here.
 
 Each function validates its input before touching anything, applies the owner's policies, makes its
 change in one transaction and records an audit event with the actor and the old and new values. A
@@ -6,11 +6,16 @@ refused or impossible operation raises ``LifecycleError`` whose message says exa
 changes nothing.
 
 - ``validation``: the checks every write makes first, and the errors;
-- ``history``: what an audit event holds;
-- ``writes``: adding, changing and deciding on memories;
-- ``forgetting``: hard deletes that leave only a hash of each text.
+- ``policies``: the owner's switches, and the guards of every write and every deletion;
+- ``history``: what an audit event holds, and the one way events are written;
+- ``actors``: how the history names who made a change;
+- ``writes``: adding, changing, restoring and deciding on memories;
+- ``chains``: what a memory replaced and what replaced it;
+- ``forgetting``: hard deletes that leave only a hash of each text;
+- ``proposals``: what an agent proposes, and what the store makes of it (imported as a module).
 """
 
+from memories.lifecycle.chains import predecessors, successors
 from memories.lifecycle.forgetting import (
     Forgotten,
     checkpoint_wal,
@@ -18,14 +23,21 @@ from memories.lifecycle.forgetting import (
     clear_plan,
     erase,
     forget,
-    predecessors,
 )
 from memories.lifecycle.history import (
     AUDITED_FIELDS,
     audit_event,
     record,
+    record_many,
     snapshot,
     text_sha256,
+)
+from memories.lifecycle.policies import (
+    WriteSwitches,
+    check_delete_allowed,
+    check_writes_allowed,
+    delete_refusal,
+    write_switches,
 )
 from memories.lifecycle.validation import (
     KIND_PATTERN,
@@ -43,18 +55,16 @@ from memories.lifecycle.validation import (
     clean_label,
     clean_placement,
     clean_text,
-    delete_denied,
     no_memory,
     one_of,
+    parse_ttl,
     refuse_secrets,
     too_long,
 )
 from memories.lifecycle.writes import (
     NewMemory,
-    WriteSwitches,
     add,
     approve,
-    check_writes_allowed,
     confirm,
     edit,
     get_memory,
@@ -66,21 +76,21 @@ from memories.lifecycle.writes import (
     reject,
     reject_all,
     relabel,
+    restore,
     set_expiry,
     soft_delete,
     store,
     supersede,
     unpin,
-    write_switches,
 )
 
 __all__ = [
     "AUDITED_FIELDS", "KIND_PATTERN", "MAX_LABEL_LENGTH", "MAX_TEXT_LENGTH", "Forgotten", "InvalidValue",
     "LifecycleError", "NewMemory", "NotFound", "Refused", "WriteSwitches", "add", "approve", "audit_event",
-    "check_writes_allowed", "checkpoint_wal", "clean_choice", "clean_confidence", "clean_expiry", "clean_ids",
-    "clean_kind", "clean_label", "clean_placement", "clean_text", "clear", "clear_plan", "confirm",
-    "delete_denied", "edit", "erase", "forget", "get_memory", "mark_stale", "move", "move_layer", "no_memory",
-    "one_of", "pin", "predecessors", "prepare", "record", "refuse_secrets", "reject", "reject_all", "relabel",
-    "set_expiry", "snapshot", "soft_delete", "store", "supersede", "text_sha256", "too_long", "unpin",
-    "write_switches",
+    "check_delete_allowed", "check_writes_allowed", "checkpoint_wal", "clean_choice", "clean_confidence",
+    "clean_expiry", "clean_ids", "clean_kind", "clean_label", "clean_placement", "clean_text", "clear",
+    "clear_plan", "confirm", "delete_refusal", "edit", "erase", "forget", "get_memory", "mark_stale", "move",
+    "move_layer", "no_memory", "one_of", "parse_ttl", "pin", "predecessors", "prepare", "record",
+    "record_many", "refuse_secrets", "reject", "reject_all", "relabel", "restore", "set_expiry", "snapshot",
+    "soft_delete", "store", "successors", "supersede", "text_sha256", "too_long", "unpin", "write_switches",
 ]

@@ -9,30 +9,24 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
-from memories import rows
-from memories.lifecycle.history import audit_event, text_sha256
-from memories.lifecycle.validation import LifecycleError, Refused, delete_denied
-from memories.lifecycle.writes import get_memory
-from memories.models import AuditEvent, Memory, MemorySettings, Policy
-
-
-def predecessors(memory_ids):
-    """Every memory that was (directly or through a chain) superseded by one of ``memory_ids``."""
-    found, frontier = [], list(memory_ids)
-    while frontier:
-        frontier = list(Memory.objects.filter(superseded_by__in=frontier).values_list("pk", flat=True))
-        found.extend(frontier)
-    return found
+from memories.lifecycle.chains import predecessors
+from memories.lifecycle.history import audit_event, record_many, text_sha256
+from memories.lifecycle.policies import check_delete_allowed
+from memories.lifecycle.validation import LifecycleError
+from memories.lifecycle.writes import get_memory, restore
+from memories.models import AuditEvent, Memory
 
 
 @transaction.atomic
-def erase(ids, *, actor, note=""):
+def erase(ids, *, actor, confirmed, note=""):
     """Hard-delete these memories and everything they superseded, keeping only a hash of each text.
 
-    Earlier audit events of the erased memories lose their values (they held the text); the admin's
-    change log loses its entries for them; the full-text index drops their words (``secure-delete``)
-    and SQLite zeroes the freed space (``secure_delete``). Returns the ids erased.
+    The delete policy decides first (``confirmed``: the owner confirmed it). Earlier audit events of the
+    erased memories lose their values (they held the text); the admin's change log loses its entries for
+    them; the full-text index drops their words (``secure-delete``) and SQLite zeroes the freed space
+    (``secure_delete``). Returns the ids erased.
     """
+    check_delete_allowed(confirmed=confirmed)
     ids = list(dict.fromkeys(ids))
     doomed = ids + [i for i in predecessors(ids) if i not in ids]
     texts = dict(Memory.objects.filter(pk__in=doomed).values_list("pk", "text"))
@@ -40,7 +34,7 @@ def erase(ids, *, actor, note=""):
     LogEntry.objects.filter(
         content_type=ContentType.objects.get_for_model(Memory), object_id__in=[str(i) for i in doomed]
     ).delete()
-    rows.insert_many(
+    record_many(
         audit_event(
             AuditEvent.Event.FORGET, i, actor, sha=text_sha256(texts[i]),
             note=note if i in ids else f"superseded by a forgotten memory; {note}".strip("; "),
@@ -61,29 +55,21 @@ class Forgotten:
     restored: list  # the versions made current again (with ``restore_previous``)
 
 
-def forget(memory_id, *, actor, restore_previous=False):
+def forget(memory_id, *, actor, confirmed, restore_previous=False):
     """Forget one memory for good. The older versions it replaced go with it, unless the owner asks to
-    restore them, in which case they become current again."""
-    previous = []
+    restore them, in which case they become current again. The delete policy decides first."""
     with transaction.atomic():
         memory = get_memory(memory_id, for_update=True)
+        check_delete_allowed(confirmed=confirmed)
+        previous = []
         if restore_previous:
             previous = list(Memory.objects.filter(superseded_by=memory).values_list("pk", flat=True))
             if not previous:
                 raise LifecycleError(
                     _("memory %(id)s did not replace any other memory; nothing to restore") % {"id": memory.pk}
                 )
-            Memory.objects.filter(pk__in=previous).update(superseded_by=None)
-            AuditEvent.objects.bulk_create(
-                [
-                    audit_event(
-                        AuditEvent.Event.RESTORE, i, actor,
-                        old={"superseded_by_id": memory.pk}, new={"superseded_by_id": None},
-                    )
-                    for i in previous
-                ]
-            )
-        return Forgotten(erased=erase([memory.pk], actor=actor), restored=previous)
+            restore(previous, actor=actor)
+        return Forgotten(erased=erase([memory.pk], actor=actor, confirmed=confirmed), restored=previous)
 
 
 def clear_plan():
@@ -91,11 +77,10 @@ def clear_plan():
     return {"memories": Memory.objects.count(), "history": AuditEvent.objects.count()}
 
 
-def clear(*, actor):
-    """Erase every memory and the whole audit history. The delete policy ``deny`` refuses it."""
+def clear(*, actor, confirmed):
+    """Erase every memory and the whole audit history, as the delete policy allows."""
     with transaction.atomic():
-        if MemorySettings.load().delete_policy == Policy.DENY:
-            raise Refused(delete_denied())
+        check_delete_allowed(confirmed=confirmed)
         count = Memory.objects.count()
         # One statement: foreign keys are checked at commit, when no row points anywhere any more.
         Memory.objects.all()._raw_delete(Memory.objects.db)

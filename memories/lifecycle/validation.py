@@ -13,9 +13,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from memories.models import Scope
-from memories.secrets import find_secrets
+from memories.screening.secrets import find_secrets
 
 KIND_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,63}")
+_TTL = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$")
+_TTL_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 MAX_TEXT_LENGTH = 2000
 MAX_LABEL_LENGTH = 100
 
@@ -48,10 +50,6 @@ def one_of(values, value):
 
 def no_memory(ids):
     return _("no memory with id %(ids)s") % {"ids": ", ".join(map(str, ids))}
-
-
-def delete_denied():
-    return _("the delete policy is deny: set it to ask or allow to delete memories")
 
 
 def clean_ids(ids):
@@ -136,3 +134,11 @@ def clean_placement(scope, project):
     clean_choice("scope", scope, Scope)
     if scope == Scope.PROJECT and not project:
         raise InvalidValue("project", _("a project-scoped memory needs the project's name"))
+
+
+def parse_ttl(value):
+    """"7d" -> timedelta(days=7); accepts s, m, h, d and w. Raises ValueError with a readable reason."""
+    match = _TTL.match(value or "")
+    if not match or int(match.group(1)) == 0:
+        raise ValueError(f"TTL must be a positive number followed by s, m, h, d or w (like 7d or 12h), not {value!r}")
+    return timedelta(**{_TTL_UNITS[match.group(2)]: int(match.group(1))})

@@ -4,13 +4,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from memories import rows
-from memories.duplicates import text_key
-from memories.lifecycle.history import audit_event, json_value, record, snapshot
+from memories.language.meaning import text_key
+from memories.lifecycle.history import audit_event, record, record_many, snapshot
+from memories.lifecycle.policies import check_delete_allowed, write_refusal, write_switches
 from memories.lifecycle.validation import (
     InvalidValue,
     LifecycleError,
@@ -27,17 +28,7 @@ from memories.lifecycle.validation import (
     no_memory,
     refuse_secrets,
 )
-from memories.models import (
-    AuditEvent,
-    Layer,
-    Memory,
-    MemorySettings,
-    Policy,
-    Scope,
-    SourceKind,
-    Status,
-    state_label,
-)
+from memories.models import AuditEvent, Layer, Memory, Scope, SourceKind, Status, state_label
 
 
 def get_memory(memory_id, *, for_update=False):
@@ -63,39 +54,6 @@ def _get_many(ids):
 
 # ---------------------------------------------------------------------------------------------------
 # Writing new memories
-
-
-class WriteSwitches(NamedTuple):
-    paused: bool
-    write_policy: str
-
-
-def write_switches():
-    """Pause and the write policy: two columns read on every write, so one raw read of them."""
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT paused, write_policy FROM {MemorySettings._meta.db_table} WHERE id = 1")
-        row = cursor.fetchone()
-    if row is None:
-        memory_settings = MemorySettings.load()
-        return WriteSwitches(memory_settings.paused, memory_settings.write_policy)
-    return WriteSwitches(bool(row[0]), row[1])
-
-
-def _refusal(switches):
-    """The ``Refused`` these switches give a write, or None."""
-    if switches.paused:
-        return Refused(_("memory is paused: nothing is written until it is resumed"))
-    if switches.write_policy == Policy.DENY:
-        return Refused(_("the write policy is deny: set it to ask or allow to store memories"))
-    return None
-
-
-def check_writes_allowed():
-    """Raises ``Refused`` while paused or under the ``deny`` write policy; returns the switches read."""
-    switches = write_switches()
-    if refusal := _refusal(switches):
-        raise refusal
-    return switches
 
 
 @dataclass(frozen=True)
@@ -161,7 +119,7 @@ def store(new, *, actor, status=Status.APPROVED, flags=()):
     # two statements): a refusal is raised once the block is left, so the caller's transaction stays
     # usable, and a failed insert aborts that transaction as a whole.
     with transaction.atomic(savepoint=False):
-        refusal = _refusal(write_switches())
+        refusal = write_refusal(write_switches())
         if refusal is None:
             memory = rows.insert(Memory(**new.fields, status=status, flags=list(flags)))
             event = AuditEvent.Event.PROPOSE if status == Status.PENDING else AuditEvent.Event.ADD
@@ -183,14 +141,19 @@ def add(*, actor, status=Status.APPROVED, flags=(), **fields):
 def _change(memory_id, actor, event, note="", **changes):
     """Apply ``changes`` to one memory and record what changed. Returns the memory."""
     with transaction.atomic():
-        memory = get_memory(memory_id, for_update=True)
-        changed = [field for field, value in changes.items() if getattr(memory, field) != value]
-        old = snapshot(memory, changed)
-        for field in changed:
-            setattr(memory, field, changes[field])
-        if changed:
-            rows.update(memory, changed)
-        record(event, memory.pk, actor, old=old, new=snapshot(memory, changed), note=note)
+        return _apply(get_memory(memory_id, for_update=True), actor, event, note, **changes)
+
+
+def _apply(memory, actor, event, note="", **changes):
+    """Apply ``changes`` to ``memory`` (locked by the caller's transaction): one UPDATE of the fields that
+    differ, and the event with their old and new values."""
+    changed = [field for field, value in changes.items() if getattr(memory, field) != value]
+    old = snapshot(memory, changed)
+    for field in changed:
+        setattr(memory, field, changes[field])
+    if changed:
+        rows.update(memory, changed)
+    record(event, memory.pk, actor, old=old, new=snapshot(memory, changed), note=note)
     return memory
 
 
@@ -265,12 +228,7 @@ def supersede(old_id, new_id, *, actor, note=""):
             raise LifecycleError(_("memory %(id)s is %(state)s; only a live memory can supersede another") % {
                 "id": new.pk, "state": state_label(new.state()),
             })
-        old.superseded_by = new
-        old.save(update_fields=["superseded_by"])
-        record(
-            AuditEvent.Event.SUPERSEDE, old.pk, actor,
-            old={"superseded_by_id": None}, new={"superseded_by_id": new.pk}, note=note,
-        )
+        _apply(old, actor, AuditEvent.Event.SUPERSEDE, note, superseded_by_id=new.pk)
     return old
 
 
@@ -285,12 +243,8 @@ def _set_many(ids, actor, event, note, field, value):
         if not current:
             return []
         Memory.objects.filter(pk__in=list(current)).update(**{field: value})
-        AuditEvent.objects.bulk_create(
-            [
-                audit_event(event, i, actor, old={field: json_value(old)}, new={field: json_value(value)}, note=note)
-                for i, old in current.items()
-            ],
-            batch_size=500,
+        record_many(
+            audit_event(event, i, actor, old={field: old}, new={field: value}, note=note) for i, old in current.items()
         )
     return sorted(current)
 
@@ -307,11 +261,19 @@ def move_layer(ids, layer, *, actor, note=""):
     return _set_many(ids, actor, event, note, "layer", layer)
 
 
-def soft_delete(ids, *, actor, note=""):
-    """Hidden everywhere but kept (text and history) until a hard delete the delete policy allows."""
+def soft_delete(ids, *, actor, confirmed, note=""):
+    """Hidden everywhere but kept (text and history) until a hard delete. A deletion: the delete policy
+    decides first (``confirmed``: the owner confirmed it)."""
     with transaction.atomic():
+        check_delete_allowed(confirmed=confirmed)
         current = Memory.objects.filter(pk__in=list(ids), deleted_at__isnull=True).values_list("pk", flat=True)
         return _set_many(list(current), actor, AuditEvent.Event.FORGET, note or "soft delete", "deleted_at", timezone.now())
+
+
+def restore(ids, *, actor, note=""):
+    """Make replaced memories current again: each one's supersede link is cut, with a ``restore`` event
+    naming the memory it pointed at (which may be gone). Returns the ids restored."""
+    return _set_many(ids, actor, AuditEvent.Event.RESTORE, note, "superseded_by_id", None)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -353,10 +315,7 @@ def _set_status(ids, actor, status, event):
         changes["confirmed_at"] = now
     count = Memory.objects.filter(pk__in=ids).update(**changes)
     old, new = {"status": Status.PENDING}, {"status": status}
-    AuditEvent.objects.bulk_create(
-        [AuditEvent(memory_id=i, event=event, actor=actor, at=now, old=old, new=new) for i in ids],
-        batch_size=500,
-    )
+    record_many(audit_event(event, i, actor, old=old, new=new) for i in ids)
     return count
 
 

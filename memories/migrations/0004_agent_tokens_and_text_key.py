@@ -3,7 +3,7 @@
 import django.utils.timezone
 from django.db import migrations, models
 
-from memories.duplicates import text_key
+from memories.language.meaning import text_key
 
 
 def fill_text_keys(apps, schema_editor):

@@ -11,7 +11,6 @@ from memories.transfer.document import (
     MEMORY_FIELDS,
     VERSION,
     history_dict,
-    iso,
     memory_dict,
 )
 from memories.transfer.export import (
@@ -24,5 +23,5 @@ from memories.transfer.importing import ImportResult, InvalidDocument, import_do
 
 __all__ = [
     "FORMAT", "HISTORY_FIELDS", "MEMORY_FIELDS", "VERSION", "ExportResult", "ImportResult", "InvalidDocument",
-    "database_rows", "history_dict", "import_document", "iso", "iter_export", "memory_dict", "write_export",
+    "database_rows", "history_dict", "import_document", "iter_export", "memory_dict", "write_export",
 ]

@@ -1,8 +1,7 @@
 """The export document's shape (SPEC §10): its format, the fields of a memory and of an audit event, and
 how their values are written."""
 
-from datetime import datetime
-from datetime import timezone as dt_timezone
+from memories.times import json_ready
 
 FORMAT = "bestie-memory-export"
 VERSION = 1
@@ -47,22 +46,11 @@ HISTORY_FIELDS = {
 }
 
 
-def iso(value):
-    """ISO-8601 in UTC with a Z, as every time in the document is written."""
-    if value is None:
-        return None
-    return value.astimezone(dt_timezone.utc).isoformat().replace("+00:00", "Z")
-
-
-def _plain(value):
-    return iso(value) if isinstance(value, datetime) else value
-
-
 def memory_dict(values):
     """A memory's exported object from the values of its ``MEMORY_FIELDS`` attributes, in order."""
-    return {name: _plain(value) for name, value in zip(MEMORY_FIELDS, values)}
+    return {name: json_ready(value) for name, value in zip(MEMORY_FIELDS, values)}
 
 
 def history_dict(values):
     """An audit event's exported object from the values of its ``HISTORY_FIELDS`` attributes, in order."""
-    return {name: _plain(value) for name, value in zip(HISTORY_FIELDS, values)}
+    return {name: json_ready(value) for name, value in zip(HISTORY_FIELDS, values)}

@@ -18,12 +18,12 @@ from django.db.models import (
 from django.utils import timezone
 
 from memories.models import AuditEvent, Memory
+from memories.times import iso
 from memories.transfer.document import (
     FORMAT,
     HISTORY_FIELDS,
     MEMORY_FIELDS,
     VERSION,
-    iso,
 )
 
 # Records per chunk: few enough to keep memory flat, enough that the writer is not called per line.

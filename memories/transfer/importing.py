@@ -10,7 +10,7 @@ from functools import partial
 from django.db import connection, transaction
 from django.utils import timezone
 
-from memories.duplicates import text_key
+from memories.language.meaning import text_key
 from memories.lifecycle import (
     MAX_LABEL_LENGTH,
     InvalidValue,

@@ -4,13 +4,13 @@ from django.core.management.base import BaseCommand, CommandError
 
 from bestie_site.commandline import ACTOR
 from bestie_site.commandline.output import write_json
-from memories import agents
+from memories import agent_tokens
 from memories.lifecycle import LifecycleError
-from memories.transfer import iso
+from memories.times import iso
 
 
 def _create(command, options):
-    plaintext = agents.create_token(options["name"], actor=ACTOR)
+    plaintext = agent_tokens.create_token(options["name"], actor=ACTOR)
     command.stdout.write(f"token for {options['name']} (shown once; only its hash is kept):")
     command.stdout.write(plaintext)
 
@@ -24,7 +24,7 @@ def _list(command, options):
             "last_used_at": token.last_used_at and iso(token.last_used_at),
             "revoked_at": token.revoked_at and iso(token.revoked_at),
         }
-        for token in agents.list_tokens()
+        for token in agent_tokens.list_tokens()
     ]
     if options["json"]:
         return write_json(command, tokens)
@@ -39,7 +39,7 @@ def _list(command, options):
 
 
 def _revoke(command, options):
-    token = agents.revoke_token(options["name"], actor=ACTOR)
+    token = agent_tokens.revoke_token(options["name"], actor=ACTOR)
     command.stdout.write(f"revoked the token of {token.name}; calls with it now get 401")
 
 

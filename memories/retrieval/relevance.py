@@ -23,29 +23,9 @@ from django.db import connection
 from django.db.models import BooleanField, F, FloatField, Func, Value
 from django.utils.module_loading import import_string
 
-from memories.text import fold
+from memories.language.folding import fold
+from memories.language.words import INDEX_WORD, is_query_stopword, search_stem
 
-# Words that say nothing about which memory is meant. Vietnamese ones are written with their diacritics:
-# typed with them, only the same word is left out ("chợ", a market, is not "cho", for); typed without,
-# their folded form is, so "cho" is left out but "da" (đã, and Đà of Đà Nẵng) and "ban" (bạn, a friend)
-# are not in the list at all.
-ENGLISH_STOPWORDS = frozenset(
-    """
-    a about after again all also am an and any are as at be been before being both but by can could
-    did do does doing during each for from had has have having he her here hers him his how i if in
-    into is it its just me more most my myself no nor not now of on once only or other our ours out
-    over own please same she should so some such than that the their theirs them then there these
-    they this those through to too under until up very was we were what when where which while who
-    whom why will with would you your yours yourself tell know remember recall anything something
-    """.split()
-)
-VIETNAMESE_STOPWORDS = frozenset(
-    """
-    của là và có không được cho với những các một này đó thì mà ở gì nào sao tôi nhé ơi về từ trong
-    trên khi hay hoặc cũng sẽ rồi chưa vậy như nên phải làm ấy kia đây
-    """.split()
-)
-_FOLDED_STOPWORDS = ENGLISH_STOPWORDS | {fold(word) for word in VIETNAMESE_STOPWORDS}
 # Words at least this long match as a prefix ("prefer" finds "preferred", "work" finds "works"), unless
 # they are written with diacritics or could be a Vietnamese syllable typed without them: those are
 # distinct words ("an" must not find "anh", "quan" not "quang", "tuan" not "tuanh").
@@ -54,10 +34,6 @@ _VIETNAMESE_SYLLABLE = re.compile(r"(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklm
 # A query word typed with diacritics that meets the same letters with other diacritics ("Tuấn", a name,
 # and "tuần", a week) counts this much.
 OTHER_DIACRITICS = 0.5
-
-_WORD = re.compile(r"[^\W_]+")
-_SUFFIXES = ("ing", "ies", "ed", "s")
-
 
 @dataclass(frozen=True)
 class Term:
@@ -75,43 +51,14 @@ class Term:
         return 1.0 if not self.accented or original == self.accented else OTHER_DIACRITICS
 
 
-# Latin letters with diacritics (Vietnamese included) and their folded form, for ``str.translate``:
-# folding every candidate with ``fold`` (NFKD, letter by letter) would cost more than scoring it.
-_FOLDED_LETTERS = {
-    code: fold(chr(code)) for code in (*range(0xC0, 0x250), *range(0x1E00, 0x1F00)) if fold(chr(code)) != chr(code)
-}
-
-
-def _fold(text):
-    folded = text.translate(_FOLDED_LETTERS)
-    return folded.lower() if folded.isascii() else fold(folded)
-
-
 def tokens(text):
     """The words of ``text`` as the full-text index splits them: ``[(as written, folded), …]``, both
     lower-case."""
-    written = _WORD.findall(unicodedata.normalize("NFC", text).casefold())
-    folded = _WORD.findall(_fold(text))
+    written = INDEX_WORD.findall(unicodedata.normalize("NFC", text).casefold())
+    folded = INDEX_WORD.findall(fold(text))
     if len(written) != len(folded):
         folded = [fold(word) for word in written]
     return list(zip(written, folded))
-
-
-def _stem(word):
-    """A crude English stem, so "replies" finds "reply" and "moving" finds "move"."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
-            word = word[: -len(suffix)]
-            if suffix in ("ing", "ed") and len(word) >= 4 and word[-1] == word[-2]:
-                word = word[:-1]
-            break
-    if len(word) >= 5 and word.endswith("e"):
-        word = word[:-1]
-    return word
-
-
-def _is_stopword(written, folded):
-    return written in VIETNAMESE_STOPWORDS if written != folded else folded in _FOLDED_STOPWORDS
 
 
 def _term(written, folded):
@@ -119,13 +66,13 @@ def _term(written, folded):
         return Term(folded, prefix=False, accented=written)
     if _VIETNAMESE_SYLLABLE.fullmatch(folded):
         return Term(folded, prefix=False)
-    stem = _stem(folded)
+    stem = search_stem(folded)
     return Term(stem, prefix=len(stem) >= PREFIX_LENGTH or (stem != folded and len(stem) >= 3))
 
 
 def _content(query):
     found = tokens(query)
-    return [(word if not _is_stopword(*word) else None) for word in found], found
+    return [(word if not is_query_stopword(*word) else None) for word in found], found
 
 
 def query_terms(query):

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy
 from mnemonic import Mnemonic
 from stdnum import iban, luhn
 
-from memories.text import fold
+from memories.language.folding import fold
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,9 @@ Each candidate gets one score, the sum of named contributions (``Item.signals``)
           + confidence × confidence
           + pinned     × (1 if pinned)
 
-The prompt is the approved core tier (pinned first, then by score, within the core budget), then the
-working memories relevant to the query, best first, within the working budget and the limit. Only
+The prompt is the approved core tier (``prompt.pack_core``: pinned first, then the most confident and
+recently confirmed, within the core budget), then the working memories relevant to the query, best
+first, within the working budget and the limit. Only
 ``Memory.objects.injectable()`` rows are ever considered: never the archive, stale, pending, rejected,
 superseded, expired or soft-deleted ones.
 """
@@ -26,11 +27,11 @@ from django.conf import settings as django_settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from memories import relevance
 from memories.lifecycle import InvalidValue
 from memories.models import Governance, Layer, Memory, MemorySettings, Scope
-from memories.tokens import count_tokens
-from memories.transfer import iso
+from memories.retrieval import relevance
+from memories.retrieval.prompt import core_rows, line, line_tokens, pack_core, reachable
+from memories.times import iso
 
 
 @dataclass(frozen=True)
@@ -52,10 +53,8 @@ RECENCY_HALF_LIFE_DAYS = 90
 ACCESS_SATURATION = 100
 # A working memory scoring below this is a near-miss ("score"), not part of the prompt.
 MIN_SCORE = 0.3
-# How many working candidates the relevance backend returns, and how many core memories are read
-# (pinned first, then the most confident): the core tier is tiny by design, the doctor reports a larger one.
+# How many working candidates the relevance backend returns.
 CANDIDATES = 50
-CORE_CANDIDATES = 32
 NEAR_MISSES = 5
 MAX_QUERY_LENGTH = 2000
 
@@ -126,9 +125,7 @@ def governed(queryset, policy, *, user, channel, project):
         place |= Q(scope=Scope.PROJECT, project=project)
     if channel:
         place |= Q(scope=Scope.SESSION, channel=channel)
-    return queryset.filter(
-        place, user__in={user, ""}, confidence__gte=django_settings.BESTIE_CONFIDENCE_FLOOR
-    )
+    return reachable(queryset, policy).filter(place, user__in={user, ""})
 
 
 def _context_match(row, request):
@@ -154,18 +151,12 @@ def _signals(row, relevance_value, request, now, weights):
     return {name: round(value, 4) for name, value in parts.items()}
 
 
-def line(text, confirmed_at, zone=None):
-    """``- Prefers pnpm (confirmed 2026-05-02)``: the age lets the model say "as of May"."""
-    text = text.removesuffix(".")
-    return f"- {text} (confirmed {confirmed_at.astimezone(zone or timezone.get_current_timezone()).date().isoformat()})"
-
-
 def _item(row, signals, zone):
     text_line = line(row["text"], row["confirmed_at"], zone)
     return Item(
         id=row["id"], text=row["text"], layer=row["layer"], score=round(sum(signals.values()), 4),
         signals=signals, confirmed_at=row["confirmed_at"], line=text_line,
-        tokens=count_tokens(text_line + "\n"), pinned=row["pinned"],
+        tokens=line_tokens(text_line), pinned=row["pinned"],
     )
 
 
@@ -195,12 +186,8 @@ def build_context(
 
     allowed = governed(Memory.objects.injectable(now), policy, **request)
     relevant = dict(relevance.backend().candidates(allowed, query, CANDIDATES))
-    core_rows = list(
-        allowed.filter(layer=Layer.CORE)
-        .order_by("-pinned", "-confidence", "-confirmed_at", "-id")
-        .values(*FIELDS)[:CORE_CANDIDATES]
-    )
-    core_ids = {row["id"] for row in core_rows}
+    core = core_rows(allowed, budgets["core"], FIELDS)
+    core_ids = {row["id"] for row in core}
     # The backend drew its candidates from ``allowed``: reading them back needs only their ids.
     working_rows = list(
         Memory.objects.filter(pk__in=[pk for pk in relevant if pk not in core_ids], layer=Layer.WORKING).values(*FIELDS)
@@ -209,17 +196,13 @@ def build_context(
     zone = timezone.get_current_timezone()
 
     def scored(rows):
-        items = [_item(row, _signals(row, relevant.get(row["id"], 0.0), request, now, WEIGHTS), zone) for row in rows]
-        return sorted(items, key=lambda item: (not item.pinned, -item.score, item.id))
+        return [_item(row, _signals(row, relevant.get(row["id"], 0.0), request, now, WEIGHTS), zone) for row in rows]
 
-    chosen, core_misses, working_misses = [], [], []
-    core_tokens = 0
-    for item in scored(core_rows):
-        if core_tokens + item.tokens <= budgets["core"]:
-            chosen.append(item)
-            core_tokens += item.tokens
-        else:
-            core_misses.append(_left_out(item, "core budget"))
+    tier = pack_core(scored(core), budgets["core"], tokens_of=lambda item: item.tokens)
+    chosen = list(tier.fits)
+    core_tokens = tier.tokens
+    core_misses = [_left_out(item, "core budget") for item in tier.overflow]
+    working_misses = []
     working_tokens, working_count = 0, 0
     for item in sorted(scored(working_rows), key=lambda item: (-item.score, item.id)):
         if item.score < MIN_SCORE:

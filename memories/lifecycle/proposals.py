@@ -26,13 +26,13 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from governance.doctor import contradicted
-from memories import lifecycle, secrets
-from memories.duplicates import CANDIDATES, closest
-from memories.lifecycle import InvalidValue, LifecycleError, Refused, clean_choice, clean_label
+from memories import lifecycle
+from memories.language.meaning import closest, contradicted
+from memories.lifecycle import InvalidValue, LifecycleError, Refused, actors, clean_choice, clean_label
 from memories.models import MemorySettings, Message, Policy, Scope, Status
-from memories.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
-from memories.venting import is_venting
+from memories.screening import secrets
+from memories.screening.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
+from memories.screening.venting import is_venting
 
 APPROVED = "approved"
 PENDING = "pending"
@@ -40,6 +40,9 @@ DUPLICATE = "duplicate"
 REFUSED = "refused"
 MAX_MESSAGE_LENGTH = 20_000
 POSSIBLE_UPDATE = "possible_update"
+# How many live memories of the same user, kind and subject a proposal is compared with, newest first: the
+# ones a repeat is most likely to repeat, and few enough that a proposal costs the same on any store.
+CANDIDATES = 50
 _FLAG_REASONS = {TOOL_OUTPUT: "it comes from tool output", INSTRUCTION_LIKE: "it reads like an instruction"}
 
 
@@ -49,13 +52,6 @@ class Proposal:
     status: str
     reason: str
     flags: tuple = field(default=())
-
-
-def agent_actor(agent):
-    name = (agent or "").strip()
-    if not name:
-        raise InvalidValue("agent", "say which agent proposes it (its token's name)")
-    return f"agent:{name}"
 
 
 def _ttl(ttl_seconds):
@@ -132,7 +128,7 @@ def propose(
     expires_at=None,
     message_id=None,
 ):
-    actor = agent_actor(agent)
+    actor = actors.agent(agent)
     if not (source or "").strip():
         raise InvalidValue("source", "is required: say where this came from (a message, a file, a command)")
     message = _message(message_id)
@@ -277,7 +273,7 @@ def _confirm(memory_id, actor):
 def record_message(*, role, text, agent, user="", channel="", project=""):
     """Keep one conversation message as provenance. Secrets in it are redacted before it is stored;
     while memory is paused nothing is kept (raises ``Refused``)."""
-    agent_actor(agent)
+    actors.agent(agent)
     role = clean_choice("role", role, Message.Role)
     text = (text or "").strip()
     if not text:

@@ -1,0 +1,96 @@
+"""Words: how texts are split, which words carry nothing, and the two stems.
+
+Two stems for two jobs, both of English endings only (folded Vietnamese words never end in "s"):
+- ``singular`` is the canonical form a memory's words are keyed and compared by ("replies" -> "reply",
+  "prefers" -> "prefer"); it changes only plurals and third persons, since "lived" and "lives" may be
+  different facts;
+- ``search_stem`` is the prefix every form of a query word starts with ("replies" -> "repl", "moving" ->
+  "mov"), so a query finds "reply", "replied" and "replies" alike.
+"""
+
+import functools
+import re
+
+from memories.language.folding import fold
+
+WORD = re.compile(r"\w+")
+# As the full-text index splits words: letters and digits, never the underscore.
+INDEX_WORD = re.compile(r"[^\W_]+")
+
+# Filler that does not change what a memory says. Negations ("not", "never", "không", "chưa") and
+# quantities are deliberately absent. Words are compared folded, so a filler word must not fold into a
+# Vietnamese content word: "an" is "ăn" (eat), "the" is "thể", "do" is "đỏ" (red), "cua" is "cua"
+# (crab) as well as "của"; those stay.
+FILLER_WORDS = frozenset(
+    """
+    a is are was were been being of for by with and or that this these those its as very really just
+    also does did user users owner
+    la va rat
+    """.split()
+)
+# Phrases naming the owner, folded: "Người dùng thích …" and "User likes …" say the same as "Thích …".
+_OWNER_PHRASES = re.compile(r"\b(?:nguoi dung|chu nhan|the user|the owner)\b")
+
+# Words of a query that say nothing about which memory is meant. Vietnamese ones are written with their
+# diacritics: typed with them, only the same word is left out ("chợ", a market, is not "cho", for); typed
+# without, their folded form is, so "cho" is left out but "da" (đã, and Đà of Đà Nẵng) and "ban" (bạn, a
+# friend) are not in the list at all.
+ENGLISH_QUERY_STOPWORDS = frozenset(
+    """
+    a about after again all also am an and any are as at be been before being both but by can could
+    did do does doing during each for from had has have having he her here hers him his how i if in
+    into is it its just me more most my myself no nor not now of on once only or other our ours out
+    over own please same she should so some such than that the their theirs them then there these
+    they this those through to too under until up very was we were what when where which while who
+    whom why will with would you your yours yourself tell know remember recall anything something
+    """.split()
+)
+VIETNAMESE_QUERY_STOPWORDS = frozenset(
+    """
+    của là và có không được cho với những các một này đó thì mà ở gì nào sao tôi nhé ơi về từ trong
+    trên khi hay hoặc cũng sẽ rồi chưa vậy như nên phải làm ấy kia đây
+    """.split()
+)
+_FOLDED_QUERY_STOPWORDS = ENGLISH_QUERY_STOPWORDS | {fold(word) for word in VIETNAMESE_QUERY_STOPWORDS}
+
+
+def is_query_stopword(written, folded):
+    """Whether a query word (as typed, lower-case, and folded) says nothing about which memory is meant."""
+    return written in VIETNAMESE_QUERY_STOPWORDS if written != folded else folded in _FOLDED_QUERY_STOPWORDS
+
+
+_SINGULAR_ENDINGS = (("ies", "y"), ("ss", "ss"), ("us", "us"), ("is", "is"), ("s", ""))
+_SEARCH_SUFFIXES = ("ing", "ies", "ed", "s")
+
+
+def singular(word):
+    """"replies" -> "reply", "prefers" -> "prefer", "class" and "status" as they are."""
+    if len(word) <= 3:
+        return word
+    for ending, replacement in _SINGULAR_ENDINGS:
+        if word.endswith(ending):
+            return word[: -len(ending)] + replacement
+    return word
+
+
+def search_stem(word):
+    """A crude English stem that every form of the word starts with: "replies" and "replied" -> "repl",
+    "moving" -> "mov"."""
+    for suffix in _SEARCH_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            word = word[: -len(suffix)]
+            if suffix in ("ing", "ed") and len(word) >= 4 and word[-1] == word[-2]:
+                word = word[:-1]
+            break
+    if len(word) >= 5 and word.endswith("e"):
+        word = word[:-1]
+    return word
+
+
+# A proposal compares itself with up to 50 memories of its subject, and the next proposal on that subject
+# with mostly the same ones: their words are worked out once.
+@functools.lru_cache(maxsize=4096)
+def words(text):
+    """The words that carry a memory's meaning, folded and singular, sorted (word order does not count)."""
+    folded = _OWNER_PHRASES.sub(" ", fold(text))
+    return tuple(sorted(singular(word) for word in WORD.findall(folded) if word not in FILLER_WORDS))

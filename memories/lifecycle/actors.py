@@ -1,0 +1,18 @@
+"""Who made a change, as the audit history names them: ``owner:NAME``, ``agent:NAME`` or ``system:JOB``."""
+
+from django.utils.translation import gettext as _
+
+from memories.lifecycle.validation import InvalidValue
+
+
+def owner(user):
+    """The owner logged in to the console or the admin (``owner:cli`` is the command line's)."""
+    return f"owner:{user.get_username()}"
+
+
+def agent(name):
+    """An agent, by its token's name."""
+    name = (name or "").strip()
+    if not name:
+        raise InvalidValue("agent", _("say which agent it is (its token's name)"))
+    return f"agent:{name}"

@@ -1,0 +1,10 @@
+"""Retrieval (SPEC §4): what Bestie sees for a request, and why.
+
+- ``context``: ``build_context``, the scored, explainable, token-budgeted memory context;
+- ``relevance``: how relevant each memory is to a query (the pluggable backend);
+- ``prompt``: lines, their size in tokens, and the core tier every prompt starts with.
+"""
+
+from memories.retrieval.context import MAX_QUERY_LENGTH, Context, Item, as_json, build_context, governed
+
+__all__ = ["MAX_QUERY_LENGTH", "Context", "Item", "as_json", "build_context", "governed"]
