@@ -36,6 +36,7 @@ PAGES = {
     "user + project + dates": {"user": "owner", "project": "bestie", "created_after": "2025-01-01"},
 }
 
+
 def median_ms(function, runs):
     """Median wall time and median CPU time of this process, in ms. On a busy machine the wall time
     includes waiting for a CPU; the CPU time does not (but leaves out PostgreSQL's own work)."""
@@ -63,10 +64,15 @@ def set_pending(limit):
         else:
             cursor.execute("UPDATE memory SET status = 'approved' WHERE status = 'pending'")
             # The first ``limit`` rows that the queue can show, whatever their ids.
-            ids = list(Memory.objects.filter(superseded_by__isnull=True).not_expired()
-                       .filter(deleted_at__isnull=True).order_by("id").values_list("id", flat=True)[:limit])
+            ids = list(
+                Memory.objects.filter(superseded_by__isnull=True)
+                .not_expired()
+                .filter(deleted_at__isnull=True)
+                .order_by("id")
+                .values_list("id", flat=True)[:limit]
+            )
             for start in range(0, len(ids), 500):
-                Memory.objects.filter(pk__in=ids[start:start + 500]).update(status="pending")
+                Memory.objects.filter(pk__in=ids[start : start + 500]).update(status="pending")
     if connection.vendor == "sqlite":
         prune.refresh_planner_statistics()  # as the prune job leaves them
     else:
@@ -124,8 +130,9 @@ def decide_filtered_set(client, params):
     confirm_s = time.perf_counter() - started
     assert confirm.status_code == 200
     started = time.perf_counter()
-    done = client.post("/pending/filtered/", {"decision": "approve", "expected": str(len(ids)), **params},
-                       HTTP_HOST="localhost")
+    done = client.post(
+        "/pending/filtered/", {"decision": "approve", "expected": str(len(ids)), **params}, HTTP_HOST="localhost"
+    )
     decide_s = time.perf_counter() - started
     assert done.status_code == 302, done.status_code
     approved = Memory.objects.filter(pk__in=ids[:1000], status="approved").count()
@@ -146,13 +153,14 @@ def measure(level, runs, client):
     row = {"pending": pending, "pages": {}}
 
     for name, params in PAGES.items():
-        def view():
+
+        def view(params=params):
             response = client.get("/pending/", params, HTTP_HOST="localhost")
             assert response.status_code == 200, response.status_code
 
         sql, sql_params = page_sql(params)
 
-        def raw():
+        def raw(sql=sql, sql_params=sql_params):
             with connection.cursor() as cursor:
                 cursor.execute(sql, sql_params)
                 return cursor.fetchall()
@@ -160,7 +168,10 @@ def measure(level, runs, client):
         view_ms, view_cpu_ms = median_ms(view, runs)
         raw_ms, raw_cpu_ms = median_ms(raw, runs)
         row["pages"][name] = {
-            "view_ms": view_ms, "view_cpu_ms": view_cpu_ms, "raw_sql_ms": raw_ms, "raw_sql_cpu_ms": raw_cpu_ms,
+            "view_ms": view_ms,
+            "view_cpu_ms": view_cpu_ms,
+            "raw_sql_ms": raw_ms,
+            "raw_sql_cpu_ms": raw_cpu_ms,
             "queries": count_queries(view),
         }
 
@@ -206,8 +217,12 @@ def main():
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
     results = {
-        "engine": connection.vendor, "size": args.size, "runs": args.runs, "load_average": os.getloadavg(),
-        "cpus": os.cpu_count(), "levels": [],
+        "engine": connection.vendor,
+        "size": args.size,
+        "runs": args.runs,
+        "load_average": os.getloadavg(),
+        "cpus": os.cpu_count(),
+        "levels": [],
     }
     with override_settings(STORAGES=plain_static):
         for level in PENDING_LEVELS:
@@ -216,9 +231,7 @@ def main():
             load = os.getloadavg()[0]
             print(f"\n{row['pending']:>7} pending ({connection.vendor}, load {load:.1f})", file=sys.stderr)
             for name, figures in row["pages"].items():
-                extra = "".join(
-                    f"  {key}={value}" for key, value in figures.items() if key != "view_ms"
-                )
+                extra = "".join(f"  {key}={value}" for key, value in figures.items() if key != "view_ms")
                 print(f"  {name:<28} view {figures['view_ms']:>7.1f} ms{extra}", file=sys.stderr)
             if "approve_filtered_set" in row:
                 print(f"  approve a filtered set: {row['approve_filtered_set']}", file=sys.stderr)

@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/generate.py --size 10000 --db var/bench-retrieval-10000.sqlite3
     .venv/bin/python bench/generate.py --size 100000 --db var/bench-retrieval-100000.sqlite3
-    .venv/bin/python bench/context_figures.py --db var/bench-retrieval-10000.sqlite3 --db var/bench-retrieval-100000.sqlite3
+    .venv/bin/python bench/context_figures.py --db var/bench-retrieval-10000.sqlite3 \
+        --db var/bench-retrieval-100000.sqlite3
 
 For each store, every query runs ``build_context`` as the agent API does (user ``owner``, project
 ``bestie``, channel ``cli``, recording access: one UPDATE per request) and, interleaved with it, the
@@ -68,9 +69,9 @@ def measure(db, rounds):
     from django.db import connection
     from django.utils import timezone
 
+    from memories.language.folding import search_terms
     from memories.models import Memory
     from memories.retrieval import build_context
-    from memories.language.folding import search_terms
 
     def baseline(query):
         expression = " OR ".join(f'"{word}"' for word in search_terms(query))
@@ -115,7 +116,9 @@ def main():
     for db in args.db:
         answer = subprocess.run(
             [sys.executable, __file__, "--child", "--db", db, "--rounds", str(args.rounds)],
-            check=True, capture_output=True, text=True,
+            check=True,
+            capture_output=True,
+            text=True,
         )
         result = json.loads(answer.stdout)
         for clock, key in (("wall", "times"), ("cpu", "cpu")):

@@ -49,10 +49,14 @@ def measure(db, repeat):
     return {
         "memories": Memory.objects.count(),
         "live": Memory.objects.live().count(),
-        "baseline_seconds": round(base_wall, 2), "baseline_cpu_seconds": round(base_cpu, 2),
-        "analyze_seconds": round(wall, 2), "analyze_cpu_seconds": round(cpu, 2),
-        "duplicate_groups": len(report.duplicates), "conflicts": len(report.conflicts),
-        "stale": len(report.stale), "noise": len(report.noise),
+        "baseline_seconds": round(base_wall, 2),
+        "baseline_cpu_seconds": round(base_cpu, 2),
+        "analyze_seconds": round(wall, 2),
+        "analyze_cpu_seconds": round(cpu, 2),
+        "duplicate_groups": len(report.duplicates),
+        "conflicts": len(report.conflicts),
+        "stale": len(report.stale),
+        "noise": len(report.noise),
     }
 
 
@@ -72,11 +76,15 @@ def main():
         if options.rebuild or not db.exists():
             subprocess.run(
                 [sys.executable, str(ROOT / "bench" / "generate.py"), "--size", str(size), "--db", str(db)],
-                check=True, cwd=ROOT,
+                check=True,
+                cwd=ROOT,
             )
         out = subprocess.run(
             [sys.executable, __file__, "--measure", str(db), "--repeat", str(options.repeat)],
-            check=True, cwd=ROOT, capture_output=True, text=True,
+            check=True,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
         ).stdout
         results[size] = json.loads(out.strip().splitlines()[-1])
         r = results[size]

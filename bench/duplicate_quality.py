@@ -30,7 +30,7 @@ def doctor_groups(rows):
     from governance.doctor import block_findings
 
     found = []
-    for (user, kind, subject), members in blocks(rows).items():
+    for (_user, kind, subject), members in blocks(rows).items():
         found.extend(block_findings(members, subject, kind)[0])
     return found
 
@@ -84,7 +84,10 @@ def main():
     print(f"set: {len(rows)} memories in {group_count()} groups\n")
     for name, finder in (("baseline: write-path check", write_path_groups), ("doctor", doctor_groups)):
         precision, recall, wrong, missed = score(rows, finder(rows))
-        print(f"{name:<28} precision {precision:.3f}  recall {recall:.3f}  ({len(wrong)} wrong, {len(missed)} missed pairs)")
+        print(
+            f"{name:<28} precision {precision:.3f}  recall {recall:.3f}  "
+            f"({len(wrong)} wrong, {len(missed)} missed pairs)"
+        )
         if options.verbose and name == "doctor":
             for a, b in wrong:
                 print(f"  wrong:  {texts[a]!r} ~ {texts[b]!r}")

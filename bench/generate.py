@@ -12,7 +12,7 @@ import os
 import random
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,8 +56,15 @@ def _text(rng):
     kind, subject, template = rng.choice(TEMPLATES)
     tool, tool2 = rng.sample(TOOLS, 2)
     text = template.format(
-        lang=rng.choice(LANGS), food=rng.choice(FOODS), city=rng.choice(CITIES), tool=tool, tool2=tool2,
-        project=rng.choice(PROJECTS), person=rng.choice(PEOPLE), day=rng.choice(DAYS), topic=rng.choice(TOPICS),
+        lang=rng.choice(LANGS),
+        food=rng.choice(FOODS),
+        city=rng.choice(CITIES),
+        tool=tool,
+        tool2=tool2,
+        project=rng.choice(PROJECTS),
+        person=rng.choice(PEOPLE),
+        day=rng.choice(DAYS),
+        topic=rng.choice(TOPICS),
     )
     return kind, subject, text
 
@@ -87,7 +94,7 @@ def generate(size, seed=1, messages=None, batch=5000):
     from memories.models import AuditEvent, Memory, Message
 
     rng = random.Random(seed)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     messages = size // 2 if messages is None else messages
     with transaction.atomic():
         Memory.objects.all()._raw_delete(Memory.objects.db)
@@ -103,13 +110,18 @@ def generate(size, seed=1, messages=None, batch=5000):
 
     for start in range(0, messages, batch):
         rows = []
-        for i in range(start, min(start + batch, messages)):
+        for _ in range(start, min(start + batch, messages)):
             _, _, text = _text(rng)
-            rows.append(Message(
-                role=rng.choice(["user", "user", "assistant", "tool"]), text=text, user="owner",
-                channel=rng.choice(["telegram:1001", "zalo:2002", "cli"]), project=rng.choice(PROJECTS),
-                created_at=now - timedelta(minutes=rng.randint(0, 400 * 24 * 60)),
-            ))
+            rows.append(
+                Message(
+                    role=rng.choice(["user", "user", "assistant", "tool"]),
+                    text=text,
+                    user="owner",
+                    channel=rng.choice(["telegram:1001", "zalo:2002", "cli"]),
+                    project=rng.choice(PROJECTS),
+                    created_at=now - timedelta(minutes=rng.randint(0, 400 * 24 * 60)),
+                )
+            )
         with transaction.atomic():
             Message.objects.bulk_create(rows, batch_size=1000)
 
@@ -130,14 +142,25 @@ def generate(size, seed=1, messages=None, batch=5000):
             accessed = rng.random() < 0.6
             text = f"{text} #{i}" if rng.random() < 0.5 else text
             memory = Memory(
-                id=next_id, text=text, text_key=text_key(text), kind=kind, subject=subject,
-                scope=scope, user=rng.choice(["owner", "owner", "owner", "lan", "minh"]),
+                id=next_id,
+                text=text,
+                text_key=text_key(text),
+                kind=kind,
+                subject=subject,
+                scope=scope,
+                user=rng.choice(["owner", "owner", "owner", "lan", "minh"]),
                 channel=rng.choice(["telegram:1001", "zalo:2002", "cli", ""]),
                 project=rng.choice(PROJECTS) if scope == "project" else "",
-                layer=layer, status=status, pinned=layer == "core" and rng.random() < 0.3,
-                stale=rng.random() < 0.04, expires_at=expires, confidence=round(rng.uniform(0.3, 1.0), 2),
-                source=rng.choice(SOURCES), source_kind=rng.choice(SOURCE_KINDS),
-                flags=["tool_output"] if rng.random() < 0.03 else [], created_at=created,
+                layer=layer,
+                status=status,
+                pinned=layer == "core" and rng.random() < 0.3,
+                stale=rng.random() < 0.04,
+                expires_at=expires,
+                confidence=round(rng.uniform(0.3, 1.0), 2),
+                source=rng.choice(SOURCES),
+                source_kind=rng.choice(SOURCE_KINDS),
+                flags=["tool_output"] if rng.random() < 0.03 else [],
+                created_at=created,
                 confirmed_at=created + timedelta(days=rng.randint(0, 30)),
                 last_accessed_at=now - timedelta(days=rng.randint(0, 300)) if accessed else None,
                 access_count=rng.randint(1, 200) if accessed else 0,
@@ -149,10 +172,15 @@ def generate(size, seed=1, messages=None, batch=5000):
                 if older.superseded_by_id is None and older.status == "approved":
                     older.superseded_by_id = next_id
             memories.append(memory)
-            history.append(AuditEvent(
-                memory_id=next_id, event="add" if status != "pending" else "propose", actor="agent:bestie",
-                at=created, new={"text": memory.text, "kind": kind},
-            ))
+            history.append(
+                AuditEvent(
+                    memory_id=next_id,
+                    event="add" if status != "pending" else "propose",
+                    actor="agent:bestie",
+                    at=created,
+                    new={"text": memory.text, "kind": kind},
+                )
+            )
             next_id += 1
         with transaction.atomic():
             Memory.objects.bulk_create(memories, batch_size=1000)

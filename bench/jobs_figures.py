@@ -74,8 +74,14 @@ def role_build(options):
     expired = "2026-01-01 00:00:00"
     for start in range(0, count, batch):
         rows = Memory.objects.bulk_create(
-            Memory(text=f"Expired note {i}: the owner was in Đà Nẵng for the {i % 97} meetup.", kind="note",
-                   source="bench", source_kind="owner", status="approved", expires_at=expired)
+            Memory(
+                text=f"Expired note {i}: the owner was in Đà Nẵng for the {i % 97} meetup.",
+                kind="note",
+                source="bench",
+                source_kind="owner",
+                status="approved",
+                expires_at=expired,
+            )
             for i in range(start, min(start + batch, count))
         )
         AuditEvent.objects.bulk_create(AuditEvent(memory_id=m.pk, event="add", actor="bench") for m in rows)
@@ -94,8 +100,13 @@ def role_writer(options):
     while not stop.exists():
         started = time.perf_counter()
         try:
-            lifecycle.add(text=f"soak writer {name} memory {sent}", kind="fact", source=f"soak-{name}",
-                          source_kind="owner", actor="bench")
+            lifecycle.add(
+                text=f"soak writer {name} memory {sent}",
+                kind="fact",
+                source=f"soak-{name}",
+                source_kind="owner",
+                actor="bench",
+            )
             sent += 1
         except Exception as error:  # noqa: BLE001  (counted and reported: a lock error is the figure)
             errors.append(f"{type(error).__name__}: {error}")
@@ -104,22 +115,35 @@ def role_writer(options):
         longest = max(longest, waited)
         time.sleep(0.01)
     waits.sort()
-    print(json.dumps({
-        "sent": sent, "errors": errors[:5], "error_count": len(errors), "longest_wait_s": round(longest, 3),
-        "p99_wait_s": round(waits[int(len(waits) * 0.99)] if waits else 0, 4),
-    }))
+    print(
+        json.dumps(
+            {
+                "sent": sent,
+                "errors": errors[:5],
+                "error_count": len(errors),
+                "longest_wait_s": round(longest, 3),
+                "p99_wait_s": round(waits[int(len(waits) * 0.99)] if waits else 0, 4),
+            }
+        )
+    )
 
 
 def role_prune(options):
     _django()
-    from governance import hygiene, prune
+    from governance import prune
 
     started = time.perf_counter()
     result = prune.prune()
-    print(json.dumps({
-        "seconds": round(time.perf_counter() - started, 2), "deleted": result.deleted, "batches": result.batches,
-        "longest_batch_s": result.longest_batch_seconds,
-    }))
+    print(
+        json.dumps(
+            {
+                "seconds": round(time.perf_counter() - started, 2),
+                "deleted": result.deleted,
+                "batches": result.batches,
+                "longest_batch_s": result.longest_batch_seconds,
+            }
+        )
+    )
 
 
 def role_raw_delete(options):
@@ -177,7 +201,11 @@ def role_reader(options):
             errors.append(f"{type(error).__name__}: {error}")
         longest = max(longest, time.perf_counter() - started)
         time.sleep(0.05)
-    print(json.dumps({"reads": reads, "errors": errors[:5], "error_count": len(errors), "longest_read_s": round(longest, 3)}))
+    print(
+        json.dumps(
+            {"reads": reads, "errors": errors[:5], "error_count": len(errors), "longest_read_s": round(longest, 3)}
+        )
+    )
 
 
 def role_count(options):
@@ -189,10 +217,15 @@ def role_count(options):
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA integrity_check")
         integrity = cursor.fetchone()[0]
-    print(json.dumps({
-        "soak_stored": Memory.objects.filter(source__startswith="soak-").count(),
-        "expired_left": Memory.objects.filter(source="bench").count(), "integrity": integrity,
-    }))
+    print(
+        json.dumps(
+            {
+                "soak_stored": Memory.objects.filter(source__startswith="soak-").count(),
+                "expired_left": Memory.objects.filter(source="bench").count(),
+                "integrity": integrity,
+            }
+        )
+    )
 
 
 def role_backup(options):
@@ -202,7 +235,15 @@ def role_backup(options):
     with tempfile.TemporaryDirectory(dir=VAR) as dest:
         result = backups.backup(dest)
         problems = backups.integrity_problems(result.path)
-        print(json.dumps({"seconds": result.seconds, "size_mb": round(result.size_bytes / 2**20, 1), "integrity": problems or "ok"}))
+        print(
+            json.dumps(
+                {
+                    "seconds": result.seconds,
+                    "size_mb": round(result.size_bytes / 2**20, 1),
+                    "integrity": problems or "ok",
+                }
+            )
+        )
 
 
 ROLES = {name.removeprefix("role_"): function for name, function in globals().items() if name.startswith("role_")}
@@ -278,22 +319,28 @@ def soak_figure(seconds, expired_rows, with_jobs=True):
         "seconds": seconds,
         "sent": sum(w["sent"] for w in writers),
         "stored": counted["soak_stored"],
-        "lock_errors": every_stderr.count("locked") + sum(
-            sum("locked" in e for e in a["errors"]) for a in answers
-        ),
+        "lock_errors": every_stderr.count("locked") + sum(sum("locked" in e for e in a["errors"]) for a in answers),
         "errors": sum(a["error_count"] for a in answers),
         "longest_writer_wait_s": max(w["longest_wait_s"] for w in writers),
         "p99_writer_wait_s": max(w["p99_wait_s"] for w in writers),
-        "job_runs": jobs["runs"], "pruned": jobs["deleted"], "expired_left": counted["expired_left"],
-        "reads": reader["reads"], "longest_read_s": reader["longest_read_s"], "integrity": counted["integrity"],
+        "job_runs": jobs["runs"],
+        "pruned": jobs["deleted"],
+        "expired_left": counted["expired_left"],
+        "reads": reader["reads"],
+        "longest_read_s": reader["longest_read_s"],
+        "integrity": counted["integrity"],
     }
 
 
 def backup_figure(size):
     db = VAR / f"bench-jobs-backup-{size}.sqlite3"
     remove_database(db)
-    subprocess.run([sys.executable, str(ROOT / "bench" / "generate.py"), "--size", str(size), "--db", str(db)],
-                   cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "generate.py"), "--size", str(size), "--db", str(db)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
     answer = child("backup", db)
     remove_database(db)
     return {"memories": size, **{k: v for k, v in answer.items() if k != "stderr"}}
@@ -302,8 +349,11 @@ def backup_figure(size):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--prune-rows", type=int, default=1_000_000, help="0 skips the prune figure")
-    parser.add_argument("--no-baseline", action="store_true",
-                        help="prune only, without the raw DELETE (which takes ~50 minutes at 1M rows)")
+    parser.add_argument(
+        "--no-baseline",
+        action="store_true",
+        help="prune only, without the raw DELETE (which takes ~50 minutes at 1M rows)",
+    )
     parser.add_argument("--soak-seconds", type=int, default=60, help="0 skips the soak")
     parser.add_argument("--soak-expired", type=int, default=100_000, help="expired rows for prune during the soak")
     parser.add_argument("--backup-size", type=int, default=100_000, help="0 skips the backup figure")

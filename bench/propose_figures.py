@@ -44,10 +44,18 @@ def proposals_for(rng, count, run, repeats):
             kind, subject, text = _text(rng)
             text, user = f"{text} ({run} {i})", "owner"
         source_kind = rng.choice([k for k in SOURCE_KINDS if k != "import"])
-        bodies.append({
-            "text": text, "kind": kind, "subject": subject, "user": user, "source": "telegram message",
-            "source_kind": source_kind, "channel": "telegram:1001", "confidence": 0.9,
-        })
+        bodies.append(
+            {
+                "text": text,
+                "kind": kind,
+                "subject": subject,
+                "user": user,
+                "source": "telegram message",
+                "source_kind": source_kind,
+                "channel": "telegram:1001",
+                "confidence": 0.9,
+            }
+        )
     return bodies
 
 
@@ -59,9 +67,23 @@ def free_port():
 
 def start_server(env, port):
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "bestie_site.wsgi:application", "--bind", f"127.0.0.1:{port}",
-         "--workers", "2", "--threads", "4", "--no-control-socket", "--log-level", "warning"],
-        cwd=ROOT, env=env,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "bestie_site.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "--threads",
+            "4",
+            "--no-control-socket",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -99,8 +121,12 @@ def figure_http(env, token, bodies):
     finally:
         server.terminate()
         server.wait(timeout=15)
-    return {"proposals": len(measured), "seconds": seconds, "per_second": len(measured) / seconds,
-            "answers": {s: statuses.count(s) for s in sorted(set(statuses))}}
+    return {
+        "proposals": len(measured),
+        "seconds": seconds,
+        "per_second": len(measured) / seconds,
+        "answers": {s: statuses.count(s) for s in sorted(set(statuses))},
+    }
 
 
 def figure_in_process(bodies):
@@ -110,9 +136,13 @@ def figure_in_process(bodies):
     statuses = [proposals.propose(**body, agent="bench").status for body in bodies]
     seconds, cpu_seconds = time.perf_counter() - started, time.thread_time() - cpu_started
     # The thread's CPU time too, for runs on a busy machine: the proposals per second it would do alone.
-    return {"proposals": len(bodies), "seconds": seconds, "per_second": len(bodies) / seconds,
-            "per_cpu_second": len(bodies) / cpu_seconds,
-            "answers": {s: statuses.count(s) for s in sorted(set(statuses))}}
+    return {
+        "proposals": len(bodies),
+        "seconds": seconds,
+        "per_second": len(bodies) / seconds,
+        "per_cpu_second": len(bodies) / cpu_seconds,
+        "answers": {s: statuses.count(s) for s in sorted(set(statuses))},
+    }
 
 
 def figure_plain_insert(bodies):
@@ -121,18 +151,55 @@ def figure_plain_insert(bodies):
     from django.utils import timezone
 
     now = timezone.now()
-    columns = ("text", "kind", "subject", "scope", "\"user\"", "channel", "project", "layer", "status", "pinned",
-               "stale", "confidence", "source", "source_kind", "flags", "text_key", "created_at",
-               "confirmed_at", "access_count")
+    columns = (
+        "text",
+        "kind",
+        "subject",
+        "scope",
+        '"user"',
+        "channel",
+        "project",
+        "layer",
+        "status",
+        "pinned",
+        "stale",
+        "confidence",
+        "source",
+        "source_kind",
+        "flags",
+        "text_key",
+        "created_at",
+        "confirmed_at",
+        "access_count",
+    )
     sql = f"INSERT INTO memory ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
     started = time.perf_counter()
     with connection.cursor() as cursor:
         for body in bodies:
-            cursor.execute(sql, [
-                body["text"] + " [baseline]", body["kind"], body["subject"], "core", body["user"], body["channel"],
-                "", "working", "approved", False, False, body["confidence"], body["source"], body["source_kind"],
-                "[]", "", now, now, 0,
-            ])
+            cursor.execute(
+                sql,
+                [
+                    body["text"] + " [baseline]",
+                    body["kind"],
+                    body["subject"],
+                    "core",
+                    body["user"],
+                    body["channel"],
+                    "",
+                    "working",
+                    "approved",
+                    False,
+                    False,
+                    body["confidence"],
+                    body["source"],
+                    body["source_kind"],
+                    "[]",
+                    "",
+                    now,
+                    now,
+                    0,
+                ],
+            )
     seconds = time.perf_counter() - started
     return {"rows": len(bodies), "seconds": seconds, "per_second": len(bodies) / seconds}
 
@@ -168,9 +235,16 @@ def main():
     os.environ.clear()
     os.environ.update(env)
     if not args.reuse:
-        subprocess.run([sys.executable, str(ROOT / "bench" / "generate.py"), "--size", str(args.size),
-                        *(["--database-url", args.database_url] if args.database_url else ["--db", args.db])],
-                       check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "bench" / "generate.py"),
+                "--size",
+                str(args.size),
+                *(["--database-url", args.database_url] if args.database_url else ["--db", args.db]),
+            ],
+            check=True,
+        )
 
     import django
 
@@ -178,8 +252,8 @@ def main():
     from django.core.management import call_command
     from django.db import connection
 
-    from memories.lifecycle import policies
     from memories import agent_tokens
+    from memories.lifecycle import policies
     from memories.models import Memory
 
     call_command("migrate", verbosity=0)

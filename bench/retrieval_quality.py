@@ -21,7 +21,7 @@ import os
 import random
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,20 +32,32 @@ from bench.generate import _setup, generate  # noqa: E402
 
 def add_labelled(memories, seed=3):
     """The labelled memories as live working memories; returns {key: id}."""
-    from memories.models import Memory
     from memories.language.meaning import text_key
+    from memories.models import Memory
 
     rng = random.Random(seed)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     rows = []
     for key, text in memories.items():
         confirmed = now - timedelta(days=rng.randint(0, 400))
-        rows.append(Memory(
-            text=text, kind="fact", subject=key.split(":")[0], scope="core", user="owner", layer="working",
-            status="approved", confidence=round(rng.uniform(0.5, 1.0), 2), source="retrieval set",
-            source_kind="owner", created_at=confirmed, confirmed_at=confirmed, text_key=text_key(text),
-            access_count=rng.choice([0, 0, 1, 5, 30]),
-        ))
+        rows.append(
+            Memory(
+                text=text,
+                kind="fact",
+                subject=key.split(":")[0],
+                scope="core",
+                user="owner",
+                layer="working",
+                status="approved",
+                confidence=round(rng.uniform(0.5, 1.0), 2),
+                source="retrieval set",
+                source_kind="owner",
+                created_at=confirmed,
+                confirmed_at=confirmed,
+                text_key=text_key(text),
+                access_count=rng.choice([0, 0, 1, 5, 30]),
+            )
+        )
     created = Memory.objects.bulk_create(rows)
     return {key: memory.pk for key, memory in zip(memories, created)}
 
@@ -61,9 +73,7 @@ def plain_bm25(query, allowed_ids, k, conjunction):
         return []
     expression = f" {conjunction} ".join(f'"{word}"' for word in words)
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT rowid FROM memory_fts WHERE memory_fts MATCH %s ORDER BY rank LIMIT 2000", [expression]
-        )
+        cursor.execute("SELECT rowid FROM memory_fts WHERE memory_fts MATCH %s ORDER BY rank LIMIT 2000", [expression])
         ranked = [row[0] for row in cursor.fetchall()]
     return [memory_id for memory_id in ranked if memory_id in allowed_ids][:k]
 
@@ -77,16 +87,16 @@ def main():
     args.database_url = None
     _setup(args)
 
+    from bench.retrieval_set import MEMORIES, PAIRS
     from memories.models import Layer, Memory
     from memories.retrieval import build_context, governed
-
-    from bench.retrieval_set import MEMORIES, PAIRS
 
     generate(args.distractors, seed=1)
     ids = add_labelled(MEMORIES)
     allowed = set(
         governed(Memory.objects.injectable(), "governed", user="owner", channel="", project="")
-        .filter(layer=Layer.WORKING).values_list("pk", flat=True)
+        .filter(layer=Layer.WORKING)
+        .values_list("pk", flat=True)
     )
     print(
         f"store: {Memory.objects.count()} memories, {len(allowed)} injectable working for user owner; "

@@ -27,12 +27,56 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 QUERIES = [
-    "pnpm", "ha noi", "tieng viet", "user prefers", "project bestie", "da nang", "deploy", "bun cha",
-    "docker", "concise replies", "cong tac", "sister", "budget", "pho bo", "thu hai", "anna", "release",
-    "terraform", "hoi an", "tokyo", "wedding", "migration review", "cafe", "invoice", "Đà Lạt",
-    "nguoi dung thich", "address the owner", "running joke", "away from keyboard", "du an", "sqlite",
-    "postgresql", "react", "vite", "uv", "homelab", "garden", "tax", "mobile app", "meeting",
-    "ramen", "sushi", "pizza", "thao", "khoa", "sai gon", "nha trang", "lisbon", "berlin", "design",
+    "pnpm",
+    "ha noi",
+    "tieng viet",
+    "user prefers",
+    "project bestie",
+    "da nang",
+    "deploy",
+    "bun cha",
+    "docker",
+    "concise replies",
+    "cong tac",
+    "sister",
+    "budget",
+    "pho bo",
+    "thu hai",
+    "anna",
+    "release",
+    "terraform",
+    "hoi an",
+    "tokyo",
+    "wedding",
+    "migration review",
+    "cafe",
+    "invoice",
+    "Đà Lạt",
+    "nguoi dung thich",
+    "address the owner",
+    "running joke",
+    "away from keyboard",
+    "du an",
+    "sqlite",
+    "postgresql",
+    "react",
+    "vite",
+    "uv",
+    "homelab",
+    "garden",
+    "tax",
+    "mobile app",
+    "meeting",
+    "ramen",
+    "sushi",
+    "pizza",
+    "thao",
+    "khoa",
+    "sai gon",
+    "nha trang",
+    "lisbon",
+    "berlin",
+    "design",
 ]
 
 
@@ -54,8 +98,9 @@ def run_child(command, env):
 
     A fresh wrapper process runs it, so the peak belongs to this command and to no earlier child.
     """
-    wrapper = subprocess.run([sys.executable, "-c", MEASURE, *command], env=env, check=True, cwd=ROOT,
-                             capture_output=True, text=True)
+    wrapper = subprocess.run(
+        [sys.executable, "-c", MEASURE, *command], env=env, check=True, cwd=ROOT, capture_output=True, text=True
+    )
     seconds, peak_kb = wrapper.stdout.split()
     return float(seconds), int(peak_kb) / 1024
 
@@ -78,6 +123,7 @@ def bestie(args):
 def figure_export(args, env):
     # Each measured in its own child so the peak RSS belongs to that command alone.
     seconds, peak = run_child([*bestie(args), "memory", "export"], env)
+
     # The export holds the memory table and the history: the baseline dumps the same two tables, and
     # the memory table alone for reference.
     def dump(tables):
@@ -88,8 +134,11 @@ def figure_export(args, env):
     baseline, _ = run_child(dump(["memory", "memory_history"]), env)
     memory_only, _ = run_child(dump(["memory"]), env)
     return {
-        "export_s": seconds, "export_peak_mb": peak, "baseline_both_tables_s": baseline,
-        "baseline_memory_table_s": memory_only, "ratio": seconds / baseline,
+        "export_s": seconds,
+        "export_peak_mb": peak,
+        "baseline_both_tables_s": baseline,
+        "baseline_memory_table_s": memory_only,
+        "ratio": seconds / baseline,
     }
 
 
@@ -97,8 +146,8 @@ def figure_search(args):
     from django.db import connection
 
     from memories import search
-    from memories.models import Memory
     from memories.language.folding import search_terms
+    from memories.models import Memory
 
     def ours(query):
         return list(search.matching(Memory.objects.all(), query)[:20])
@@ -127,8 +176,10 @@ def figure_search(args):
     raw_times = [timed(raw, q)[0] for q in QUERIES]
     median, baseline = statistics.median(ours_times), statistics.median(raw_times)
     return {
-        "median_ms": median * 1000, "p95_ms": sorted(ours_times)[int(len(QUERIES) * 0.95) - 1] * 1000,
-        "baseline_median_ms": baseline * 1000, "ratio": median / baseline,
+        "median_ms": median * 1000,
+        "p95_ms": sorted(ours_times)[int(len(QUERIES) * 0.95) - 1] * 1000,
+        "baseline_median_ms": baseline * 1000,
+        "ratio": median / baseline,
     }
 
 
@@ -155,8 +206,11 @@ def figure_forget(args):
     from memories import lifecycle
     from memories.models import Memory
 
-    ids = list(Memory.objects.filter(superseded_by__isnull=True, supersedes__isnull=True)
-               .order_by("?").values_list("pk", flat=True)[:10])
+    ids = list(
+        Memory.objects.filter(superseded_by__isnull=True, supersedes__isnull=True)
+        .order_by("?")
+        .values_list("pk", flat=True)[:10]
+    )
     times = [timed(lifecycle.forget, memory_id, actor="owner:bench")[0] for memory_id in ids]
     return {"median_ms": statistics.median(times) * 1000, "max_ms": max(times) * 1000}
 
@@ -174,9 +228,16 @@ def main():
     if not args.database_url:
         os.environ.pop("DATABASE_URL", None)
     if not args.reuse:
-        subprocess.run([sys.executable, str(ROOT / "bench" / "generate.py"), "--size", str(args.size),
-                        *(["--database-url", args.database_url] if args.database_url else ["--db", args.db])],
-                       check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "bench" / "generate.py"),
+                "--size",
+                str(args.size),
+                *(["--database-url", args.database_url] if args.database_url else ["--db", args.db]),
+            ],
+            check=True,
+        )
     if not args.database_url and not shutil.which("sqlite3"):
         sys.exit("the sqlite3 command is needed for the export baseline: apt-get install sqlite3")
 

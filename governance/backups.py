@@ -66,9 +66,12 @@ def integrity_problems(path):
         database = _connect(path)
         try:
             rows = [row[0] for row in database.execute("PRAGMA integrity_check").fetchall()]
-            if rows == ["ok"] and not database.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memory'"
-            ).fetchone():
+            if (
+                rows == ["ok"]
+                and not database.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memory'"
+                ).fetchone()
+            ):
                 rows = ["it is not a Bestie Memory database (no memory table)"]
         finally:
             database.close()
@@ -131,7 +134,9 @@ def backup(dest=None, now=None):
     started = time.monotonic()
     final, rotated = keep(snapshot(dest, now))
     return BackupResult(
-        path=str(final), size_bytes=final.stat().st_size, seconds=round(time.monotonic() - started, 3),
+        path=str(final),
+        size_bytes=final.stat().st_size,
+        seconds=round(time.monotonic() - started, 3),
         rotated_out=rotated,
     )
 
@@ -148,8 +153,10 @@ def restore_plan(path):
     _require_sqlite()
     path = Path(path)
     return RestorePlan(
-        source=str(path), database=str(_live_path()),
-        source_bytes=path.stat().st_size if path.is_file() else 0, problems=integrity_problems(path),
+        source=str(path),
+        database=str(_live_path()),
+        source_bytes=path.stat().st_size if path.is_file() else 0,
+        problems=integrity_problems(path),
     )
 
 

@@ -93,7 +93,9 @@ def _send_email(address, digest):
 
 def _post_json(url, payload, headers=None):
     request = urllib.request.Request(
-        url, data=json.dumps(payload).encode("utf-8"), method="POST",
+        url,
+        data=json.dumps(payload).encode("utf-8"),
+        method="POST",
         headers={"Content-Type": "application/json", **(headers or {})},
     )
     try:
@@ -177,7 +179,9 @@ def install(specs):
         raise InvalidValue("channel", "give at least one --channel KIND:TARGET")
     return [
         channel
-        for channel, created in (DigestChannel.objects.get_or_create(kind=kind, target=target) for kind, target in parsed)
+        for channel, created in (
+            DigestChannel.objects.get_or_create(kind=kind, target=target) for kind, target in parsed
+        )
         if created
     ]
 

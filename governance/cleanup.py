@@ -18,7 +18,6 @@ that changed after the owner saw it.
 import hashlib
 import json
 from dataclasses import dataclass, field
-from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
@@ -58,7 +57,9 @@ class CleanupPlan:
 
     def as_dict(self):
         return {
-            "delete_policy": self.delete_policy, "fingerprint": self.fingerprint, "counts": self.counts,
+            "delete_policy": self.delete_policy,
+            "fingerprint": self.fingerprint,
+            "counts": self.counts,
             "actions": [
                 {"step": a.step, "ids": list(a.ids), "reason": a.reason, **({"text": a.text} if a.text else {})}
                 for a in self.actions
@@ -90,23 +91,30 @@ def plan(now=None, report=None):
         actions.append(Action("merge", tuple(group), f"{len(group)} memories say the same thing", draft.text))
     live = Memory.objects.live(now).filter(pinned=False)
     to_mark = [
-        i for i in live.due_for_review(now).unused(now).filter(stale=False).order_by("pk")
-        .values_list("pk", flat=True) if i not in merging
+        i
+        for i in live.due_for_review(now).unused(now).filter(stale=False).order_by("pk").values_list("pk", flat=True)
+        if i not in merging
     ]
     if to_mark:
-        actions.append(Action(
-            "mark_stale", tuple(to_mark),
-            f"not confirmed for {settings.BESTIE_DRIFT_AGE_DAYS} days and unused for {UNUSED_DAYS} days",
-        ))
+        actions.append(
+            Action(
+                "mark_stale",
+                tuple(to_mark),
+                f"not confirmed for {settings.BESTIE_DRIFT_AGE_DAYS} days and unused for {UNUSED_DAYS} days",
+            )
+        )
     to_archive = [
-        i for i in live.unused(now).filter(stale=True, layer=Layer.WORKING).order_by("pk")
-        .values_list("pk", flat=True) if i not in merging
+        i
+        for i in live.unused(now).filter(stale=True, layer=Layer.WORKING).order_by("pk").values_list("pk", flat=True)
+        if i not in merging
     ]
     if to_archive:
         actions.append(Action("archive", tuple(to_archive), "marked stale earlier and still unused"))
     noise = [i for i in report.noise if i not in merging and i not in pinned]
     if noise:
-        actions.append(Action("soft_delete", tuple(noise), "low-value noise: " + ", ".join(report.details["noise_reasons"])))
+        actions.append(
+            Action("soft_delete", tuple(noise), "low-value noise: " + ", ".join(report.details["noise_reasons"]))
+        )
     policy = str(MemorySettings.load().delete_policy)
     doomed = list(prune.candidates(now).order_by("pk").values_list("pk", flat=True))
     if doomed:
@@ -146,13 +154,18 @@ def carry_out(current, *, actor, confirmed, now=None):
             done["soft_delete"] += len(lifecycle.soft_delete(ids, actor=actor, confirmed=confirmed, note=note))
         elif action.step == "hard_delete":
             for start in range(0, len(ids), ERASE_BATCH):
-                batch = prune.candidates(now).filter(pk__in=ids[start:start + ERASE_BATCH])
-                erased = lifecycle.erase(list(batch.values_list("pk", flat=True)), actor=actor, confirmed=confirmed, note=note)
+                batch = prune.candidates(now).filter(pk__in=ids[start : start + ERASE_BATCH])
+                erased = lifecycle.erase(
+                    list(batch.values_list("pk", flat=True)), actor=actor, confirmed=confirmed, note=note
+                )
                 done["hard_delete"] += len(erased)
         yield action.step, index, total
     yield Applied(
-        merged=merged, marked_stale=done["mark_stale"], archived=done["archive"],
-        soft_deleted=done["soft_delete"], hard_deleted=done["hard_delete"],
+        merged=merged,
+        marked_stale=done["mark_stale"],
+        archived=done["archive"],
+        soft_deleted=done["soft_delete"],
+        hard_deleted=done["hard_delete"],
     )
 
 

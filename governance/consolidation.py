@@ -69,9 +69,13 @@ def _members(ids, *, for_update=False):
         )
     users = {m.user for m in members}
     if len(users) > 1:
-        raise InvalidValue("id", _("these memories belong to different users (%(users)s)") % {
-            "users": ", ".join(sorted(map(repr, users))),
-        })
+        raise InvalidValue(
+            "id",
+            _("these memories belong to different users (%(users)s)")
+            % {
+                "users": ", ".join(sorted(map(repr, users))),
+            },
+        )
     return members
 
 
@@ -120,7 +124,9 @@ def draft(ids, *, drafter=True):
     base = max(members, key=_specificity)
     drafted = llm_draft([m.text for m in members]) if drafter else None
     return Draft(
-        text=drafted or base.text, base_id=base.pk, member_ids=tuple(m.pk for m in members),
+        text=drafted or base.text,
+        base_id=base.pk,
+        member_ids=tuple(m.pk for m in members),
         pinned_ids=tuple(m.pk for m in members if m.pinned),
         drafter=settings.BESTIE_MERGE_DRAFTER_MODEL if drafted else "most specific member",
     )
@@ -133,7 +139,8 @@ def _refuse_pinned(members, include_pinned, what):
             _(
                 "memory %(ids)s is pinned and would be %(what)s; say so explicitly to include it "
                 "(--include-pinned, or tick it in the console)"
-            ) % {"ids": ", ".join(pinned), "what": what}
+            )
+            % {"ids": ", ".join(pinned), "what": what}
         )
 
 
@@ -152,18 +159,29 @@ def merge(ids, *, actor, text=None, include_pinned=False):
         text = lifecycle.clean_text(text)
         member_ids = tuple(m.pk for m in members)
         merged = lifecycle.add(
-            text=text, kind=base.kind, subject=base.subject, scope=base.scope, user=base.user,
-            channel=base.channel, project=base.project,
+            text=text,
+            kind=base.kind,
+            subject=base.subject,
+            scope=base.scope,
+            user=base.user,
+            channel=base.channel,
+            project=base.project,
             layer=max((m.layer for m in members), key=_LAYER_RANK.__getitem__),
-            pinned=any(m.pinned for m in members), confidence=max(m.confidence for m in members),
+            pinned=any(m.pinned for m in members),
+            confidence=max(m.confidence for m in members),
             source=f"merge of memories {', '.join(f'#{i}' for i in member_ids)}",
-            source_kind=SourceKind.CONSOLIDATION, status=Status.APPROVED, actor=actor,
+            source_kind=SourceKind.CONSOLIDATION,
+            status=Status.APPROVED,
+            actor=actor,
         )
         for member in members:
             lifecycle.supersede(member.pk, merged.pk, actor=actor)
         lifecycle.record(
-            AuditEvent.Event.MERGE, merged.pk, actor,
-            new={"members": list(member_ids), "text": text}, note=f"merged from {len(member_ids)} memories",
+            AuditEvent.Event.MERGE,
+            merged.pk,
+            actor,
+            new={"members": list(member_ids), "text": text},
+            note=f"merged from {len(member_ids)} memories",
         )
     return Merged(memory_id=merged.pk, text=text, member_ids=member_ids)
 

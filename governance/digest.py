@@ -93,8 +93,13 @@ def build(since, now=None):
     new = Memory.objects.filter(created_at__gt=since, created_at__lte=now)
     shown = [
         DigestMemory(
-            id=memory.pk, text=memory.text, kind=memory.kind, state=memory.state(now), source=memory.source,
-            source_kind=memory.source_kind, from_tool_output=memory.source_kind == SourceKind.TOOL_OUTPUT,
+            id=memory.pk,
+            text=memory.text,
+            kind=memory.kind,
+            state=memory.state(now),
+            source=memory.source,
+            source_kind=memory.source_kind,
+            from_tool_output=memory.source_kind == SourceKind.TOOL_OUTPUT,
             url=console_url(f"/memories/{memory.pk}/"),
         )
         for memory in new.order_by("-created_at", "-id")[:NEW_MEMORIES_SHOWN]
@@ -105,12 +110,17 @@ def build(since, now=None):
     prunes = JobRun.objects.filter(job="prune", outcome=JobRun.Outcome.OK, started_at__gt=since)
     last_prune = prunes.first()
     return Digest(
-        since=iso(since), until=iso(now), new_count=new.count(), new_memories=shown,
+        since=iso(since),
+        until=iso(now),
+        new_count=new.count(),
+        new_memories=shown,
         from_tool_output=new.filter(source_kind=SourceKind.TOOL_OUTPUT).count(),
         pending_count=current.counts["pending"],
         oldest_pending_days=int(current.pending_age_days) if current.oldest_pending_at else None,
-        hygiene_score=current.score, hygiene_change=current.score - previous.score if previous else None,
-        live=current.counts["live"], expired_backlog=current.expired_backlog,
+        hygiene_score=current.score,
+        hygiene_change=current.score - previous.score if previous else None,
+        live=current.counts["live"],
+        expired_backlog=current.expired_backlog,
         drift_count=due.count(),
         drift=[
             DriftItem(id=m.pk, text=m.text, confirmed_at=iso(m.confirmed_at), url=console_url(f"/memories/{m.pk}/"))
@@ -162,7 +172,10 @@ def _send(now, slot=None):
     old = DigestState.load().last_sent_at
     if not _claim(old, now, slot):
         return DigestResult(
-            sent=False, reason="a digest was already sent for this schedule run", since=None, new_count=0,
+            sent=False,
+            reason="a digest was already sent for this schedule run",
+            since=None,
+            new_count=0,
             deliveries=[],
         )
     since = _since(old, now)
@@ -173,7 +186,10 @@ def _send(now, slot=None):
         # Nothing reached the owner: give the claim back so the next run covers this period again.
         DigestState.objects.filter(pk=1, last_sent_at=now).update(last_sent_at=old)
     return DigestResult(
-        sent=sent, reason="" if sent else "every channel failed", since=iso(since), new_count=digest.new_count,
+        sent=sent,
+        reason="" if sent else "every channel failed",
+        since=iso(since),
+        new_count=digest.new_count,
         deliveries=deliveries,
     )
 
@@ -192,7 +208,8 @@ def send_scheduled(now=None):
     # The slot this run belongs to: the cron's latest time at or before now.
     slot = (
         croniter(schedule.cron, timezone.localtime(now) + timedelta(seconds=1)).get_prev(datetime)
-        if schedule and schedule.cron else now
+        if schedule and schedule.cron
+        else now
     )
     return _send(now, slot)
 

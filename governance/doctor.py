@@ -15,7 +15,6 @@ to say, as it is for the write path.
 
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field, replace
-from datetime import timedelta
 from itertools import combinations
 
 from django.core.cache import cache
@@ -26,8 +25,8 @@ from django.utils import timezone
 from memories.language.folding import fold
 from memories.language.meaning import contradict, meaning, same_fact
 from memories.models import AuditEvent, Memory, MemorySettings, Scope
-from memories.screening.venting import is_venting
 from memories.retrieval import prompt
+from memories.screening.venting import is_venting
 
 MODES = ("duplicates", "stale", "conflicts")
 # A word found in more variants of one block than this does not propose candidate pairs.
@@ -158,7 +157,7 @@ def find_duplicates_and_conflicts(now=None):
     for key, members in _blocks(now):
         gathered[key].extend(members)
     duplicates, conflicts = [], []
-    for (user, kind, subject, project), members in gathered.items():
+    for (_user, kind, subject, _project), members in gathered.items():
         found, opposed = block_findings(members, subject, kind)
         duplicates.extend(found)
         conflicts.extend(opposed)
@@ -261,7 +260,7 @@ def find_broken_chains():
             path.append(node)
             node = links[node]
         if node in seen:
-            in_loop.update(path[seen[node]:])
+            in_loop.update(path[seen[node] :])
         done.update(path)
     return sorted(dangling | in_loop), {"broken_dangling": len(dangling), "broken_loops": len(in_loop)}
 

@@ -9,21 +9,25 @@ GOVERNANCE = [("governed", _("governed")), ("full", _("full"))]
 
 class PoliciesForm(forms.Form):
     write_policy = forms.ChoiceField(
-        label=_("Write policy"), choices=POLICIES,
+        label=_("Write policy"),
+        choices=POLICIES,
         help_text=_("allow: store at once; ask: queue for your approval; deny: refuse new memories."),
     )
     delete_policy = forms.ChoiceField(
-        label=_("Delete policy"), choices=POLICIES,
+        label=_("Delete policy"),
+        choices=POLICIES,
         help_text=_("For cleanup, prune and bulk forgetting: allow, ask for confirmation, or refuse."),
     )
     governance_policy = forms.ChoiceField(
-        label=_("Governance policy"), choices=GOVERNANCE,
+        label=_("Governance policy"),
+        choices=GOVERNANCE,
         help_text=_("governed: only the current user, project and session; full: all live working memories."),
     )
 
 
 class TokenForm(forms.Form):
     name = forms.CharField(
-        label=_("Agent name"), max_length=64,
+        label=_("Agent name"),
+        max_length=64,
         help_text=_("Lower-case letters, digits, - and _, like bestie or laptop-agent."),
     )

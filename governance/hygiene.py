@@ -18,7 +18,6 @@ from governance import doctor, prune
 from governance.jobs import recorded
 from governance.models import HygieneSnapshot
 from memories import lifecycle, reports
-from memories.language.meaning import text_key
 from memories.models import Memory, MemorySettings
 
 # How much each part can give, out of 100.
@@ -81,8 +80,12 @@ def score(now=None, report=None):
         for name, value in values.items()
     }
     return Score(
-        score=round(sum(WEIGHTS[name] * value for name, value in values.items())), parts=parts, counts=counts,
-        oldest_pending_at=oldest_pending, pending_age_days=round(pending_days, 2), report=report,
+        score=round(sum(WEIGHTS[name] * value for name, value in values.items())),
+        parts=parts,
+        counts=counts,
+        oldest_pending_at=oldest_pending,
+        pending_age_days=round(pending_days, 2),
+        report=report,
     )
 
 
@@ -119,13 +122,6 @@ class Fixes:
     prune: object  # governance.prune.PruneResult, or None when nothing was expired
 
 
-def fix_text_keys():
-    fixed = 0
-    for memory_id, text in Memory.objects.filter(text_key="").values_list("pk", "text").iterator(2000):
-        fixed += Memory.objects.filter(pk=memory_id, text_key="").update(text_key=text_key(text))
-    return fixed
-
-
 def _loop_breaks(ids):
     """In each supersede loop among ``ids``, the link to cut: the one leaving the newest member, so the
     newest version of the fact becomes the current one."""
@@ -141,7 +137,7 @@ def _loop_breaks(ids):
             loop.append(node)
             node = links[node]
         if node in loop:
-            members = loop[loop.index(node):]
+            members = loop[loop.index(node) :]
             cuts.append(max(members, key=lambda i: (created[i], i)))
     return cuts
 
@@ -164,7 +160,7 @@ def repair_chains():
 def fix(*, confirmed=False, now=None):
     """The safe fixes; pruning the backlog follows the delete policy (``ask`` needs ``confirmed``)."""
     now = now or timezone.now()
-    keys = fix_text_keys()
+    keys = lifecycle.fill_text_keys()
     cuts = repair_chains()
     pruned = prune.prune(confirmed=confirmed, now=now) if Memory.objects.expired(now).exists() else None
     return Fixes(text_keys=keys, chains_cut=cuts, prune=pruned)
@@ -184,8 +180,10 @@ def plan(now=None):
     now = now or timezone.now()
     broken, _ = doctor.find_broken_chains()
     return FixPlan(
-        text_keys=Memory.objects.filter(text_key="").count(), broken_chains=broken,
-        expired_backlog=Memory.objects.expired(now).count(), delete_policy=str(MemorySettings.load().delete_policy),
+        text_keys=Memory.objects.filter(text_key="").count(),
+        broken_chains=broken,
+        expired_backlog=Memory.objects.expired(now).count(),
+        delete_policy=str(MemorySettings.load().delete_policy),
     )
 
 
@@ -207,7 +205,8 @@ def trend(days=90, now=None):
     now = now or timezone.now()
     return list(
         HygieneSnapshot.objects.filter(taken_at__gte=now - timedelta(days=days))
-        .order_by("taken_at", "id").values_list("taken_at", "score")
+        .order_by("taken_at", "id")
+        .values_list("taken_at", "score")
     )
 
 

@@ -57,8 +57,11 @@ def record_run(job, *, started_at, result=None, error=None):
 def _ending(*, result=None, error=None):
     """A run's last fields: when it finished and how, with its result's counts or its error."""
     if error is not None:
-        return {"finished_at": timezone.now(), "outcome": JobRun.Outcome.FAILED,
-                "error": f"{type(error).__name__}: {error}"}
+        return {
+            "finished_at": timezone.now(),
+            "outcome": JobRun.Outcome.FAILED,
+            "error": f"{type(error).__name__}: {error}",
+        }
     return {"finished_at": timezone.now(), "outcome": JobRun.Outcome.OK, "counts": json_ready(asdict(result))}
 
 

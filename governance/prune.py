@@ -54,8 +54,12 @@ def plan(now=None):
     total = found.count()
     policy = str(MemorySettings.load().delete_policy)
     return PruneResult(
-        policy=policy, expired=expired, superseded=total - expired, deleted=0,
-        awaiting_confirmation=total if policy == Policy.ASK else 0, would_delete=total,
+        policy=policy,
+        expired=expired,
+        superseded=total - expired,
+        deleted=0,
+        awaiting_confirmation=total if policy == Policy.ASK else 0,
+        would_delete=total,
     )
 
 
@@ -76,7 +80,9 @@ def prune(*, confirmed=False, now=None):
             # changed, is judged as it is now.
             if lifecycle.delete_refusal(confirmed=confirmed):
                 break
-            ids = list(candidates(now).filter(pk__gt=last_id).order_by("pk").values_list("pk", flat=True)[: batches.size])
+            ids = list(
+                candidates(now).filter(pk__gt=last_id).order_by("pk").values_list("pk", flat=True)[: batches.size]
+            )
             if not ids:
                 break
             deleted += len(lifecycle.erase(ids, actor=JOB_ACTOR, confirmed=confirmed, note="prune"))
@@ -84,8 +90,14 @@ def prune(*, confirmed=False, now=None):
         last_id, count = ids[-1], count + 1
     refresh_planner_statistics()
     return PruneResult(
-        policy=current.policy, expired=current.expired, superseded=current.superseded, deleted=deleted,
-        awaiting_confirmation=0, would_delete=0, batches=count, longest_batch_seconds=round(batches.longest, 3),
+        policy=current.policy,
+        expired=current.expired,
+        superseded=current.superseded,
+        deleted=deleted,
+        awaiting_confirmation=0,
+        would_delete=0,
+        batches=count,
+        longest_batch_seconds=round(batches.longest, 3),
     )
 
 

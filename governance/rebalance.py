@@ -52,9 +52,12 @@ def plan(now=None):
         moves.append(Move(overflow, Layer.WORKING, "core tier over its token budget"))
     back = tuple(
         live.filter(
-            layer=Layer.ARCHIVE, access_count__gte=BACK_ACCESS_COUNT,
+            layer=Layer.ARCHIVE,
+            access_count__gte=BACK_ACCESS_COUNT,
             last_accessed_at__gte=now - timedelta(days=BACK_RECENT_DAYS),
-        ).order_by("pk").values_list("pk", flat=True)
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
     )
     if back:
         moves.append(Move(back, Layer.WORKING, f"archived but used {BACK_ACCESS_COUNT}+ times lately"))

@@ -32,7 +32,11 @@ def message_retention(now=None, days=None):
     while True:
         started = time.monotonic()
         with transaction.atomic():
-            ids = list(Message.objects.filter(created_at__lt=cutoff).order_by("pk").values_list("pk", flat=True)[: batches.size])
+            ids = list(
+                Message.objects.filter(created_at__lt=cutoff)
+                .order_by("pk")
+                .values_list("pk", flat=True)[: batches.size]
+            )
             if not ids:
                 break
             deleted += Message.objects.filter(pk__in=ids).delete()[1].get("memories.Message", 0)

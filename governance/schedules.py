@@ -64,7 +64,10 @@ def seed(now=None):
             name=job.schedule,
             defaults={"func": job.func, "schedule_type": Schedule.CRON, "repeats": -1},
             create_defaults={
-                "func": job.func, "schedule_type": Schedule.CRON, "repeats": -1, "cron": job.cron,
+                "func": job.func,
+                "schedule_type": Schedule.CRON,
+                "repeats": -1,
+                "cron": job.cron,
                 "next_run": next_run(job.cron, now),
             },
         )
@@ -88,8 +91,13 @@ def set_cron(name, cron, *, actor, now=None):
         seed(now)
         schedule = Schedule.objects.select_for_update().get(name=job.schedule)
         if schedule.cron != cron:
-            record(AuditEvent.Event.POLICY, None, actor, old={f"{job.job} schedule": schedule.cron},
-                   new={f"{job.job} schedule": cron})
+            record(
+                AuditEvent.Event.POLICY,
+                None,
+                actor,
+                old={f"{job.job} schedule": schedule.cron},
+                new={f"{job.job} schedule": cron},
+            )
         schedule.cron, schedule.next_run = cron, next_run(cron, now)
         schedule.save(update_fields=["cron", "next_run"])
     return cron
@@ -119,9 +127,13 @@ def status():
         run = JobRun.objects.filter(job=job.job).exclude(outcome=JobRun.Outcome.RUNNING).first()
         rows.append(
             JobStatus(
-                job=job.job, schedule=job.schedule, func=job.func, cron=schedule.cron if schedule else None,
+                job=job.job,
+                schedule=job.schedule,
+                func=job.func,
+                cron=schedule.cron if schedule else None,
                 next_run=schedule.next_run if schedule else None,
-                last_started_at=run.started_at if run else None, last_outcome=run.outcome if run else None,
+                last_started_at=run.started_at if run else None,
+                last_outcome=run.outcome if run else None,
                 last_error=run.error if run else "",
             )
         )

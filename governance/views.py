@@ -10,7 +10,8 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from governance import cleanup, consolidation, doctor, hygiene, schedules
@@ -134,11 +135,18 @@ def doctor_page(request):
     ]
     # The chart is built from numbers and dates only: nothing in it comes from a memory's text.
     chart = mark_safe(hygiene.chart(hygiene.trend()))
-    return render(request, "governance/doctor.html", {
-        "report": report, "score": score, "chart": chart,
-        "duplicates": [[rows[i] for i in group] for group in report.duplicates[:DOCTOR_GROUPS_SHOWN]],
-        "conflicts": conflicts, "shown": DOCTOR_GROUPS_SHOWN,
-    })
+    return render(
+        request,
+        "governance/doctor.html",
+        {
+            "report": report,
+            "score": score,
+            "chart": chart,
+            "duplicates": [[rows[i] for i in group] for group in report.duplicates[:DOCTOR_GROUPS_SHOWN]],
+            "conflicts": conflicts,
+            "shown": DOCTOR_GROUPS_SHOWN,
+        },
+    )
 
 
 def _ids(values):
@@ -163,14 +171,17 @@ def merge_page(request):
     if request.method == "POST":
         try:
             merged = consolidation.merge(
-                ids, actor=actors.owner(request.user), text=request.POST.get("text", ""),
+                ids,
+                actor=actors.owner(request.user),
+                text=request.POST.get("text", ""),
                 include_pinned=request.POST.get("include_pinned") == "on",
             )
         except LifecycleError as failure:
             error = str(failure)
         else:
             text = _("Merged %(members)s into #%(id)s.") % {
-                "members": ", ".join(f"#{i}" for i in merged.member_ids), "id": merged.memory_id,
+                "members": ", ".join(f"#{i}" for i in merged.member_ids),
+                "id": merged.memory_id,
             }
             if request.htmx:
                 return render(request, "governance/merge.html#done", {"text": text, "memory_id": merged.memory_id})
@@ -178,7 +189,9 @@ def merge_page(request):
             return redirect("review:memory-detail", memory_id=merged.memory_id)
     members = Memory.objects.in_bulk(ids)
     context = {
-        "members": [members[i] for i in ids], "draft": draft, "error": error,
+        "members": [members[i] for i in ids],
+        "draft": draft,
+        "error": error,
         "text": request.POST.get("text", draft.text) if request.method == "POST" else draft.text,
     }
     template = "governance/merge.html#form" if request.htmx else "governance/merge.html"
@@ -195,15 +208,22 @@ def resolve_conflict(request):
         ids = _ids(request.POST.getlist("ids"))
         winner = _ids([request.POST["winner"]])[0]
         resolved = consolidation.resolve(
-            winner, [i for i in ids if i != winner], actor=actors.owner(request.user),
+            winner,
+            [i for i in ids if i != winner],
+            actor=actors.owner(request.user),
             include_pinned=request.POST.get("include_pinned") == "on",
         )
     except LifecycleError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, _("#%(winner)s stays; superseded %(losers)s.") % {
-            "winner": resolved.winner_id, "losers": ", ".join(f"#{i}" for i in resolved.loser_ids),
-        })
+        messages.success(
+            request,
+            _("#%(winner)s stays; superseded %(losers)s.")
+            % {
+                "winner": resolved.winner_id,
+                "losers": ", ".join(f"#{i}" for i in resolved.loser_ids),
+            },
+        )
     return redirect("governance:doctor")
 
 
@@ -237,8 +257,11 @@ def _cleanup_stream(current, who, confirmed, head, tail):
                 "Cleanup done: merged %(merged)s groups, marked %(stale)s stale, archived %(archived)s, "
                 "soft-deleted %(soft)s, hard-deleted %(hard)s."
             ) % {
-                "merged": len(item.merged), "stale": item.marked_stale, "archived": item.archived,
-                "soft": item.soft_deleted, "hard": item.hard_deleted,
+                "merged": len(item.merged),
+                "stale": item.marked_stale,
+                "archived": item.archived,
+                "soft": item.soft_deleted,
+                "hard": item.hard_deleted,
             }
             yield format_html('<li class="done" role="status">{}</li>\n', summary)
         else:
@@ -273,8 +296,11 @@ def _run_row(run):
     ]
     took = run.finished_at - run.started_at if run.finished_at else None
     return {
-        "run": run, "label": JOB_LABELS.get(run.job, run.job), "outcome": OUTCOME_LABELS[run.outcome],
-        "counts": counts, "took": took,
+        "run": run,
+        "label": JOB_LABELS.get(run.job, run.job),
+        "outcome": OUTCOME_LABELS[run.outcome],
+        "counts": counts,
+        "took": took,
     }
 
 
@@ -291,7 +317,9 @@ def jobs_page(request):
             {"status": row, "label": JOB_LABELS[row.job], "outcome": OUTCOME_LABELS.get(row.last_outcome)}
             for row in schedules.status()
         ],
-        "job_choices": list(JOB_LABELS.items()), "job": job, "page": page,
+        "job_choices": list(JOB_LABELS.items()),
+        "job": job,
+        "page": page,
         "runs": [_run_row(run) for run in page],
     }
     template = "governance/jobs.html#table" if request.htmx else "governance/jobs.html"
@@ -307,7 +335,12 @@ def set_schedule(request):
     except LifecycleError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, _("%(job)s now runs on the schedule %(cron)s.") % {
-            "job": JOB_LABELS[job], "cron": cron,
-        })
+        messages.success(
+            request,
+            _("%(job)s now runs on the schedule %(cron)s.")
+            % {
+                "job": JOB_LABELS[job],
+                "cron": cron,
+            },
+        )
     return redirect("governance:jobs")

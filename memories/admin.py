@@ -106,7 +106,9 @@ class MemoryAdmin(FullTextSearchAdmin):
 
     def delete_queryset(self, request, queryset):
         try:
-            lifecycle.erase(list(queryset.values_list("pk", flat=True)), actor=actors.owner(request.user), confirmed=True)
+            lifecycle.erase(
+                list(queryset.values_list("pk", flat=True)), actor=actors.owner(request.user), confirmed=True
+            )
         except lifecycle.LifecycleError as error:
             raise PermissionDenied(str(error)) from None
 
@@ -138,8 +140,12 @@ class MemorySettingsAdmin(admin.ModelAdmin):
     """Changes go through ``memories.lifecycle.policies`` so each one is checked and lands in the history."""
 
     fields = (
-        "write_policy", "delete_policy", "governance_policy", "paused",
-        "core_budget_tokens", "working_budget_tokens",
+        "write_policy",
+        "delete_policy",
+        "governance_policy",
+        "paused",
+        "core_budget_tokens",
+        "working_budget_tokens",
     )
     list_display = ("__str__", "write_policy", "delete_policy", "governance_policy", "paused")
 

@@ -50,7 +50,9 @@ def create_token(name, *, actor):
             token = AgentToken.objects.create(name=name, token_sha256=_digest(plaintext))
             record(AuditEvent.Event.TOKEN, None, actor, new={"token": token.name, "action": "create"})
     except IntegrityError:
-        raise InvalidValue("name", _("an active token named %(name)r exists; revoke it first") % {"name": name}) from None
+        raise InvalidValue(
+            "name", _("an active token named %(name)r exists; revoke it first") % {"name": name}
+        ) from None
     return plaintext
 
 

@@ -241,7 +241,8 @@ class ContextOut(Schema):
 
 
 @api.post(
-    "/memories", response={200: ProposalOut, 201: ProposalOut, 403: ProposalOut},
+    "/memories",
+    response={200: ProposalOut, 201: ProposalOut, 403: ProposalOut},
     summary="Propose a memory",
     description="201 stored (approved or pending), 200 a duplicate (the existing memory is confirmed), "
     "403 refused (paused, write policy deny, a secret, one-off venting, or rejected by the owner before).",
@@ -269,12 +270,14 @@ def list_memories(request, filters: Query[MemoryFilters]):
         memories = memories.filter(scope=filters.scope)
     if filters.q.strip():
         memories = matching(memories, filters.q)
-    page = list(memories[filters.offset:filters.offset + filters.limit])
+    page = list(memories[filters.offset : filters.offset + filters.limit])
     return {"items": page, "total": memories.count()}
 
 
 @api.delete(
-    "/memories/{memory_id}", response={200: Forgotten, 403: Detail, 404: Detail}, summary="Forget a memory",
+    "/memories/{memory_id}",
+    response={200: Forgotten, 403: Detail, 404: Detail},
+    summary="Forget a memory",
     description="Forgets it for good, with the older versions it replaced (SPEC §2), when the delete policy "
     "is allow. Refused (403) under deny, and under ask, where only the owner confirms a deletion.",
 )
@@ -285,7 +288,9 @@ def forget_memory(request, memory_id: int):
 
 
 @api.post(
-    "/context", response=ContextOut, summary="The memory context for a request",
+    "/context",
+    response=ContextOut,
+    summary="The memory context for a request",
     description="The prompt to inject (core tier, then the working memories relevant to the query, each "
     "line with its age), every memory with its score and signals, and the near-misses with why. "
     "Injected memories count as used. While memory is paused the prompt is empty and paused is true.",

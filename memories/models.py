@@ -9,7 +9,6 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-
 # What ``Memory.state`` says, in the owner's language (the console, domain errors); the API and the CLI's
 # JSON keep the words themselves.
 STATE_LABELS = {
@@ -28,31 +27,33 @@ def state_label(state):
     return STATE_LABELS.get(state, state)
 
 
+# The labels are the console's words for each value, in the owner's language; the API, the CLI and the
+# export keep the values themselves.
 class Scope(models.TextChoices):
-    CORE = "core", "core"
-    PROJECT = "project", "project"
-    SESSION = "session", "session"
+    CORE = "core", _("core")
+    PROJECT = "project", _("project")
+    SESSION = "session", _("session")
 
 
 class Layer(models.TextChoices):
-    CORE = "core", "core"
-    WORKING = "working", "working"
-    ARCHIVE = "archive", "archive"
+    CORE = "core", _("core")
+    WORKING = "working", _("working")
+    ARCHIVE = "archive", _("archive")
 
 
 class Status(models.TextChoices):
-    PENDING = "pending", "pending"
-    APPROVED = "approved", "approved"
-    REJECTED = "rejected", "rejected"
+    PENDING = "pending", _("pending")
+    APPROVED = "approved", _("approved")
+    REJECTED = "rejected", _("rejected")
 
 
 class SourceKind(models.TextChoices):
-    USER_MESSAGE = "user_message", "user message"
-    TOOL_OUTPUT = "tool_output", "tool output"
-    AGENT_INFERENCE = "agent_inference", "agent inference"
-    IMPORT = "import", "import"
-    OWNER = "owner", "owner"
-    CONSOLIDATION = "consolidation", "consolidation"
+    USER_MESSAGE = "user_message", _("user message")
+    TOOL_OUTPUT = "tool_output", _("tool output")
+    AGENT_INFERENCE = "agent_inference", _("agent inference")
+    IMPORT = "import", _("import")
+    OWNER = "owner", _("owner")
+    CONSOLIDATION = "consolidation", _("consolidation")
 
 
 class Policy(models.TextChoices):
@@ -80,9 +81,7 @@ class MemoryQuerySet(models.QuerySet):
 
     def live(self, now=None):
         """Approved, not superseded, not expired, not soft-deleted: what Bestie may know today."""
-        return self.filter(
-            status=Status.APPROVED, superseded_by__isnull=True, deleted_at__isnull=True
-        ).not_expired(now)
+        return self.filter(status=Status.APPROVED, superseded_by__isnull=True, deleted_at__isnull=True).not_expired(now)
 
     def injectable(self, now=None):
         """Live, not stale, and outside the archive: the only rows a prompt may ever see."""
@@ -90,9 +89,7 @@ class MemoryQuerySet(models.QuerySet):
 
     def pending(self, now=None):
         """Proposals waiting for the owner's decision."""
-        return self.filter(
-            status=Status.PENDING, superseded_by__isnull=True, deleted_at__isnull=True
-        ).not_expired(now)
+        return self.filter(status=Status.PENDING, superseded_by__isnull=True, deleted_at__isnull=True).not_expired(now)
 
     def due_for_review(self, now=None):
         """Live memories confirmed longer ago than ``BESTIE_DRIFT_AGE_DAYS``: the drift review's (SPEC §5)."""
@@ -355,10 +352,17 @@ class _SearchEntry(models.Model):
         abstract = True
         managed = False
 
+    def __str__(self):
+        return f"{self._meta.db_table} entry #{self.pk}"
+
 
 class MemorySearchEntry(_SearchEntry):
     memory = models.OneToOneField(
-        Memory, primary_key=True, db_column="rowid", db_constraint=False, on_delete=models.DO_NOTHING,
+        Memory,
+        primary_key=True,
+        db_column="rowid",
+        db_constraint=False,
+        on_delete=models.DO_NOTHING,
         related_name="search_entry",
     )
 
@@ -368,7 +372,11 @@ class MemorySearchEntry(_SearchEntry):
 
 class MessageSearchEntry(_SearchEntry):
     message = models.OneToOneField(
-        Message, primary_key=True, db_column="rowid", db_constraint=False, on_delete=models.DO_NOTHING,
+        Message,
+        primary_key=True,
+        db_column="rowid",
+        db_constraint=False,
+        on_delete=models.DO_NOTHING,
         related_name="search_entry",
     )
 

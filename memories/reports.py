@@ -69,8 +69,7 @@ def tiers(now=None):
     core = core_report(MemorySettings.load(), now)
     return {
         "layers": {
-            layer: {"live": per_layer.get(layer, 0), "injectable": injectable.get(layer, 0)}
-            for layer in Layer.values
+            layer: {"live": per_layer.get(layer, 0), "injectable": injectable.get(layer, 0)} for layer in Layer.values
         },
         "core": {
             "tokens": core.tokens,

@@ -18,7 +18,10 @@ _STATEMENTS = {}
 # Fields whose value goes to the database as it is when it already has this type (what their
 # ``get_db_prep_save`` would make of it): most of a row's values skip Django's conversion calls.
 _PLAIN_TYPES = {
-    models.CharField: str, models.TextField: str, models.BooleanField: bool, models.FloatField: float,
+    models.CharField: str,
+    models.TextField: str,
+    models.BooleanField: bool,
+    models.FloatField: float,
     models.IntegerField: int,
 }
 
@@ -33,9 +36,13 @@ def _preparer(field):
         return (dict, list), lambda value: connection.ops.adapt_json_value(value, field.encoder)
     if isinstance(field, models.DateTimeField) and not (field.auto_now or field.auto_now_add):
         # Aware datetimes only: a naive one gets DateTimeField's warning and its time zone.
-        return datetime, lambda value: (
-            connection.ops.adapt_datetimefield_value(value) if value.tzinfo is not None
-            else field.get_db_prep_save(value, connection)
+        return (
+            datetime,
+            lambda value: (
+                connection.ops.adapt_datetimefield_value(value)
+                if value.tzinfo is not None
+                else field.get_db_prep_save(value, connection)
+            ),
         )
     plain = next((_PLAIN_TYPES[cls] for cls in type(field).__mro__ if cls in _PLAIN_TYPES), None)
     return (None, None) if plain is None else (plain, plain)  # plain(value): a TextChoices member becomes its value

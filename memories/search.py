@@ -109,6 +109,22 @@ def uninstall(schema_connection):
                 cursor.execute(f"DROP INDEX IF EXISTS {index}")
 
 
+# PostgreSQL: the indexed expression (it must read exactly as the GIN index does), a tsquery, and a match.
+PG_VECTOR = "to_tsvector('simple'::regconfig, bestie_fold(text))"
+
+
+def pg_vector():
+    return Func(Func(F("text"), function="bestie_fold"), template="to_tsvector('simple'::regconfig, %(expressions)s)")
+
+
+def pg_tsquery(expression):
+    return Func(Value(expression), template="to_tsquery('simple'::regconfig, %(expressions)s)")
+
+
+def pg_matches(tsquery):
+    return Func(pg_vector(), tsquery, template="%(expressions)s", arg_joiner=" @@ ", output_field=BooleanField())
+
+
 def matching(queryset, query):
     """``queryset`` narrowed to rows whose text contains every word of ``query`` (prefixes allowed),
     annotated with ``rank`` (lower is better) and ordered best first.
@@ -125,9 +141,6 @@ def matching(queryset, query):
             .annotate(rank=F("search_entry__rank"))
             .order_by("rank", "id")
         )
-    expression = " & ".join(f"{term}:*" for term in terms)
-    vector = Func(Func(F("text"), function="bestie_fold"), template="to_tsvector('simple'::regconfig, %(expressions)s)")
-    tsquery = Func(Value(expression), template="to_tsquery('simple'::regconfig, %(expressions)s)")
-    condition = Func(vector, tsquery, template="%(expressions)s", arg_joiner=" @@ ", output_field=BooleanField())
-    rank = Func(vector, tsquery, template="-ts_rank(%(expressions)s)", output_field=FloatField())
-    return queryset.filter(condition).annotate(rank=rank).order_by("rank", "id")
+    tsquery = pg_tsquery(" & ".join(f"{term}:*" for term in terms))
+    rank = Func(pg_vector(), tsquery, template="-ts_rank(%(expressions)s)", output_field=FloatField())
+    return queryset.filter(pg_matches(tsquery)).annotate(rank=rank).order_by("rank", "id")

@@ -1,15 +1,14 @@
 """Times as JSON: every time Bestie writes for a machine (the export, the API, ``--json``, audit values,
 job counts) is ISO-8601 in UTC with a Z (``2026-05-02T09:00:00Z``)."""
 
-from datetime import datetime
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime
 
 
 def iso(value):
     """``2026-05-02T09:00:00Z`` (None stays None)."""
     if value is None:
         return None
-    return value.astimezone(dt_timezone.utc).isoformat().replace("+00:00", "Z")
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
 def json_ready(value):

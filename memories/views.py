@@ -20,8 +20,13 @@ def preview(request):
         try:
             # A preview only looks: the memories it shows are not counted as used.
             context = retrieval.build_context(
-                data["q"], user=data["user"], channel=data["channel"], project=data["project"],
-                budget_tokens=data["budget"], limit=data["limit"], record_access=False,
+                data["q"],
+                user=data["user"],
+                channel=data["channel"],
+                project=data["project"],
+                budget_tokens=data["budget"],
+                limit=data["limit"],
+                record_access=False,
             )
         except InvalidValue as error:
             form.add_error(None, str(error))

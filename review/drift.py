@@ -43,10 +43,7 @@ def week_start(now=None):
 
 
 def reviewed_this_week(now=None):
-    return (
-        AuditEvent.objects.filter(note=NOTE, at__gte=week_start(now))
-        .values("memory_id").distinct().count()
-    )
+    return AuditEvent.objects.filter(note=NOTE, at__gte=week_start(now)).values("memory_id").distinct().count()
 
 
 def due(now=None):
@@ -66,8 +63,11 @@ def drift_queue(limit=None, now=None):
         size = min(size, limit)
     queryset = due(now)
     return Queue(
-        items=list(queryset[:size]) if size else [], due=queryset.count(), reviewed_this_week=reviewed,
-        weekly=weekly, age_days=settings.BESTIE_DRIFT_AGE_DAYS,
+        items=list(queryset[:size]) if size else [],
+        due=queryset.count(),
+        reviewed_this_week=reviewed,
+        weekly=weekly,
+        age_days=settings.BESTIE_DRIFT_AGE_DAYS,
     )
 
 
@@ -80,13 +80,27 @@ def supersede(memory_id, text, *, actor):
     with transaction.atomic():
         old = lifecycle.get_memory(memory_id, for_update=True)
         if not old.is_live():
-            raise lifecycle.LifecycleError(_("memory %(id)s is %(state)s; only a live memory is reviewed") % {
-                "id": old.pk, "state": state_label(old.state()),
-            })
+            raise lifecycle.LifecycleError(
+                _("memory %(id)s is %(state)s; only a live memory is reviewed")
+                % {
+                    "id": old.pk,
+                    "state": state_label(old.state()),
+                }
+            )
         new = lifecycle.add(
-            text=text, kind=old.kind, subject=old.subject, scope=old.scope, user=old.user, channel=old.channel,
-            project=old.project, layer=old.layer, pinned=old.pinned, confidence=old.confidence,
-            source=f"drift review of memory #{old.pk}", source_kind=SourceKind.OWNER, actor=actor,
+            text=text,
+            kind=old.kind,
+            subject=old.subject,
+            scope=old.scope,
+            user=old.user,
+            channel=old.channel,
+            project=old.project,
+            layer=old.layer,
+            pinned=old.pinned,
+            confidence=old.confidence,
+            source=f"drift review of memory #{old.pk}",
+            source_kind=SourceKind.OWNER,
+            actor=actor,
         )
         lifecycle.supersede(old.pk, new.pk, actor=actor, note=NOTE)
     return new

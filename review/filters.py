@@ -4,19 +4,9 @@ import django_filters
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from memories.models import STATE_LABELS, Memory
+from memories.models import STATE_LABELS, Layer, Memory, Scope, SourceKind
 from memories.search import matching
 
-SCOPES = [("core", _("core")), ("project", _("project")), ("session", _("session"))]
-LAYERS = [("core", _("core")), ("working", _("working")), ("archive", _("archive"))]
-SOURCE_KINDS = [
-    ("user_message", _("user message")),
-    ("tool_output", _("tool output")),
-    ("agent_inference", _("agent inference")),
-    ("import", _("import")),
-    ("owner", _("owner")),
-    ("consolidation", _("consolidation")),
-]
 STATES = list(STATE_LABELS.items())
 YES_NO = [("true", _("yes")), ("false", _("no"))]
 
@@ -24,8 +14,8 @@ YES_NO = [("true", _("yes")), ("false", _("no"))]
 class _MemoryFilter(django_filters.FilterSet):
     q = django_filters.CharFilter(label=_("Search"), method="search", widget=forms.TextInput(attrs={"type": "search"}))
     kind = django_filters.CharFilter(label=_("Kind"))
-    scope = django_filters.ChoiceFilter(label=_("Scope"), choices=SCOPES, empty_label=_("any"))
-    source_kind = django_filters.ChoiceFilter(label=_("Source kind"), choices=SOURCE_KINDS, empty_label=_("any"))
+    scope = django_filters.ChoiceFilter(label=_("Scope"), choices=Scope.choices, empty_label=_("any"))
+    source_kind = django_filters.ChoiceFilter(label=_("Source kind"), choices=SourceKind.choices, empty_label=_("any"))
     user = django_filters.CharFilter(label=_("User"))
     channel = django_filters.CharFilter(label=_("Channel"))
     project = django_filters.CharFilter(label=_("Project"))
@@ -41,9 +31,12 @@ class _MemoryFilter(django_filters.FilterSet):
 class PendingFilter(_MemoryFilter):
     """Filters of the pending queue; the queryset it narrows is ``Memory.objects.pending()``."""
 
-    flagged = django_filters.ChoiceFilter(label=_("Flagged"), choices=YES_NO, empty_label=_("any"), method="filter_flagged")
+    flagged = django_filters.ChoiceFilter(
+        label=_("Flagged"), choices=YES_NO, empty_label=_("any"), method="filter_flagged"
+    )
     created = django_filters.DateFromToRangeFilter(
-        label=_("Proposed between"), field_name="created_at",
+        label=_("Proposed between"),
+        field_name="created_at",
         widget=django_filters.widgets.DateRangeWidget(attrs={"type": "date"}),
     )
 
@@ -55,8 +48,10 @@ class MemoryFilter(_MemoryFilter):
     """Filters of the memory list (and of the export download)."""
 
     state = django_filters.ChoiceFilter(label=_("State"), choices=STATES, empty_label=_("any"), method="filter_state")
-    layer = django_filters.ChoiceFilter(label=_("Layer"), choices=LAYERS, empty_label=_("any"))
-    pinned = django_filters.ChoiceFilter(label=_("Pinned"), choices=YES_NO, empty_label=_("any"), method="filter_pinned")
+    layer = django_filters.ChoiceFilter(label=_("Layer"), choices=Layer.choices, empty_label=_("any"))
+    pinned = django_filters.ChoiceFilter(
+        label=_("Pinned"), choices=YES_NO, empty_label=_("any"), method="filter_pinned"
+    )
 
     def filter_pinned(self, queryset, name, value):
         return queryset.filter(pinned=value == "true")

@@ -3,9 +3,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from memories.lifecycle import MAX_LABEL_LENGTH, MAX_TEXT_LENGTH
-from memories.lifecycle import parse_ttl
-from review.filters import LAYERS, SCOPES
+from memories.lifecycle import MAX_LABEL_LENGTH, MAX_TEXT_LENGTH, parse_ttl
+from memories.models import Layer, Scope
 
 
 class ProposalForm(forms.Form):
@@ -15,11 +14,13 @@ class ProposalForm(forms.Form):
     text = forms.CharField(label=_("Text"), max_length=MAX_TEXT_LENGTH, widget=forms.Textarea(attrs={"rows": 3}))
     kind = forms.CharField(label=_("Kind"), max_length=64)
     subject = forms.CharField(label=_("Subject"), max_length=MAX_LABEL_LENGTH, required=False)
-    scope = forms.ChoiceField(label=_("Scope"), choices=SCOPES)
+    scope = forms.ChoiceField(label=_("Scope"), choices=Scope.choices)
     project = forms.CharField(label=_("Project"), max_length=MAX_LABEL_LENGTH, required=False)
-    layer = forms.ChoiceField(label=_("Layer"), choices=LAYERS)
+    layer = forms.ChoiceField(label=_("Layer"), choices=Layer.choices)
     ttl = forms.CharField(
-        label=_("Expires after"), required=False, max_length=20,
+        label=_("Expires after"),
+        required=False,
+        max_length=20,
         help_text=_("Like 7d, 12h or 2w from now; empty keeps the current expiry."),
     )
     no_expiry = forms.BooleanField(label=_("Never expires"), required=False)

@@ -18,9 +18,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
-from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
-from django.utils.translation import gettext as _, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
 from memories import lifecycle, reports, transfer
 from memories.lifecycle import actors, proposals
@@ -210,7 +211,9 @@ def decide_one(request, memory_id, decision):
 def approve_update(request, memory_id):
     """Approve a possible update and let it supersede the memories it says otherwise than."""
     try:
-        replaced = proposals.approve_as_update(memory_id, request.POST.getlist("replaces"), actor=actors.owner(request.user))
+        replaced = proposals.approve_as_update(
+            memory_id, request.POST.getlist("replaces"), actor=actors.owner(request.user)
+        )
     except lifecycle.LifecycleError as error:
         return outcome(request, memory_id, str(error), ok=False)
     old = ", ".join(f"#{pk}" for pk in replaced)
@@ -356,7 +359,9 @@ def reject_all(request):
             request, ngettext("Rejected %(count)d proposal.", "Rejected %(count)d proposals.", count) % {"count": count}
         )
         return redirect("review:pending")
-    return render(request, "review/pending_confirm.html", {"count": Memory.objects.pending().count(), "everything": True})
+    return render(
+        request, "review/pending_confirm.html", {"count": Memory.objects.pending().count(), "everything": True}
+    )
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -463,7 +468,9 @@ def export(request):
     if filter_params(request.GET):
         filterset = memory_filter(request.GET)
         if not filterset.is_valid():
-            return HttpResponseBadRequest(_("The filters are not valid: %(errors)s") % {"errors": filterset.errors.as_text()})
+            return HttpResponseBadRequest(
+                _("The filters are not valid: %(errors)s") % {"errors": filterset.errors.as_text()}
+            )
         memories = filterset.qs
     response = StreamingHttpResponse(transfer.iter_export(memories), content_type="application/json")
     name = f"bestie-export-{timezone.now():%Y%m%d-%H%M%S}.json"
@@ -497,7 +504,8 @@ def drift_apply(memory_id, data, who):
             raise lifecycle.InvalidValue("ttl", str(error)) from None
         memory = drift.set_expiry(memory_id, actor=who, ttl=ttl)
         return _("#%(id)s now expires %(when)s.") % {
-            "id": memory_id, "when": timezone.localtime(memory.expires_at).strftime("%Y-%m-%d %H:%M"),
+            "id": memory_id,
+            "when": timezone.localtime(memory.expires_at).strftime("%Y-%m-%d %H:%M"),
         }
     if action == "forget":
         drift.forget(memory_id, actor=who)
@@ -515,7 +523,9 @@ def drift_decide(request, memory_id):
             memory = Memory.objects.filter(pk=memory_id).first()
             if memory is not None:
                 return render(request, "review/drift.html#item", {"memory": memory, "error": str(error)})
-            return render(request, "review/drift.html#outcome", {"memory_id": memory_id, "text": str(error), "ok": False})
+            return render(
+                request, "review/drift.html#outcome", {"memory_id": memory_id, "text": str(error), "ok": False}
+            )
         messages.error(request, str(error))
         return redirect("review:drift")
     if fragment(request):

@@ -64,14 +64,24 @@ def test_settings_changes_are_policy_events(owner_client):
     response = owner_client.get(reverse("admin:memories_memorysettings_changelist"))
     assert response.status_code == 302
     url = reverse("admin:memories_memorysettings_change", args=[1])
-    response = owner_client.post(url, {
-        "write_policy": "allow", "delete_policy": "deny", "governance_policy": "full", "paused": "on",
-        "core_budget_tokens": 200, "working_budget_tokens": 900,
-    })
+    response = owner_client.post(
+        url,
+        {
+            "write_policy": "allow",
+            "delete_policy": "deny",
+            "governance_policy": "full",
+            "paused": "on",
+            "core_budget_tokens": 200,
+            "working_budget_tokens": 900,
+        },
+    )
     assert response.status_code == 302
     settings = MemorySettings.load()
     assert (settings.write_policy, settings.delete_policy, settings.paused, settings.core_budget_tokens) == (
-        "allow", "deny", True, 200,
+        "allow",
+        "deny",
+        True,
+        200,
     )
     assert AuditEvent.objects.filter(event="policy", actor="owner:owner").count() == 6
 

@@ -5,9 +5,8 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 
-from memories.lifecycle import policies
 from memories import agent_tokens, lifecycle
-from memories.lifecycle import proposals
+from memories.lifecycle import policies, proposals
 from memories.models import AgentToken, AuditEvent, Memory, Message
 from tests.factories import OWNER, add_memory
 
@@ -70,7 +69,9 @@ def test_no_valid_token_is_401_and_touches_nothing(client, agent_token, method, 
     if kind == "revoked":
         agent_tokens.revoke_token("bestie", actor=OWNER)
     authorization = {
-        "missing": None, "invalid": "Bearer bst_not-a-real-token", "revoked": f"Bearer {agent_token}",
+        "missing": None,
+        "invalid": "Bearer bst_not-a-real-token",
+        "revoked": f"Bearer {agent_token}",
         "not bearer": f"Basic {agent_token}",
     }[kind]
     headers = {"HTTP_AUTHORIZATION": authorization} if authorization else {}
@@ -95,9 +96,7 @@ def test_token_use_is_recorded(call):
 def test_propose_pending_under_ask(call):
     status, answer = call("post", "/memories", PROPOSAL)
     memory = Memory.objects.get()
-    assert (status, answer) == (
-        201, {"id": memory.pk, "status": "pending", "reason": answer["reason"], "flags": []}
-    )
+    assert (status, answer) == (201, {"id": memory.pk, "status": "pending", "reason": answer["reason"], "flags": []})
     assert memory.status == "pending" and memory.user == "owner"
     assert AuditEvent.objects.get(memory_id=memory.pk).actor == "agent:bestie"
 
@@ -105,7 +104,9 @@ def test_propose_pending_under_ask(call):
 def test_propose_approved_under_allow_and_flagged_tool_output(call):
     policies.set_write_policy("allow", actor=OWNER)
     assert call("post", "/memories", PROPOSAL)[1]["status"] == "approved"
-    status, answer = call("post", "/memories", {**PROPOSAL, "text": "Deploys use Terraform.", "source_kind": "tool_output"})
+    status, answer = call(
+        "post", "/memories", {**PROPOSAL, "text": "Deploys use Terraform.", "source_kind": "tool_output"}
+    )
     assert (status, answer["status"], answer["flags"]) == (201, "pending", ["tool_output"])
 
 
@@ -198,7 +199,9 @@ def test_a_body_that_is_not_a_proposal_is_4xx(call, raw):
 
 
 def test_record_message_redacted(call):
-    status, answer = call("post", "/messages", {"role": "user", "text": "mk wifi là Hoa$Sen2024!", "channel": "telegram:1"})
+    status, answer = call(
+        "post", "/messages", {"role": "user", "text": "mk wifi là Hoa$Sen2024!", "channel": "telegram:1"}
+    )
     message = Message.objects.get()
     assert (status, answer) == (201, {"id": message.pk})
     assert "Hoa$Sen2024" not in message.text and message.channel == "telegram:1"
@@ -206,8 +209,13 @@ def test_record_message_redacted(call):
 
 @pytest.mark.parametrize(
     "body, field",
-    [({"text": "hi"}, "role"), ({"role": "system", "text": "hi"}, "role"), ({"role": "user"}, "text"),
-     ({"role": "user", "text": "   "}, "text"), ({"role": "user", "text": "hi", "project": "p" * 101}, "project")],
+    [
+        ({"text": "hi"}, "role"),
+        ({"role": "system", "text": "hi"}, "role"),
+        ({"role": "user"}, "text"),
+        ({"role": "user", "text": "   "}, "text"),
+        ({"role": "user", "text": "hi", "project": "p" * 101}, "project"),
+    ],
 )
 def test_message_validation(call, body, field):
     status, answer = call("post", "/messages", body)
@@ -245,8 +253,15 @@ def test_list_filters_search_and_pages(call):
 
 @pytest.mark.parametrize(
     "query, field",
-    [("limit=201", "limit"), ("limit=0", "limit"), ("offset=-1", "offset"), ("status=happy", "status"),
-     ("layer=attic", "layer"), ("scope=galaxy", "scope"), ("limit=many", "limit")],
+    [
+        ("limit=201", "limit"),
+        ("limit=0", "limit"),
+        ("offset=-1", "offset"),
+        ("status=happy", "status"),
+        ("layer=attic", "layer"),
+        ("scope=galaxy", "scope"),
+        ("limit=many", "limit"),
+    ],
 )
 def test_list_validation(call, query, field):
     status, answer = call("get", f"/memories?{query}")

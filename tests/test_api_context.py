@@ -1,19 +1,19 @@
 """``POST /api/v1/context`` (SPEC §9): the same retrieval as everywhere, over HTTP with a bearer token."""
 
 import json
-from datetime import datetime, timezone as dt_timezone
+from datetime import UTC, datetime
 
 import pytest
 import time_machine
 
-from memories.lifecycle import policies
 from memories import agent_tokens
+from memories.lifecycle import policies
 from memories.models import Layer, Memory
 from tests.factories import OWNER, add_memory
 
 pytestmark = pytest.mark.django_db
 
-NOW = datetime(2026, 5, 2, 9, 0, tzinfo=dt_timezone.utc)
+NOW = datetime(2026, 5, 2, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -68,7 +68,14 @@ def test_paused_memory_answers_an_empty_prompt(ask):
     before = statistics()
     status, answer = ask({"query": "pnpm"})
     assert status == 200
-    assert answer == {"prompt": "", "items": [], "tokens": 0, "paused": True, "governance": "governed", "near_misses": []}
+    assert answer == {
+        "prompt": "",
+        "items": [],
+        "tokens": 0,
+        "paused": True,
+        "governance": "governed",
+        "near_misses": [],
+    }
     assert statistics() == before
 
 
@@ -95,7 +102,9 @@ def test_bad_input_is_422_naming_the_field_and_changes_nothing(ask, body, field,
 
 def test_a_body_that_is_not_json_is_400(client, agent_token):
     response = client.post(
-        "/api/v1/context", data="query=pnpm", content_type="application/json",
+        "/api/v1/context",
+        data="query=pnpm",
+        content_type="application/json",
         HTTP_AUTHORIZATION=f"Bearer {agent_token}",
     )
     assert response.status_code == 400

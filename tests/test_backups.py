@@ -3,7 +3,7 @@ with the older backups kept, and a restore that gives back exactly what was expo
 
 import io
 import os
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -18,8 +18,8 @@ from tests.factories import OWNER, add_memory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-NOW = datetime(2026, 6, 1, 3, 0, tzinfo=dt_timezone.utc)
-EXPORTED_AT = datetime(2026, 6, 1, 12, 0, tzinfo=dt_timezone.utc)
+NOW = datetime(2026, 6, 1, 3, 0, tzinfo=UTC)
+EXPORTED_AT = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
 
 def export():
@@ -54,7 +54,9 @@ def test_backups_beyond_the_retention_count_are_rotated_out_oldest_first(tmp_pat
         result = backup_on(day, tmp_path)
     assert result.rotated_out == ["bestie-20260601-030000.sqlite3"]
     assert [path.name for path in backups.backups(tmp_path)] == [
-        "bestie-20260604-030000.sqlite3", "bestie-20260603-030000.sqlite3", "bestie-20260602-030000.sqlite3"
+        "bestie-20260604-030000.sqlite3",
+        "bestie-20260603-030000.sqlite3",
+        "bestie-20260602-030000.sqlite3",
     ]
 
 
@@ -105,7 +107,9 @@ def test_backup_then_restore_gives_back_exactly_what_was_exported(tmp_path):
     # The restored store has the backup's job history and this restore in it.
     run = JobRun.objects.filter(job="restore").get()
     assert (run.outcome, run.counts["source"], run.counts["safety_backup"]) == (
-        "ok", str(saved.path), restored.safety_backup
+        "ok",
+        str(saved.path),
+        restored.safety_backup,
     )
     assert run.started_at <= run.finished_at
     # The restored store takes writes again.

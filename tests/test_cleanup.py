@@ -7,8 +7,8 @@ import pytest
 import time_machine
 
 from governance import cleanup, rebalance
-from memories.lifecycle.policies import set_delete_policy
 from memories import lifecycle
+from memories.lifecycle.policies import set_delete_policy
 from memories.models import AuditEvent, Layer, Memory, MemorySettings
 from tests.cli import memory, memory_json, refused
 from tests.factories import OWNER, add_memory
@@ -38,8 +38,15 @@ def store(db):
         noise = add_memory("ok thanks", subject="chat").pk
         noise_pinned = add_memory("lol", subject="chat2", pinned=True).pk
     return {
-        "old": old, "old_pinned": old_pinned, "marked": marked, "expired": expired, "expired_pinned": expired_pinned,
-        "group": group, "pinned_group": pinned_group, "noise": noise, "noise_pinned": noise_pinned,
+        "old": old,
+        "old_pinned": old_pinned,
+        "marked": marked,
+        "expired": expired,
+        "expired_pinned": expired_pinned,
+        "group": group,
+        "pinned_group": pinned_group,
+        "noise": noise,
+        "noise_pinned": noise_pinned,
     }
 
 
@@ -96,10 +103,13 @@ def test_apply_refuses_a_plan_that_changed(store, frozen):
     assert AuditEvent.objects.count() == count
 
 
-@pytest.mark.parametrize("policy, yes, refusal", [
-    ("deny", True, "delete policy is deny"),
-    ("ask", False, "delete policy is ask"),
-])
+@pytest.mark.parametrize(
+    "policy, yes, refusal",
+    [
+        ("deny", True, "delete policy is deny"),
+        ("ask", False, "delete policy is ask"),
+    ],
+)
 def test_apply_under_deny_or_unconfirmed_ask_changes_nothing(store, frozen, policy, yes, refusal):
     set_delete_policy(policy, actor=OWNER)
     args = ["cleanup", "--apply"] + (["--yes"] if yes else [])
@@ -136,12 +146,16 @@ def test_rebalance_plan_and_apply(db, frozen):
         unused = add_memory("User once asked about Lisbon trams.", subject="lisbon").pk
         unused_pinned = add_memory("User's blood type is O.", subject="blood", pinned=True).pk
     best = add_memory("User prefers Vietnamese.", subject="language", layer=Layer.CORE).pk
-    weaker = add_memory("User might enjoy long walks by the river at night.", subject="walks", layer=Layer.CORE, confidence=0.7).pk
+    weaker = add_memory(
+        "User might enjoy long walks by the river at night.", subject="walks", layer=Layer.CORE, confidence=0.7
+    ).pk
     used = add_memory("User's old project notes.", subject="notes", layer=Layer.ARCHIVE).pk
     Memory.objects.filter(pk=used).update(access_count=9, last_accessed_at=NOW - timedelta(days=2))
     moves = rebalance.plan().moves
     assert [(m.to_layer, list(m.ids)) for m in moves] == [
-        ("archive", [unused]), ("working", [weaker]), ("working", [used]),
+        ("archive", [unused]),
+        ("working", [weaker]),
+        ("working", [used]),
     ]
     assert "to archive 1: working memory unused for 180 days" in memory("rebalance", "--dry-run")
     assert memory_json("rebalance", "--apply", "--yes") == {"archive": 1, "working": 2}

@@ -14,8 +14,8 @@ import time_machine
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from memories.lifecycle import policies
 from memories import lifecycle, transfer
+from memories.lifecycle import policies
 from memories.models import AuditEvent, Memory, Message
 from memories.times import iso
 from tests import export_shape
@@ -60,18 +60,26 @@ def names(every_state, objects):
 def test_list_shows_every_memory_in_id_order_with_its_state(every_state):
     listed = memory_json("list")
     assert names(every_state, listed) == list(every_state)
-    assert {obj["id"]: obj["state"] for obj in listed} == {
-        m.pk: m.state() for m in every_state.values()
-    }
+    assert {obj["id"]: obj["state"] for obj in listed} == {m.pk: m.state() for m in every_state.values()}
     assert [obj["state"] for obj in listed] == [
-        "live", "stale", "pending", "rejected", "superseded", "live", "expired", "deleted", "live",
+        "live",
+        "stale",
+        "pending",
+        "rejected",
+        "superseded",
+        "live",
+        "expired",
+        "deleted",
+        "live",
     ]
 
 
 def test_list_json_is_the_export_shape_plus_state(every_state):
     """The fast path of ``list --json`` gives exactly ``transfer.memory_dict`` of each row."""
     Memory.objects.filter(pk=every_state["live"].pk).update(
-        flags=["instruction_like", "tool_output"], last_accessed_at=timezone.now(), access_count=3,
+        flags=["instruction_like", "tool_output"],
+        last_accessed_at=timezone.now(),
+        access_count=3,
         confidence=0.35,
     )
     expected = [
@@ -113,7 +121,8 @@ def test_list_by_scope_layer_and_kind_with_a_limit(every_state):
     assert names(every_state, memory_json("list", "--kind", "project_context")) == ["stale"]
     assert names(every_state, memory_json("list", "--limit", "2")) == ["live", "stale"]
     assert names(every_state, memory_json("list", "--layer", "working", "--status", "live", "--limit", "2")) == [
-        "live", "stale",
+        "live",
+        "stale",
     ]
 
 
@@ -121,8 +130,13 @@ def test_list_prints_one_line_per_memory(db):
     with time_machine.travel("2026-05-02 10:00:00Z", tick=False):
         concise = add_memory("User prefers concise replies.", subject="language")
         trip = add_memory(
-            "Ở Đà Nẵng tuần này.", kind="project_context", scope="project", project="bestie", layer="core",
-            pinned=True, ttl=timedelta(days=7),
+            "Ở Đà Nẵng tuần này.",
+            kind="project_context",
+            scope="project",
+            project="bestie",
+            layer="core",
+            pinned=True,
+            ttl=timedelta(days=7),
         )
     assert memory("list").splitlines() == [
         f"#{concise.pk}  live  core/working  preference:language  User prefers concise replies.  "
@@ -170,7 +184,9 @@ def test_search_ignores_case_and_diacritics_and_reaches_the_archive(db):
 def test_search_shows_hidden_memories_with_their_state_and_filters_by_it(every_state):
     found = memory_json("search", "prefers")
     assert {m["text"]: m["state"] for m in found} == {
-        "User prefers concise replies.": "live", "User prefers yarn.": "superseded", "User prefers pnpm.": "live",
+        "User prefers concise replies.": "live",
+        "User prefers yarn.": "superseded",
+        "User prefers pnpm.": "live",
     }
     assert [m["text"] for m in memory_json("search", "prefers", "--status", "superseded")] == ["User prefers yarn."]
     assert len(memory_json("search", "prefers", "--limit", "1")) == 1
@@ -185,15 +201,38 @@ def test_search_shows_hidden_memories_with_their_state_and_filters_by_it(every_s
 def test_add_stores_an_approved_owner_memory(db):
     before = timezone.now()
     printed = memory(
-        "add", "project_context", "Dự án Bestie dùng pnpm.", "--subject", "package_manager", "--scope", "project",
-        "--project", "bestie", "--channel", "telegram:1", "--user", "owner", "--layer", "core", "--ttl", "7d",
-        "--pin", "--confidence", "0.8", "--source", "call with Lan",
+        "add",
+        "project_context",
+        "Dự án Bestie dùng pnpm.",
+        "--subject",
+        "package_manager",
+        "--scope",
+        "project",
+        "--project",
+        "bestie",
+        "--channel",
+        "telegram:1",
+        "--user",
+        "owner",
+        "--layer",
+        "core",
+        "--ttl",
+        "7d",
+        "--pin",
+        "--confidence",
+        "0.8",
+        "--source",
+        "call with Lan",
     )
     added = Memory.objects.get()
     assert printed == f"added memory #{added.pk}\n"
     assert (added.text, added.kind, added.subject) == ("Dự án Bestie dùng pnpm.", "project_context", "package_manager")
     assert (added.scope, added.project, added.channel, added.user, added.layer) == (
-        "project", "bestie", "telegram:1", "owner", "core",
+        "project",
+        "bestie",
+        "telegram:1",
+        "owner",
+        "core",
     )
     assert (added.status, added.pinned, added.confidence) == ("approved", True, 0.8)
     assert (added.source, added.source_kind) == ("call with Lan", "owner")
@@ -206,7 +245,11 @@ def test_add_uses_the_write_path_defaults(db):
     memory("add", "communication_preference", "User prefers concise replies.")
     added = Memory.objects.get()
     assert (added.scope, added.layer, added.pinned, added.confidence, added.expires_at) == (
-        "core", "working", False, 1.0, None,
+        "core",
+        "working",
+        False,
+        1.0,
+        None,
     )
     assert (added.source, added.source_kind, added.state()) == ("cli", "owner", "live")
 
@@ -256,7 +299,9 @@ def test_inspect_shows_every_field_the_supersede_chain_and_the_history(db):
     assert set(transfer.MEMORY_FIELDS) < set(shown)
     assert (shown["id"], shown["text"], shown["state"]) == (second.pk, "User prefers yarn 4.", "superseded")
     assert (shown["superseded_by"], shown["supersedes"], shown["superseded_by_chain"]) == (
-        third.pk, [first.pk], [third.pk],
+        third.pk,
+        [first.pk],
+        [third.pk],
     )
     assert [event["event"] for event in shown["history"]] == ["add", "edit", "supersede"]
     assert shown["history"][1]["old"]["text"] == "User prefers yarn."
@@ -303,17 +348,22 @@ def test_edit_pin_unpin_confirm_and_move(db):
     target.refresh_from_db()
     assert (target.scope, target.project, target.layer) == ("project", "bestie", "core")
     events = AuditEvent.objects.filter(memory_id=target.pk).values_list("event", "actor")
-    assert list(events) == [("add", OWNER)] + [
-        (event, ACTOR) for event in ("edit", "pin", "unpin", "confirm", "move")
-    ]
+    assert list(events) == [("add", OWNER)] + [(event, ACTOR) for event in ("edit", "pin", "unpin", "confirm", "move")]
 
 
 @pytest.mark.parametrize(
     "args",
     [
-        ["inspect", "999999"], ["edit", "999999", "New text."], ["pin", "999999"], ["unpin", "999999"],
-        ["confirm", "999999"], ["move", "999999", "--layer", "archive"], ["expire", "999999", "--never"],
-        ["forget", "999999"], ["supersede", "999999", "{id}"], ["supersede", "{id}", "999999"],
+        ["inspect", "999999"],
+        ["edit", "999999", "New text."],
+        ["pin", "999999"],
+        ["unpin", "999999"],
+        ["confirm", "999999"],
+        ["move", "999999", "--layer", "archive"],
+        ["expire", "999999", "--never"],
+        ["forget", "999999"],
+        ["supersede", "999999", "{id}"],
+        ["supersede", "{id}", "999999"],
     ],
 )
 def test_an_unknown_id_is_named_and_nothing_changes(db, args):
@@ -377,9 +427,7 @@ def test_forget_erases_the_memory_and_the_versions_it_replaced(db):
     old, new, other = add_memory("Prefers yarn."), add_memory("Prefers pnpm."), add_memory("Likes tea.")
     lifecycle.supersede(old.pk, new.pk, actor=OWNER)
     printed = memory("forget", str(new.pk))
-    assert printed == (
-        f"forgot memory #{new.pk}\nalso forgot the older versions it had replaced: #{old.pk}\n"
-    )
+    assert printed == (f"forgot memory #{new.pk}\nalso forgot the older versions it had replaced: #{old.pk}\n")
     assert list(Memory.objects.values_list("pk", flat=True)) == [other.pk]
     forgotten = AuditEvent.objects.filter(event="forget").values_list("memory_id", "actor")
     assert sorted(forgotten) == sorted([(new.pk, ACTOR), (old.pk, ACTOR)])

@@ -16,7 +16,12 @@ def bestie(*args):
     script = Path(sys.executable).with_name("bestie")
     program = [str(script)] if script.exists() else [sys.executable, str(ROOT / "manage.py")]
     return subprocess.run(
-        [*program, "memory", *args], env=child_env(), cwd=ROOT, capture_output=True, encoding="utf-8", timeout=120,
+        [*program, "memory", *args],
+        env=child_env(),
+        cwd=ROOT,
+        capture_output=True,
+        encoding="utf-8",
+        timeout=120,
     )
 
 

@@ -28,7 +28,9 @@ def seed_group(db):
         return [
             add_memory("User prefers Vietnamese.", subject="language", user="owner").pk,
             add_memory("User wants Vietnamese-first.", subject="language", user="owner").pk,
-            add_memory("Always answer in Vietnamese with diacritics.", subject="language", user="owner", layer=Layer.CORE).pk,
+            add_memory(
+                "Always answer in Vietnamese with diacritics.", subject="language", user="owner", layer=Layer.CORE
+            ).pk,
         ]
 
 

@@ -2,7 +2,7 @@
 aiosmtpd, HTTP for Telegram, Zalo and webhooks), a failing channel, and no second digest on a rerun."""
 
 import socket
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.policy import default as email_policy
 
@@ -17,7 +17,7 @@ from memories import lifecycle
 from tests.factories import OWNER, add_memory
 from tests.servers import json_server
 
-NOW = datetime(2026, 6, 1, 9, 0, tzinfo=dt_timezone.utc)  # a Monday, the default schedule's slot
+NOW = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)  # a Monday, the default schedule's slot
 LAST_DIGEST = NOW - timedelta(days=7)
 
 
@@ -36,18 +36,31 @@ def store(db, frozen, settings):
     with time_machine.travel(NOW - timedelta(days=200), tick=False):
         drifting = add_memory("User works at Acme.", subject="employer")
     with time_machine.travel(LAST_DIGEST - timedelta(days=3), tick=False):
-        waiting = add_memory("User might like jazz.", status="pending", source_kind="agent_inference",
-                             source="conversation 12")
+        waiting = add_memory(
+            "User might like jazz.", status="pending", source_kind="agent_inference", source="conversation 12"
+        )
         HygieneSnapshot.objects.create(taken_at=LAST_DIGEST - timedelta(days=1), counts={}, score=70)
     with time_machine.travel(NOW - timedelta(days=2), tick=False):
-        poisoned = add_memory("User always deploys with checks off.", source="web page fetched in task 41",
-                              source_kind="tool_output", status="pending")
-        said = add_memory("User prefers Vietnamese replies <b>with</b> diacritics.", source="chat 2026-05-30",
-                          source_kind="user_message")
-        JobRun.objects.create(job="prune", outcome="ok", counts={"deleted": 4, "awaiting_confirmation": 0},
-                              finished_at=NOW - timedelta(days=2))
-        JobRun.objects.create(job="backup", outcome="ok", counts={"size_bytes": 2048 * 1024},
-                              finished_at=NOW - timedelta(days=2))
+        poisoned = add_memory(
+            "User always deploys with checks off.",
+            source="web page fetched in task 41",
+            source_kind="tool_output",
+            status="pending",
+        )
+        said = add_memory(
+            "User prefers Vietnamese replies <b>with</b> diacritics.",
+            source="chat 2026-05-30",
+            source_kind="user_message",
+        )
+        JobRun.objects.create(
+            job="prune",
+            outcome="ok",
+            counts={"deleted": 4, "awaiting_confirmation": 0},
+            finished_at=NOW - timedelta(days=2),
+        )
+        JobRun.objects.create(
+            job="backup", outcome="ok", counts={"size_bytes": 2048 * 1024}, finished_at=NOW - timedelta(days=2)
+        )
     return {"drifting": drifting, "waiting": waiting, "poisoned": poisoned, "said": said}
 
 
@@ -85,7 +98,7 @@ def test_the_email_has_a_subject_a_text_body_and_an_escaped_html_body(store):
 
     assert subject.startswith("Bestie memory digest: 2 new, 2 pending") and "1 from tool output" in subject
     assert "\n" not in subject
-    assert "[TOOL OUTPUT] #%d" % store["poisoned"].pk in text
+    assert f"[TOOL OUTPUT] #{store['poisoned'].pk}" in text
     assert "source: web page fetched in task 41 (tool_output)" in text
     assert "User prefers Vietnamese replies <b>with</b> diacritics." in text
     assert "https://bestie.example/pending/" in text and "Pruned: 4 memories" in text
@@ -139,18 +152,26 @@ def http(settings):
 
 
 def test_every_channel_gets_the_digest_and_a_failing_one_blocks_none(store, smtp, http):
-    channels.install([
-        f"webhook:{http.base}/broken", "email:owner@example.com", "telegram:987654321", "zalo:8412345678901",
-        f"webhook:{http.base}/hook",
-    ])
+    channels.install(
+        [
+            f"webhook:{http.base}/broken",
+            "email:owner@example.com",
+            "telegram:987654321",
+            "zalo:8412345678901",
+            f"webhook:{http.base}/hook",
+        ]
+    )
 
     result = digest.send_now()
 
     assert result.sent and result.new_count == 2
     outcome = {delivery.channel: (delivery.ok, delivery.attempts) for delivery in result.deliveries}
     assert outcome == {
-        f"webhook:{http.base}/broken": (False, 3), "email:owner@example.com": (True, 1),
-        "telegram:987654321": (True, 1), "zalo:8412345678901": (True, 1), f"webhook:{http.base}/hook": (True, 1),
+        f"webhook:{http.base}/broken": (False, 3),
+        "email:owner@example.com": (True, 1),
+        "telegram:987654321": (True, 1),
+        "zalo:8412345678901": (True, 1),
+        f"webhook:{http.base}/hook": (True, 1),
     }
     assert [d.error for d in result.failed] == [f"HTTP 500 from 127.0.0.1:{http.server_address[1]}"]
 

@@ -121,7 +121,9 @@ def test_noise_short_generic_venting_and_unused_low_confidence(db, frozen):
     report = doctor.analyze()
     assert report.noise == [short, venting, unsure]
     assert report.details["noise_reasons"] == {
-        "too short or generic": 1, "one-off venting": 1, "low confidence and never used": 1,
+        "too short or generic": 1,
+        "one-off venting": 1,
+        "low confidence and never used": 1,
     }
 
 
@@ -130,9 +132,13 @@ def test_core_budget_overflow_lists_what_does_not_fit_and_never_a_pinned_memory_
     # The first two lines take 21 and 19 tokens in a prompt, the third 20.
     settings.core_budget_tokens = 45
     settings.save()
-    pinned = pref("User's name is Minh and he is the owner of this assistant.", subject="name", layer=Layer.CORE, pinned=True)
+    pinned = pref(
+        "User's name is Minh and he is the owner of this assistant.", subject="name", layer=Layer.CORE, pinned=True
+    )
     pref("User prefers replies in Vietnamese with diacritics.", layer=Layer.CORE)
-    unsure = pref("User may like long walks along the river in the evening.", subject="hobby", layer=Layer.CORE, confidence=0.6)
+    unsure = pref(
+        "User may like long walks along the river in the evening.", subject="hobby", layer=Layer.CORE, confidence=0.6
+    )
     pref("Working memory, not core.", subject="other")
     core = doctor.analyze().core
     assert core["memories"] == 3 and core["pinned"] == [pinned]
@@ -175,11 +181,18 @@ def test_analyze_json_has_the_documented_shape(db, frozen):
     b = pref("Always answer in Vietnamese with diacritics.")
     report = memory_json("analyze")
     assert set(report) >= {
-        "duplicates", "conflicts", "stale", "noise", "core", "missing_metadata", "broken_chains",
+        "duplicates",
+        "conflicts",
+        "stale",
+        "noise",
+        "core",
+        "missing_metadata",
+        "broken_chains",
     }
     assert report["duplicates"] == [[a, b]]
     assert memory_json("analyze", "--mode", "duplicates") == {
-        "duplicates": [[a, b]], "details": {"duplicates_memories": 2},
+        "duplicates": [[a, b]],
+        "details": {"duplicates_memories": 2},
     }
     assert set(memory_json("analyze", "--mode", "stale")) == {"stale", "details"}
     assert set(memory_json("analyze", "--mode", "conflicts")) == {"conflicts", "details"}
@@ -223,7 +236,10 @@ def test_duplicate_search_does_not_compare_every_pair(db, frozen, monkeypatch):
 def test_common_vietnamese_words_and_ordinals_meet_their_english_forms(db, frozen):
     cat = [pref("User has a cat named Miu.", subject="pet"), pref("Người dùng có con mèo tên Miu.", subject="pet")]
     pref("User has a dog named Lu.", subject="pet")
-    born = [pref("User's birthday is on 12 March.", subject="birthday"), pref("User was born on March 12th.", subject="birthday")]
+    born = [
+        pref("User's birthday is on 12 March.", subject="birthday"),
+        pref("User was born on March 12th.", subject="birthday"),
+    ]
     pref("User was born on March 13th.", subject="birthday")
     lives = [pref("Người dùng sống ở Huế.", subject="home"), pref("nguoi dung song o Hue", subject="home")]
     assert sorted(doctor.analyze("duplicates").duplicates) == sorted([cat, born, lives])

@@ -16,7 +16,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def logged_in(live_server, page, django_user_model):
     client = Client()
     client.force_login(django_user_model.objects.create_superuser("owner", password="a long test password"))
-    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
     return page
 
 

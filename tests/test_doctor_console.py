@@ -8,8 +8,8 @@ import time_machine
 from django.test import Client
 
 from governance import cleanup, hygiene
-from memories.lifecycle.policies import set_delete_policy
 from memories import lifecycle
+from memories.lifecycle.policies import set_delete_policy
 from memories.models import AuditEvent, Memory
 from tests.factories import OWNER, add_memory
 
@@ -150,7 +150,10 @@ def test_pages_speak_vietnamese(console, group):
     assert "Kiểm tra bộ nhớ" in page and "1 nhóm trùng lặp" in page and "Xem xét gộp" in page
     assert "Gộp các bản trùng lặp" in console.get("/doctor/merge/", {"ids": group}).content.decode()
     assert "Kế hoạch dọn dẹp" in console.get("/doctor/cleanup/").content.decode()
-    assert "Không có gì cần rà soát: mọi bộ nhớ còn hiệu lực đều mới được xác nhận." in console.get("/review/").content.decode()
+    assert (
+        "Không có gì cần rà soát: mọi bộ nhớ còn hiệu lực đều mới được xác nhận."
+        in console.get("/review/").content.decode()
+    )
 
 
 def test_the_doctor_page_reuses_its_report_until_the_store_changes(client, django_user_model, monkeypatch):

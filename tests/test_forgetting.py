@@ -74,12 +74,16 @@ def test_concurrent_writers_never_see_database_is_locked():
     processes = [
         subprocess.Popen(
             [sys.executable, "-c", WRITER, str(n), str(per_writer)],
-            cwd=settings.BASE_DIR, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=settings.BASE_DIR,
+            env=child_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for n in range(writers)
     ]
     results = [process.communicate(timeout=120) + (process.returncode,) for process in processes]
-    for stdout, stderr, returncode in results:
+    for _stdout, stderr, returncode in results:
         assert "locked" not in stderr
         assert returncode == 0, stderr
     assert Memory.objects.count() == writers * per_writer

@@ -6,7 +6,7 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
@@ -16,12 +16,12 @@ from django_q.models import Schedule
 
 from governance import hygiene, jobs, prune, retention, schedules
 from governance.models import HygieneSnapshot, JobRun
-from memories.lifecycle.policies import set_delete_policy
 from memories import lifecycle
+from memories.lifecycle.policies import set_delete_policy
 from memories.models import AuditEvent, Memory, Message
 from tests.factories import OWNER, add_memory, child_env
 
-NOW = datetime(2026, 6, 1, 9, 0, tzinfo=dt_timezone.utc)
+NOW = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -46,9 +46,14 @@ def crafted(db, frozen):
         future = add_memory("User is on holiday next month.", ttl=timedelta(days=60))
         kept = add_memory("User prefers concise replies.")
     return {
-        "old_replaced": old_replaced, "old_replacement": old_replacement, "recent_replaced": recent_replaced,
-        "recent_replacement": recent_replacement, "expired": expired, "pinned_expired": pinned_expired,
-        "future": future, "kept": kept,
+        "old_replaced": old_replaced,
+        "old_replacement": old_replacement,
+        "recent_replaced": recent_replaced,
+        "recent_replacement": recent_replacement,
+        "expired": expired,
+        "pinned_expired": pinned_expired,
+        "future": future,
+        "kept": kept,
     }
 
 
@@ -64,10 +69,17 @@ def test_prune_under_allow_erases_expired_and_long_superseded_rows_but_never_pin
 
     assert (result.policy, result.expired, result.superseded, result.deleted) == ("allow", 1, 1, 2)
     assert remaining(crafted) == {
-        "old_replacement", "recent_replaced", "recent_replacement", "pinned_expired", "future", "kept"
+        "old_replacement",
+        "recent_replaced",
+        "recent_replacement",
+        "pinned_expired",
+        "future",
+        "kept",
     }
     # Erased the forgetting way: the history keeps a hash of the text, never the text.
-    forgets = AuditEvent.objects.filter(event="forget", memory_id__in=[crafted["expired"].pk, crafted["old_replaced"].pk])
+    forgets = AuditEvent.objects.filter(
+        event="forget", memory_id__in=[crafted["expired"].pk, crafted["old_replaced"].pk]
+    )
     assert forgets.count() == 2
     assert all(len(event.text_sha256) == 64 and event.actor == "system:jobs" for event in forgets)
     assert not AuditEvent.objects.filter(memory_id=crafted["expired"].pk, new__isnull=False).exists()
@@ -139,8 +151,14 @@ def test_prune_keeps_a_row_whose_erasure_would_take_a_pinned_older_version(db, f
 def test_prune_works_in_batches_and_finishes_them_all(db, frozen):
     set_delete_policy("allow", actor=OWNER)
     Memory.objects.bulk_create(
-        Memory(text=f"expired note {i}", kind="note", source="test", source_kind="owner", status="approved",
-               expires_at=NOW - timedelta(hours=1))
+        Memory(
+            text=f"expired note {i}",
+            kind="note",
+            source="test",
+            source_kind="owner",
+            status="approved",
+            expires_at=NOW - timedelta(hours=1),
+        )
         for i in range(1300)
     )
     keep = add_memory("User prefers concise replies.")
@@ -244,7 +262,7 @@ def test_seeding_recreates_a_missing_schedule_and_keeps_an_edited_cron(db, froze
     prune = Schedule.objects.get(name="bestie-prune")
     assert (prune.cron, prune.func) == ("15 2 * * *", "governance.prune.prune")
     hygiene = Schedule.objects.get(name="bestie-hygiene")
-    assert hygiene.cron == "0 4 * * *" and hygiene.next_run == datetime(2026, 6, 2, 4, 0, tzinfo=dt_timezone.utc)
+    assert hygiene.cron == "0 4 * * *" and hygiene.next_run == datetime(2026, 6, 2, 4, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize("cron", ["", "every monday", "0 9 * *", "61 * * * *", "0 9 * * 1 2026"])
@@ -287,8 +305,14 @@ print("deleted", deleted)
 def _expired_rows(count):
     Memory.objects.bulk_create(
         (
-            Memory(text=f"expired note {i}", kind="note", source="soak", source_kind="owner", status="approved",
-                   expires_at=datetime(2026, 1, 1, tzinfo=dt_timezone.utc))
+            Memory(
+                text=f"expired note {i}",
+                kind="note",
+                source="soak",
+                source_kind="owner",
+                status="approved",
+                expires_at=datetime(2026, 1, 1, tzinfo=UTC),
+            )
             for i in range(count)
         ),
         batch_size=1000,
@@ -297,8 +321,12 @@ def _expired_rows(count):
 
 def _spawn(script, *args):
     return subprocess.Popen(
-        [sys.executable, "-c", script, *map(str, args)], cwd=settings.BASE_DIR, env=child_env(),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-c", script, *map(str, args)],
+        cwd=settings.BASE_DIR,
+        env=child_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -310,7 +338,7 @@ def test_prune_beside_concurrent_writers_loses_nothing_and_never_sees_a_lock():
     processes = [_spawn(PRUNER, 3)] + [_spawn(WRITER, n, per_writer) for n in range(writers)]
     results = [process.communicate(timeout=180) + (process.returncode,) for process in processes]
 
-    for stdout, stderr, returncode in results:
+    for _stdout, stderr, returncode in results:
         assert "locked" not in stderr
         assert returncode == 0, stderr
     assert results[0][0].strip() == "deleted 3000"

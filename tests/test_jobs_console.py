@@ -1,6 +1,6 @@
 """The console's jobs page: every job's schedule (editable) and the history of runs."""
 
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.test import Client
@@ -12,7 +12,7 @@ from memories.models import AuditEvent
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
-START = datetime(2026, 6, 1, 3, 30, tzinfo=dt_timezone.utc)
+START = datetime(2026, 6, 1, 3, 30, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -25,8 +25,12 @@ def console(django_user_model):
 def run(job, outcome="ok", counts=None, error="", minutes=0):
     started = START + timedelta(minutes=minutes)
     return JobRun.objects.create(
-        job=job, started_at=started, finished_at=started + timedelta(seconds=12.5), outcome=outcome,
-        counts=counts or {}, error=error,
+        job=job,
+        started_at=started,
+        finished_at=started + timedelta(seconds=12.5),
+        outcome=outcome,
+        counts=counts or {},
+        error=error,
     )
 
 
@@ -91,7 +95,9 @@ def test_the_owner_changes_a_schedule_and_it_is_audited(console):
     assert "now runs on the schedule 15 2 * * *" in response.content.decode()
     event = AuditEvent.objects.get(event="policy")
     assert (event.actor, event.old, event.new) == (
-        "owner:owner", {"prune schedule": "30 3 * * *"}, {"prune schedule": "15 2 * * *"}
+        "owner:owner",
+        {"prune schedule": "30 3 * * *"},
+        {"prune schedule": "15 2 * * *"},
     )
 
 
@@ -124,8 +130,12 @@ def test_a_schedule_change_needs_the_csrf_token(django_user_model):
 
 
 def test_run_errors_and_counts_are_escaped(console):
-    run("digest", outcome="failed", error="SMTPException: <script>alert(1)</script>",
-        counts={"channel": "<img src=x onerror=alert(2)>"})
+    run(
+        "digest",
+        outcome="failed",
+        error="SMTPException: <script>alert(1)</script>",
+        counts={"channel": "<img src=x onerror=alert(2)>"},
+    )
 
     page = console.get("/jobs/").content.decode()
 

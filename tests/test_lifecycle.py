@@ -5,8 +5,8 @@ import time_machine
 from django.db import connection
 from django.utils import timezone
 
-from memories.lifecycle import policies
 from memories import lifecycle, rows, search
+from memories.lifecycle import policies
 from memories.models import AuditEvent, Layer, Memory, Status
 from tests.factories import OWNER, add_memory
 
@@ -31,8 +31,16 @@ def _chains_stay_intact(db):
 
 def test_add_records_every_field_and_an_add_event():
     memory = add_memory(
-        "Đang làm dự án Bestie tuần này.", kind="project_context", subject="focus", scope="project",
-        project="bestie", user="owner", channel="telegram:1", layer="core", pinned=True, confidence=0.7,
+        "Đang làm dự án Bestie tuần này.",
+        kind="project_context",
+        subject="focus",
+        scope="project",
+        project="bestie",
+        user="owner",
+        channel="telegram:1",
+        layer="core",
+        pinned=True,
+        confidence=0.7,
         ttl=timedelta(days=7),
     )
     memory.refresh_from_db()
@@ -84,7 +92,9 @@ def test_pause_and_deny_refuse_writes_and_say_how_to_undo():
         add_memory()
     assert Memory.objects.count() == 0
     assert list(AuditEvent.objects.values_list("event", "new")) == [
-        ("policy", {"paused": True}), ("policy", {"paused": False}), ("policy", {"write_policy": "deny"}),
+        ("policy", {"paused": True}),
+        ("policy", {"paused": False}),
+        ("policy", {"write_policy": "deny"}),
     ]
 
 
@@ -99,7 +109,11 @@ def test_edit_pin_move_confirm_record_old_and_new_values():
     memory.refresh_from_db()
     assert memory.text == "User prefers short replies."
     assert (memory.scope, memory.project, memory.layer, memory.pinned, memory.stale) == (
-        "project", "bestie", "archive", False, False,
+        "project",
+        "bestie",
+        "archive",
+        False,
+        False,
     )
     assert events(memory.pk) == ["add", "edit", "pin", "unpin", "move", "confirm"]
     edit_event = AuditEvent.objects.get(memory_id=memory.pk, event="edit")
@@ -291,10 +305,23 @@ def test_the_write_paths_own_row_reads_and_updates_match_the_orm():
 def test_the_write_paths_own_insert_stores_what_the_orm_stores():
     now = timezone.now()
     fields = dict(
-        text="Prefers tea after 3pm", kind="preference", subject="drinks", scope="project", project="bestie",
-        layer=Layer.ARCHIVE, status=Status.PENDING, pinned=True, confidence=0.75, source="chat",
-        source_kind="user_message", flags=["tool_output"], text_key="k", created_at=now - timedelta(days=2),
-        confirmed_at=now, expires_at=now + timedelta(hours=5), access_count=3,
+        text="Prefers tea after 3pm",
+        kind="preference",
+        subject="drinks",
+        scope="project",
+        project="bestie",
+        layer=Layer.ARCHIVE,
+        status=Status.PENDING,
+        pinned=True,
+        confidence=0.75,
+        source="chat",
+        source_kind="user_message",
+        flags=["tool_output"],
+        text_key="k",
+        created_at=now - timedelta(days=2),
+        confirmed_at=now,
+        expires_at=now + timedelta(hours=5),
+        access_count=3,
     )
     by_orm = Memory.objects.create(**fields)
     ours = rows.insert(Memory(**fields))

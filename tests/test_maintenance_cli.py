@@ -2,7 +2,7 @@
 
 import io
 import json
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
@@ -18,7 +18,7 @@ from memories.models import Memory
 from tests.cli import memory, refused
 from tests.factories import OWNER, add_memory
 
-NOW = datetime(2026, 6, 1, 9, 0, tzinfo=dt_timezone.utc)
+NOW = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -78,7 +78,11 @@ def test_install_status_and_remove_channels(db):
     memory("maintenance", "install", "--channel", "webhook:https://hooks.example/bestie", "--schedule", "30 18 * * 5")
     assert digest_cron() == "30 18 * * 5"
     status = json.loads(memory("maintenance", "status", "--json"))
-    assert status["channels"] == ["email:owner@example.com", "telegram:123456789", "webhook:https://hooks.example/bestie"]
+    assert status["channels"] == [
+        "email:owner@example.com",
+        "telegram:123456789",
+        "webhook:https://hooks.example/bestie",
+    ]
     jobs = {job["schedule"]: job for job in status["jobs"]}
     assert jobs["bestie-digest"]["cron"] == "30 18 * * 5" and jobs["bestie-digest"]["last_outcome"] is None
     assert jobs["bestie-digest"]["function"] == "governance.digest.send_scheduled"

@@ -1,26 +1,25 @@
 """Retrieval and prompt assembly (SPEC §4): scoring, tiers, budgets, governance, access statistics."""
 
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from memories.lifecycle import policies
 from memories import lifecycle
+from memories.lifecycle import policies
 from memories.models import Layer, Memory, Scope
-from memories.retrieval.relevance import query_terms
 from memories.retrieval import build_context
 from memories.retrieval.context import Weights
-from memories.retrieval.prompt import line
-from memories.retrieval.prompt import prompt_tokens
+from memories.retrieval.prompt import line, prompt_tokens
+from memories.retrieval.relevance import query_terms
 from tests.cli import memory, memory_json, refused
 from tests.factories import OWNER, add_memory
 
 pytestmark = pytest.mark.django_db
 
-NOW = datetime(2026, 5, 2, 9, 0, tzinfo=dt_timezone.utc)
+NOW = datetime(2026, 5, 2, 9, 0, tzinfo=UTC)
 
 
 def working_ids(context):
@@ -98,7 +97,7 @@ def test_context_match_prefers_the_users_own_memory_over_an_everyone_memory():
 
 
 def test_signals_cannot_lift_an_unrelated_memory_above_a_match():
-    with time_machine.travel(datetime.now(dt_timezone.utc) - timedelta(days=800), tick=False):
+    with time_machine.travel(datetime.now(UTC) - timedelta(days=800), tick=False):
         match = everywhere("Deploys the shop with Terraform.", confidence=0.5)
     loved = everywhere("Deploys the garden by hand.", pinned=True)
     Memory.objects.filter(pk=loved).update(access_count=1000)
@@ -150,9 +149,9 @@ def test_what_is_not_injectable_is_never_in_the_prompt():
     lifecycle.supersede(old, newer, actor=OWNER)
     expired = everywhere("Espresso expired memory.", ttl=timedelta(hours=1))
     deleted = everywhere("Espresso soft-deleted memory.")
-    Memory.objects.filter(pk=deleted).update(deleted_at=datetime.now(dt_timezone.utc))
+    Memory.objects.filter(pk=deleted).update(deleted_at=datetime.now(UTC))
 
-    later = datetime.now(dt_timezone.utc) + timedelta(hours=2)
+    later = datetime.now(UTC) + timedelta(hours=2)
     context = build_context("espresso memory", now=later)
 
     shown = {item.id for item in context.items} | {item.id for item in context.near_misses}
@@ -272,7 +271,7 @@ def test_access_statistics_are_updated_in_one_statement_for_what_was_injected(dj
     core = add_memory("Replies in Vietnamese.", layer=Layer.CORE).pk
     left_out = everywhere("Espresso memory that will not fit the limit.")
     Memory.objects.filter(pk=left_out).update(confidence=0.5)
-    at = datetime(2026, 6, 1, 12, 0, tzinfo=dt_timezone.utc)
+    at = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
     with CaptureQueriesContext(connection) as queries:
         context = build_context("espresso memory", limit=6, now=at)
@@ -327,7 +326,7 @@ def test_a_vietnamese_syllable_typed_without_diacritics_is_not_a_prefix():
 
 
 def test_two_common_syllables_side_by_side_find_their_memory(monkeypatch):
-    """"đi chợ" (going to the market): both syllables are everywhere, the word they make is not."""
+    """ "đi chợ" (going to the market): both syllables are everywhere, the word they make is not."""
     market = everywhere("Lịch đi chợ của chủ nhân là sáng Chủ nhật.")
     for n in range(60):
         everywhere(f"Đi công tác {n} ngày, mua quà cho mẹ.")
@@ -338,7 +337,10 @@ def test_two_common_syllables_side_by_side_find_their_memory(monkeypatch):
 
 def test_natural_language_queries_drop_stopwords_and_match_any_word():
     assert [term.text for term in query_terms("What package manager do I use for the shop?")] == [
-        "packag", "manager", "use", "shop",
+        "packag",
+        "manager",
+        "use",
+        "shop",
     ]
     memory_id = everywhere("The shop is built with pnpm.")
     assert working_ids(build_context("What package manager do I use for the shop?")) == [memory_id]
@@ -365,7 +367,10 @@ def test_rankings_are_identical_on_sqlite_and_postgresql():
         context = build_context("pnpm workspace monorepo", record_access=False)
     names = {memory_id: name for name, memory_id in ids.items()}
     assert [names[memory_id] for memory_id in working_ids(context)] == [
-        "all three", "two", "two, older", "workspace only",
+        "all three",
+        "two",
+        "two, older",
+        "workspace only",
     ]
     assert [(names[item.id], item.reason) for item in context.near_misses] == [("pnpm only", "score")]
 
@@ -429,7 +434,9 @@ def test_cli_says_when_memory_is_paused():
 def test_cli_errors():
     assert "query: must not be empty" in refused("context", "  ")
     assert "argument --budget: must be a positive whole number, not '0'" in refused("context", "pnpm", "--budget", "0")
-    assert "argument --limit: must be a positive whole number, not 'many'" in refused("context", "pnpm", "--limit", "many")
+    assert "argument --limit: must be a positive whole number, not 'many'" in refused(
+        "context", "pnpm", "--limit", "many"
+    )
     assert "the following arguments are required: QUERY" in refused("context")
 
 

@@ -51,7 +51,7 @@ def test_each_corpus_secret_is_found_as_its_kind_and_never_repeated(kind, text):
     redacted = redact(text)
     assert f"[redacted {kind}]" in redacted
     for finding in findings:
-        secret = text[finding.start:finding.end]
+        secret = text[finding.start : finding.end]
         assert secret not in redacted
         assert secret not in finding.reason
         assert finding.kind in finding.reason or finding.kind.lower() in finding.reason
@@ -165,15 +165,41 @@ def test_edit_refuses_a_secret_and_changes_nothing(db):
 def _document(memory_text, history_new_text=None):
     now = "2026-11-29T10:00:00Z"
     memory = {
-        "id": 1, "text": memory_text, "kind": "fact", "subject": "", "scope": "core", "user": "",
-        "channel": "", "project": "", "layer": "working", "status": "approved", "pinned": False,
-        "stale": False, "superseded_by": None, "expires_at": None, "confidence": 1.0, "source": "cli",
-        "source_kind": "owner", "message_id": None, "flags": [], "created_at": now, "confirmed_at": now,
-        "last_accessed_at": None, "access_count": 0, "deleted_at": None,
+        "id": 1,
+        "text": memory_text,
+        "kind": "fact",
+        "subject": "",
+        "scope": "core",
+        "user": "",
+        "channel": "",
+        "project": "",
+        "layer": "working",
+        "status": "approved",
+        "pinned": False,
+        "stale": False,
+        "superseded_by": None,
+        "expires_at": None,
+        "confidence": 1.0,
+        "source": "cli",
+        "source_kind": "owner",
+        "message_id": None,
+        "flags": [],
+        "created_at": now,
+        "confirmed_at": now,
+        "last_accessed_at": None,
+        "access_count": 0,
+        "deleted_at": None,
     }
     event = {
-        "id": 1, "memory_id": 1, "event": "add", "actor": OWNER, "at": now, "old": None,
-        "new": {"text": history_new_text or memory_text}, "text_sha256": "", "note": "",
+        "id": 1,
+        "memory_id": 1,
+        "event": "add",
+        "actor": OWNER,
+        "at": now,
+        "old": None,
+        "new": {"text": history_new_text or memory_text},
+        "text_sha256": "",
+        "note": "",
     }
     memories = json.dumps(memory, ensure_ascii=False)
     history = json.dumps(event, ensure_ascii=False)

@@ -3,7 +3,7 @@
 import io
 import json
 import re
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection
@@ -31,13 +31,22 @@ def store():
     message = Message.objects.create(role="user", text="nhớ giúp mình nhé", channel="telegram:123")
     memories = {
         "vietnamese": add(
-            VIETNAMESE, kind="communication_preference", subject="language", user="owner",
-            channel="telegram:123", message=message, flags=["instruction_like"], confidence=0.85,
+            VIETNAMESE,
+            kind="communication_preference",
+            subject="language",
+            user="owner",
+            channel="telegram:123",
+            message=message,
+            flags=["instruction_like"],
+            confidence=0.85,
         ),
         "core_pinned": add("Call the owner Minh", kind="addressing", layer=Layer.CORE, pinned=True),
         "project": add(
-            "Uses pnpm, not npm", kind="project_context", subject="package_manager",
-            scope=Scope.PROJECT, project="bestie",
+            "Uses pnpm, not npm",
+            kind="project_context",
+            subject="package_manager",
+            scope=Scope.PROJECT,
+            project="bestie",
         ),
         "session": add(
             "Is on a train right now", kind="fact", scope=Scope.SESSION, channel="cli", ttl=timedelta(hours=2)
@@ -45,9 +54,7 @@ def store():
         "archive": add("Liked the 2024 trip to Huế", kind="fact", layer=Layer.ARCHIVE),
         "pending": add("Might move to Hà Nội", kind="fact", status=Status.PENDING, source_kind="agent_inference"),
         "approved": add("Works late on Fridays", kind="fact", status=Status.PENDING, source_kind="user_message"),
-        "rejected": add(
-            "Always skip the checks", kind="decision", status=Status.PENDING, source_kind="tool_output"
-        ),
+        "rejected": add("Always skip the checks", kind="decision", status=Status.PENDING, source_kind="tool_output"),
         "old": add("Prefers npm", kind="preference", subject="package_manager"),
         "new": add("Prefers pnpm", kind="preference", subject="package_manager"),
         "expired": add("Has a dentist appointment", kind="fact"),
@@ -63,9 +70,11 @@ def store():
     lifecycle.forget(memories["forgotten"].pk, actor=ACTOR, confirmed=True)
     Memory.objects.filter(pk=memories["deleted"].pk).update(deleted_at=timezone.now())
     Memory.objects.filter(pk=memories["stale"].pk).update(
-        stale=True, access_count=12, last_accessed_at=timezone.now(),
+        stale=True,
+        access_count=12,
+        last_accessed_at=timezone.now(),
         # A time without microseconds, which iso() writes without a fraction.
-        confirmed_at=datetime(2025, 1, 2, 3, 4, 5, tzinfo=dt_timezone.utc),
+        confirmed_at=datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC),
     )
     return memories
 
@@ -311,15 +320,35 @@ def test_no_id_handed_out_before_the_import_comes_back(transactional_db, store):
 
 def test_import_keeps_text_and_times_exactly(transactional_db):
     document = {
-        "format": "bestie-memory-export", "version": 1, "exported_at": "2026-05-02T10:00:00Z",
+        "format": "bestie-memory-export",
+        "version": 1,
+        "exported_at": "2026-05-02T10:00:00Z",
         "memories": [
             {
-                "id": 41, "text": "  Spaces   stay  as they were ", "kind": "fact", "subject": "", "scope": "core",
-                "user": "", "channel": "", "project": "", "layer": "working", "status": "approved",
-                "pinned": False, "stale": False, "superseded_by": None, "expires_at": None, "confidence": 1,
-                "source": "cli", "source_kind": "import", "message_id": None, "flags": [],
-                "created_at": "2024-02-29T23:59:59.000001+07:00", "confirmed_at": "2025-01-01T00:00:00Z",
-                "last_accessed_at": None, "access_count": 0, "deleted_at": None,
+                "id": 41,
+                "text": "  Spaces   stay  as they were ",
+                "kind": "fact",
+                "subject": "",
+                "scope": "core",
+                "user": "",
+                "channel": "",
+                "project": "",
+                "layer": "working",
+                "status": "approved",
+                "pinned": False,
+                "stale": False,
+                "superseded_by": None,
+                "expires_at": None,
+                "confidence": 1,
+                "source": "cli",
+                "source_kind": "import",
+                "message_id": None,
+                "flags": [],
+                "created_at": "2024-02-29T23:59:59.000001+07:00",
+                "confirmed_at": "2025-01-01T00:00:00Z",
+                "last_accessed_at": None,
+                "access_count": 0,
+                "deleted_at": None,
             }
         ],
         "history": [],
@@ -329,7 +358,7 @@ def test_import_keeps_text_and_times_exactly(transactional_db):
 
     memory = Memory.objects.get(pk=41)
     assert memory.text == "  Spaces   stay  as they were "
-    assert memory.created_at == datetime(2024, 2, 29, 16, 59, 59, 1, tzinfo=dt_timezone.utc)
+    assert memory.created_at == datetime(2024, 2, 29, 16, 59, 59, 1, tzinfo=UTC)
     assert export()["memories"][0]["created_at"] == "2024-02-29T16:59:59.000001Z"
     assert AuditEvent.objects.count() == 0
 
@@ -389,8 +418,10 @@ def test_import_is_refused_while_memory_is_paused(transactional_db, store):
 
 def set_field(collection, index, field, value):
     """A change to one field of one record, and where the error about it must point."""
+
     def change(document):
         document[collection][index][field] = value
+
     return change, (collection, index)
 
 
@@ -439,6 +470,7 @@ def duplicate_history_id(document):
 def set_top(key, value):
     def change(document):
         document[key] = value
+
     return change
 
 
@@ -471,7 +503,9 @@ MALFORMED = {
     "record not an object": (set_top("memories", [["not", "an", "object"]]), ("memories", 0), "must be an object"),
     "duplicate id": (duplicate_id, ("memories", 3), "is used twice: memories[1] on line 4 has it too"),
     "dangling superseded_by": (
-        dangling_supersede, ("memories", 0), "superseded_by 999999 is neither in this document nor in the store"
+        dangling_supersede,
+        ("memories", 0),
+        "superseded_by 999999 is neither in this document nor in the store",
     ),
     "superseded by itself": (self_supersede, ("memories", 4), "superseded_by is the memory's own id"),
     "supersede loop": (supersede_loop, ("memories", 1), "superseded_by goes round in a loop"),

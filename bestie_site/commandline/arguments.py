@@ -32,9 +32,7 @@ def moment(value):
     try:
         return datetime.fromisoformat(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"must be an ISO-8601 time like 2026-12-01T09:00:00Z, not {value!r}"
-        ) from None
+        raise argparse.ArgumentTypeError(f"must be an ISO-8601 time like 2026-12-01T09:00:00Z, not {value!r}") from None
 
 
 def add_json(parser, default=False):

@@ -5,7 +5,10 @@ from bestie_site.commandline.arguments import add_json, add_limit, add_verb
 from governance import cleanup, rebalance
 
 LABELS = {
-    "merge": "merge", "mark_stale": "mark stale", "archive": "archive", "soft_delete": "soft-delete",
+    "merge": "merge",
+    "mark_stale": "mark stale",
+    "archive": "archive",
+    "soft_delete": "soft-delete",
     "hard_delete": "hard-delete",
 }
 
@@ -20,14 +23,22 @@ def _add_plan_options(parser):
 
 
 def register(verbs):
-    _add_plan_options(add_verb(
-        verbs, "cleanup", cleanup_verb,
-        "consolidate, mark stale, archive, soft-delete, hard-delete as the delete policy allows: a plan first",
-    ))
-    _add_plan_options(add_verb(
-        verbs, "rebalance", rebalance_verb,
-        "move memories between layers (unused working to archive, core over budget to working): a plan first",
-    ))
+    _add_plan_options(
+        add_verb(
+            verbs,
+            "cleanup",
+            cleanup_verb,
+            "consolidate, mark stale, archive, soft-delete, hard-delete as the delete policy allows: a plan first",
+        )
+    )
+    _add_plan_options(
+        add_verb(
+            verbs,
+            "rebalance",
+            rebalance_verb,
+            "move memories between layers (unused working to archive, core over budget to working): a plan first",
+        )
+    )
 
 
 def _ids(ids, limit):
@@ -47,10 +58,12 @@ def cleanup_verb(command, options):
         if options["json"]:
             output.write_json(command, applied.__dict__)
             return
-        write(command.style.SUCCESS(
-            f"merged {len(applied.merged)} groups, marked {applied.marked_stale} stale, archived {applied.archived}, "
-            f"soft-deleted {applied.soft_deleted}, hard-deleted {applied.hard_deleted}"
-        ))
+        write(
+            command.style.SUCCESS(
+                f"merged {len(applied.merged)} groups, marked {applied.marked_stale} stale, "
+                f"archived {applied.archived}, soft-deleted {applied.soft_deleted}, hard-deleted {applied.hard_deleted}"
+            )
+        )
         return
     current = cleanup.plan()
     if options["json"]:
@@ -64,11 +77,14 @@ def cleanup_verb(command, options):
         write(f"  {_ids(action.ids, options['limit'])}")
         if action.text:
             write(f"  merged text: {action.text}")
-    write(f"delete policy {current.delete_policy}: " + {
-        "deny": "--apply is refused",
-        "ask": "apply with --apply --yes",
-        "allow": "apply with --apply",
-    }[current.delete_policy])
+    write(
+        f"delete policy {current.delete_policy}: "
+        + {
+            "deny": "--apply is refused",
+            "ask": "apply with --apply --yes",
+            "allow": "apply with --apply",
+        }[current.delete_policy]
+    )
 
 
 def rebalance_verb(command, options):
@@ -78,9 +94,9 @@ def rebalance_verb(command, options):
         if options["json"]:
             output.write_json(command, moved)
             return
-        write(command.style.SUCCESS(
-            "moved " + (", ".join(f"{n} to {layer}" for layer, n in moved.items()) or "nothing")
-        ))
+        write(
+            command.style.SUCCESS("moved " + (", ".join(f"{n} to {layer}" for layer, n in moved.items()) or "nothing"))
+        )
         return
     current = rebalance.plan()
     if options["json"]:

@@ -6,7 +6,9 @@ from memories import retrieval
 
 
 def register(verbs):
-    parser = add_verb(verbs, "context", context, "what Bestie would see for QUERY, each memory's score and the near-misses")
+    parser = add_verb(
+        verbs, "context", context, "what Bestie would see for QUERY, each memory's score and the near-misses"
+    )
     add_query(parser)
     parser.add_argument("--user", default="", help="the user asking (governed retrieval keeps their memories)")
     parser.add_argument("--channel", default="", help="the conversation's channel, like telegram:123")
@@ -28,8 +30,13 @@ def _item_line(item):
 def context(command, options):
     # A preview: looking at what would be injected does not count as using those memories.
     result = retrieval.build_context(
-        " ".join(options["query"]), user=options["user"], channel=options["channel"], project=options["project"],
-        budget_tokens=options["budget"], limit=options["limit"], record_access=False,
+        " ".join(options["query"]),
+        user=options["user"],
+        channel=options["channel"],
+        project=options["project"],
+        budget_tokens=options["budget"],
+        limit=options["limit"],
+        record_access=False,
     )
     if options["json"]:
         output.write_json(command, retrieval.as_json(result))

@@ -11,7 +11,9 @@ MEMBERS_SHOWN = 5
 
 def register(verbs):
     parser = add_verb(
-        verbs, "analyze", analyze,
+        verbs,
+        "analyze",
+        analyze,
         "the doctor's report: duplicates, conflicts, stale, noise, core budget, missing metadata, broken chains",
     )
     parser.add_argument("--mode", choices=doctor.MODES, help="only this part of the report")
@@ -19,7 +21,9 @@ def register(verbs):
     add_json(parser)
 
     parser = add_verb(
-        verbs, "merge", merge,
+        verbs,
+        "merge",
+        merge,
         "merge duplicates into one new approved memory; each one is superseded by it (--draft shows the text)",
     )
     parser.add_argument("ids", nargs="+", metavar="ID")
@@ -76,7 +80,10 @@ def analyze(command, options):
         _write_groups(command, "conflicts", report.conflicts, limit)
     if mode in (None, "stale"):
         _write_ids(
-            command, "stale", report.stale, limit,
+            command,
+            "stale",
+            report.stale,
+            limit,
             f" ({details['stale_unconfirmed']} not confirmed for a long time, {details['stale_unused']} unused "
             f"for {UNUSED_DAYS} days; {details['stale_expired_backlog']} expired rows not pruned yet; "
             f"{details['stale_all_rows']} rows, {details['stale_live_rows']} live)",
@@ -102,7 +109,9 @@ def merge(command, options):
     if options["draft"]:
         draft = consolidation.draft(options["ids"])
         if options["json"]:
-            output.write_json(command, {"text": draft.text, "base_id": draft.base_id, "members": list(draft.member_ids)})
+            output.write_json(
+                command, {"text": draft.text, "base_id": draft.base_id, "members": list(draft.member_ids)}
+            )
             return
         command.stdout.write(f"proposed text (from memory #{draft.base_id}): {draft.text}")
         if draft.pinned_ids:

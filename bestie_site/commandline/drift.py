@@ -17,7 +17,9 @@ from review import drift
 
 def register(verbs):
     parser = add_verb(
-        verbs, "review", queue,
+        verbs,
+        "review",
+        queue,
         f"drift review: live memories not confirmed for {settings.BESTIE_DRIFT_AGE_DAYS} days, oldest first, "
         f"{settings.BESTIE_DRIFT_WEEKLY} a week",
     )
@@ -44,12 +46,17 @@ def queue(command, options):
             {
                 "items": [
                     {
-                        "id": m.pk, "subject": m.subject, "text": m.text, "source": m.source,
+                        "id": m.pk,
+                        "subject": m.subject,
+                        "text": m.text,
+                        "source": m.source,
                         "confirmed_at": iso(m.confirmed_at),
                     }
                     for m in current.items
                 ],
-                "due": current.due, "reviewed_this_week": current.reviewed_this_week, "weekly": current.weekly,
+                "due": current.due,
+                "reviewed_this_week": current.reviewed_this_week,
+                "weekly": current.weekly,
                 "age_days": current.age_days,
             },
         )

@@ -15,7 +15,9 @@ from memories.times import iso
 
 def register(verbs):
     parser = add_verb(
-        verbs, "hygiene", status,
+        verbs,
+        "hygiene",
+        status,
         "the store's hygiene score (0-100) with its parts; --apply makes the safe fixes and prunes the backlog",
     )
     parser.add_argument("--apply", action="store_true", help="safe fixes, prune the expired backlog, take a snapshot")
@@ -24,8 +26,14 @@ def register(verbs):
     actions = add_actions(parser, required=False)
     add_json(add_verb(actions, "status", status, "the score and its parts (the default)"), argparse.SUPPRESS)
     doctor = add_verb(actions, "doctor", doctor_verb, "what the safe fixes would do; --fix makes them")
-    doctor.add_argument("--fix", action="store_true", help="recompute missing text keys, cut broken chains, prune as the delete policy allows")
-    doctor.add_argument("--yes", action="store_true", default=argparse.SUPPRESS, help="let --fix prune when the delete policy is ask")
+    doctor.add_argument(
+        "--fix",
+        action="store_true",
+        help="recompute missing text keys, cut broken chains, prune as the delete policy allows",
+    )
+    doctor.add_argument(
+        "--yes", action="store_true", default=argparse.SUPPRESS, help="let --fix prune when the delete policy is ask"
+    )
     add_json(doctor, argparse.SUPPRESS)
     trend = add_verb(actions, "trend", trend_verb, "the score over time, from the daily snapshots")
     trend.add_argument("--days", type=positive_int, default=90, help="how far back (default 90)")
@@ -47,22 +55,31 @@ def status(command, options):
 
 
 def _fixes_json(fixes):
-    return {"text_keys": fixes.text_keys, "chains_cut": fixes.chains_cut, "pruned": fixes.prune.deleted if fixes.prune else 0}
+    return {
+        "text_keys": fixes.text_keys,
+        "chains_cut": fixes.chains_cut,
+        "pruned": fixes.prune.deleted if fixes.prune else 0,
+    }
 
 
 def _write_fixes(command, fixes):
     write = command.stdout.write
     write(f"text keys filled: {fixes.text_keys}")
-    write(f"broken chain links cut: {len(fixes.chains_cut)}" + (f" ({', '.join(f'#{i}' for i in fixes.chains_cut)})" if fixes.chains_cut else ""))
+    write(
+        f"broken chain links cut: {len(fixes.chains_cut)}"
+        + (f" ({', '.join(f'#{i}' for i in fixes.chains_cut)})" if fixes.chains_cut else "")
+    )
     if fixes.prune is None:
         write("expired backlog: none")
     elif fixes.prune.deleted:
         write(f"expired backlog: pruned {fixes.prune.deleted} memories")
     else:
-        write(command.style.WARNING(
-            f"expired backlog: {fixes.prune.would_delete} kept (delete policy {fixes.prune.policy}; "
-            "`bestie memory prune --yes` or `hygiene --apply --yes` when it is ask)"
-        ))
+        write(
+            command.style.WARNING(
+                f"expired backlog: {fixes.prune.would_delete} kept (delete policy {fixes.prune.policy}; "
+                "`bestie memory prune --yes` or `hygiene --apply --yes` when it is ask)"
+            )
+        )
 
 
 def apply(command, options):

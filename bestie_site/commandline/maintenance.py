@@ -33,7 +33,10 @@ def register(verbs):
     actions = add_actions(parser, required=True)
     parser = add_verb(actions, "install", install, "send the digest to these channels on a schedule")
     parser.add_argument(
-        "--channel", action="append", required=True, metavar="KIND:TARGET",
+        "--channel",
+        action="append",
+        required=True,
+        metavar="KIND:TARGET",
         help="email:ADDRESS, telegram:CHAT_ID, zalo:USER_ID or webhook:URL; repeat for several",
     )
     parser.add_argument(
@@ -65,20 +68,26 @@ def prune_verb(command, options):
             f"the delete policy is deny: {total} memories would be erased; nothing was. "
             "Change it with `bestie memory policy delete ask|allow`"
         )
-    command.stdout.write(command.style.SUCCESS(
-        f"erased {result.deleted} memories ({result.expired} expired, {result.superseded} superseded, and the "
-        f"older versions they replaced) in {result.batches} batch(es)"
-    ))
+    command.stdout.write(
+        command.style.SUCCESS(
+            f"erased {result.deleted} memories ({result.expired} expired, {result.superseded} superseded, and the "
+            f"older versions they replaced) in {result.batches} batch(es)"
+        )
+    )
 
 
 def send_digest(command, options):
     if not DigestChannel.objects.exists():
         command.stdout.write(digest.preview().text)
-        command.stderr.write("no channels installed (bestie memory maintenance install --channel …): printed it instead")
+        command.stderr.write(
+            "no channels installed (bestie memory maintenance install --channel …): printed it instead"
+        )
         return
     result = digest.send_now()
     for delivery in result.deliveries:
-        line = f"{delivery.channel}: " + ("sent" if delivery.ok else f"FAILED after {delivery.attempts} attempts: {delivery.error}")
+        line = f"{delivery.channel}: " + (
+            "sent" if delivery.ok else f"FAILED after {delivery.attempts} attempts: {delivery.error}"
+        )
         command.stdout.write(command.style.SUCCESS(line) if delivery.ok else command.style.ERROR(line))
     if not result.sent:
         raise Refused(f"the digest was not sent: {result.reason}")
@@ -87,9 +96,12 @@ def send_digest(command, options):
 def backup(command, options):
     result = backups.backup(options["dest"])
     rotated = f"; rotated out {', '.join(result.rotated_out)}" if result.rotated_out else ""
-    command.stdout.write(command.style.SUCCESS(
-        f"backed up to {result.path} ({result.size_bytes // 1024} KiB, integrity ok, {result.seconds:.1f} s){rotated}"
-    ))
+    command.stdout.write(
+        command.style.SUCCESS(
+            f"backed up to {result.path} ({result.size_bytes // 1024} KiB, integrity ok, "
+            f"{result.seconds:.1f} s){rotated}"
+        )
+    )
 
 
 def restore(command, options):
@@ -105,9 +117,11 @@ def restore(command, options):
         )
         return
     result = backups.restore(options["file"])
-    command.stdout.write(command.style.SUCCESS(
-        f"restored {result.database} from {result.source}; the store as it was is in {result.safety_backup}"
-    ))
+    command.stdout.write(
+        command.style.SUCCESS(
+            f"restored {result.database} from {result.source}; the store as it was is in {result.safety_backup}"
+        )
+    )
 
 
 def install(command, options):
@@ -128,22 +142,30 @@ def status(command, options):
     installed = [str(channel) for channel in DigestChannel.objects.all()]
     rows = schedules.status()
     if options["json"]:
-        output.write_json(command, {
-            "channels": installed,
-            "jobs": [
-                {
-                    "schedule": row.schedule, "function": row.func, "cron": row.cron, "next_run": iso(row.next_run),
-                    "last_run": iso(row.last_started_at), "last_outcome": row.last_outcome, "last_error": row.last_error,
-                }
-                for row in rows
-            ],
-        })
-        return
-    command.stdout.write(f"digest channels: {', '.join(installed) or 'none (bestie memory maintenance install --channel …)'}")
-    for row in rows:
-        last = (
-            f"last {_when(row.last_started_at)} {row.last_outcome}" if row.last_started_at else "never run"
+        output.write_json(
+            command,
+            {
+                "channels": installed,
+                "jobs": [
+                    {
+                        "schedule": row.schedule,
+                        "function": row.func,
+                        "cron": row.cron,
+                        "next_run": iso(row.next_run),
+                        "last_run": iso(row.last_started_at),
+                        "last_outcome": row.last_outcome,
+                        "last_error": row.last_error,
+                    }
+                    for row in rows
+                ],
+            },
         )
+        return
+    command.stdout.write(
+        f"digest channels: {', '.join(installed) or 'none (bestie memory maintenance install --channel …)'}"
+    )
+    for row in rows:
+        last = f"last {_when(row.last_started_at)} {row.last_outcome}" if row.last_started_at else "never run"
         error = f": {row.last_error}" if row.last_error else ""
         command.stdout.write(
             f"{row.schedule:<26} {row.cron or '(no schedule)':<12} next {_when(row.next_run)}  {last}{error}"

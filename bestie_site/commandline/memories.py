@@ -18,7 +18,8 @@ def register(verbs):
     parser.add_argument("--scope", choices=Scope.values)
     parser.add_argument("--layer", choices=Layer.values)
     parser.add_argument(
-        "--status", choices=STATES,
+        "--status",
+        choices=STATES,
         help="a decision (pending, approved, rejected) or a state (live, stale, superseded, expired, deleted)",
     )
     parser.add_argument("--kind", help="only memories of this kind, like preference")
@@ -78,12 +79,15 @@ def register(verbs):
     when.add_argument("--never", action="store_true", help="never expire")
 
     parser = add_verb(
-        verbs, "forget", forget,
+        verbs,
+        "forget",
+        forget,
         "erase a memory for good, with the older versions it replaced; only a hash stays in the history",
     )
     parser.add_argument("id", metavar="ID")
     parser.add_argument(
-        "--restore-previous", action="store_true",
+        "--restore-previous",
+        action="store_true",
         help="make the memories it replaced current again instead of erasing them",
     )
 
@@ -136,9 +140,10 @@ def add(command, options):
 def details(memory, now):
     """Everything ``inspect`` shows, as its JSON object."""
     history = AuditEvent.objects.filter(memory_id=memory.pk).order_by("id")
-    message = memory.message_id and Message.objects.filter(pk=memory.message_id).values_list(
-        *output.MESSAGE_FIELDS, named=True
-    ).first()
+    message = (
+        memory.message_id
+        and Message.objects.filter(pk=memory.message_id).values_list(*output.MESSAGE_FIELDS, named=True).first()
+    )
     return {
         **transfer.memory_dict([getattr(memory, attribute) for attribute in output.MEMORY_ATTRIBUTES]),
         "state": memory.state(now),
@@ -146,8 +151,7 @@ def details(memory, now):
         "superseded_by_chain": lifecycle.successors(memory),
         "message": output.message_json(message) if message else None,
         "history": [
-            transfer.history_dict(row)
-            for row in history.values_list(*transfer.HISTORY_FIELDS.values()).iterator()
+            transfer.history_dict(row) for row in history.values_list(*transfer.HISTORY_FIELDS.values()).iterator()
         ],
     }
 
@@ -258,9 +262,7 @@ def forget(command, options):
     first, *older = forgotten.erased
     command.stdout.write(command.style.SUCCESS(f"forgot memory #{first}"))
     if older:
-        command.stdout.write(
-            f"also forgot the older versions it had replaced: {', '.join(f'#{i}' for i in older)}"
-        )
+        command.stdout.write(f"also forgot the older versions it had replaced: {', '.join(f'#{i}' for i in older)}")
     if forgotten.restored:
         restored = ", ".join(f"#{i}" for i in forgotten.restored)
         command.stdout.write(f"the memories it had replaced are current again: {restored}")
@@ -269,10 +271,12 @@ def forget(command, options):
 def clear(command, options):
     if not options["yes"]:
         plan = lifecycle.clear_plan()
-        command.stdout.write(command.style.WARNING(
-            f"clear would erase all {plan['memories']} memories and {plan['history']} history events, for good. "
-            "Nothing was changed; run `bestie memory clear --yes` to do it."
-        ))
+        command.stdout.write(
+            command.style.WARNING(
+                f"clear would erase all {plan['memories']} memories and {plan['history']} history events, for good. "
+                "Nothing was changed; run `bestie memory clear --yes` to do it."
+            )
+        )
         return
     count = lifecycle.clear(actor=ACTOR, confirmed=True)
     command.stdout.write(command.style.SUCCESS(f"erased {count} memories and the whole history"))

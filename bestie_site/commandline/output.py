@@ -7,7 +7,7 @@ the whole store needs no more memory than listing ten rows.
 
 import json
 from collections import namedtuple
-from datetime import datetime, timezone as dt_timezone
+from datetime import UTC, datetime
 
 import orjson
 from django.utils import timezone
@@ -48,7 +48,8 @@ def write_json_array(command, lines):
     """A JSON array of ``lines`` (encoded objects, bytes), one per line, written in batches as they come.
     Returns how many there were."""
     stream, batch, opening, count = Stream(command.stdout), [], b"[", 0
-    for count, line in enumerate(lines, 1):
+    for line in lines:
+        count += 1
         batch.append(line)
         if len(batch) == CHUNK:
             stream.write((opening + b"\n" + b",\n".join(batch)).decode())
@@ -75,7 +76,7 @@ def memory_rows(queryset):
 
 
 def _aware(value):
-    return value.replace(tzinfo=dt_timezone.utc) if value is not None and value.tzinfo is None else value
+    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
 
 
 def model_values(row):

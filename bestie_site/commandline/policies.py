@@ -35,9 +35,11 @@ def register(verbs):
 
 def pause(command, options):
     policies.pause(actor=ACTOR)
-    command.stdout.write(command.style.WARNING(
-        "memory paused: nothing is written or injected until `bestie memory resume`; listing and search still work"
-    ))
+    command.stdout.write(
+        command.style.WARNING(
+            "memory paused: nothing is written or injected until `bestie memory resume`; listing and search still work"
+        )
+    )
 
 
 def resume(command, options):

@@ -72,8 +72,10 @@ def summary(command, options):
     write = command.stdout.write
     write(f"memories: {_counts(report['counts'])}")
     for title, key in (
-        ("live by kind", "live_by_kind"), ("live by scope", "live_by_scope"),
-        ("live by layer", "live_by_layer"), ("by status", "by_status"),
+        ("live by kind", "live_by_kind"),
+        ("live by scope", "live_by_scope"),
+        ("live by layer", "live_by_layer"),
+        ("by status", "by_status"),
     ):
         groups = report[key]
         write(f"{title}: " + (", ".join(f"{name} {n}" for name, n in groups.items()) or "none"))

@@ -47,7 +47,11 @@ def notes(row):
 
 def write_pending(command, proposals, options, now):
     shown = output.write_memories(
-        command, proposals[: options["limit"]], as_json=options["json"], now=now, notes=notes,
+        command,
+        proposals[: options["limit"]],
+        as_json=options["json"],
+        now=now,
+        notes=notes,
         empty="no pending proposals match",
     )
     if not options["json"] and shown == options["limit"] and (total := proposals.count()) > shown:
@@ -104,10 +108,12 @@ def _memories(ids):
 def reject_all(command, options):
     if not options["yes"]:
         count = Memory.objects.pending().count()
-        command.stdout.write(command.style.WARNING(
-            f"reject-all would reject {count} pending proposal{'' if count == 1 else 's'}. "
-            "Nothing was changed; run `bestie memory reject-all --yes` to do it."
-        ))
+        command.stdout.write(
+            command.style.WARNING(
+                f"reject-all would reject {count} pending proposal{'' if count == 1 else 's'}. "
+                "Nothing was changed; run `bestie memory reject-all --yes` to do it."
+            )
+        )
         return
     count = lifecycle.reject_all(actor=ACTOR)
     command.stdout.write(command.style.SUCCESS(f"rejected {count} pending proposal{'' if count == 1 else 's'}"))

@@ -5,67 +5,83 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='HygieneSnapshot',
+            name="HygieneSnapshot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('taken_at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
-                ('counts', models.JSONField(default=dict)),
-                ('oldest_pending_at', models.DateTimeField(blank=True, null=True)),
-                ('score', models.PositiveSmallIntegerField()),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("taken_at", models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
+                ("counts", models.JSONField(default=dict)),
+                ("oldest_pending_at", models.DateTimeField(blank=True, null=True)),
+                ("score", models.PositiveSmallIntegerField()),
             ],
             options={
-                'db_table': 'governance_hygiene_snapshot',
-                'ordering': ['-taken_at', '-id'],
+                "db_table": "governance_hygiene_snapshot",
+                "ordering": ["-taken_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='DigestChannel',
+            name="DigestChannel",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('email', 'email'), ('telegram', 'telegram'), ('zalo', 'zalo'), ('webhook', 'webhook')], max_length=16)),
-                ('target', models.CharField(max_length=500)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("email", "email"),
+                            ("telegram", "telegram"),
+                            ("zalo", "zalo"),
+                            ("webhook", "webhook"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("target", models.CharField(max_length=500)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
             ],
             options={
-                'db_table': 'governance_digest_channel',
-                'ordering': ['kind', 'target'],
-                'constraints': [models.UniqueConstraint(fields=('kind', 'target'), name='digest_channel_unique')],
+                "db_table": "governance_digest_channel",
+                "ordering": ["kind", "target"],
+                "constraints": [models.UniqueConstraint(fields=("kind", "target"), name="digest_channel_unique")],
             },
         ),
         migrations.CreateModel(
-            name='DigestState',
+            name="DigestState",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('last_sent_at', models.DateTimeField(blank=True, null=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("last_sent_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'db_table': 'governance_digest_state',
-                'constraints': [models.CheckConstraint(condition=models.Q(('id', 1)), name='digest_state_singleton')],
+                "db_table": "governance_digest_state",
+                "constraints": [models.CheckConstraint(condition=models.Q(("id", 1)), name="digest_state_singleton")],
             },
         ),
         migrations.CreateModel(
-            name='JobRun',
+            name="JobRun",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('job', models.CharField(max_length=64)),
-                ('started_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('outcome', models.CharField(choices=[('running', 'running'), ('ok', 'ok'), ('failed', 'failed')], default='running', max_length=16)),
-                ('counts', models.JSONField(blank=True, default=dict)),
-                ('error', models.TextField(blank=True, default='')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("job", models.CharField(max_length=64)),
+                ("started_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "outcome",
+                    models.CharField(
+                        choices=[("running", "running"), ("ok", "ok"), ("failed", "failed")],
+                        default="running",
+                        max_length=16,
+                    ),
+                ),
+                ("counts", models.JSONField(blank=True, default=dict)),
+                ("error", models.TextField(blank=True, default="")),
             ],
             options={
-                'db_table': 'governance_job_run',
-                'ordering': ['-started_at', '-id'],
-                'indexes': [models.Index(fields=['job', 'started_at'], name='job_run_job_started')],
+                "db_table": "governance_job_run",
+                "ordering": ["-started_at", "-id"],
+                "indexes": [models.Index(fields=["job", "started_at"], name="job_run_job_started")],
             },
         ),
     ]

@@ -64,7 +64,7 @@ _SEARCH_SUFFIXES = ("ing", "ies", "ed", "s")
 
 
 def singular(word):
-    """"replies" -> "reply", "prefers" -> "prefer", "class" and "status" as they are."""
+    """ "replies" -> "reply", "prefers" -> "prefer", "class" and "status" as they are."""
     if len(word) <= 3:
         return word
     for ending, replacement in _SINGULAR_ENDINGS:

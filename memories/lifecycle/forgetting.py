@@ -36,7 +36,10 @@ def erase(ids, *, actor, confirmed, note=""):
     ).delete()
     record_many(
         audit_event(
-            AuditEvent.Event.FORGET, i, actor, sha=text_sha256(texts[i]),
+            AuditEvent.Event.FORGET,
+            i,
+            actor,
+            sha=text_sha256(texts[i]),
             note=note if i in ids else f"superseded by a forgotten memory; {note}".strip("; "),
         )
         for i in doomed
@@ -107,7 +110,7 @@ def checkpoint_wal(attempts=20):
     with connection.cursor() as cursor:
         cursor.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}")
         try:
-            for attempt in range(attempts):
+            for _attempt in range(attempts):
                 cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 busy, _, _ = cursor.fetchone()
                 if not busy:

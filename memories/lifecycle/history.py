@@ -12,8 +12,23 @@ from memories.times import json_ready
 
 # Fields shown in audit events and compared on edit; the record's bookkeeping (statistics, ids) is not.
 AUDITED_FIELDS = (
-    "text", "kind", "subject", "scope", "user", "channel", "project", "layer", "status", "pinned",
-    "stale", "superseded_by_id", "expires_at", "confidence", "source", "source_kind", "deleted_at",
+    "text",
+    "kind",
+    "subject",
+    "scope",
+    "user",
+    "channel",
+    "project",
+    "layer",
+    "status",
+    "pinned",
+    "stale",
+    "superseded_by_id",
+    "expires_at",
+    "confidence",
+    "source",
+    "source_kind",
+    "deleted_at",
 )
 
 
@@ -28,7 +43,12 @@ def snapshot(memory, fields=AUDITED_FIELDS):
 def audit_event(event, memory_id, actor, old=None, new=None, note="", sha=""):
     """An event to write with ``record_many``: ``old`` and ``new`` are the changed values before and after."""
     return AuditEvent(
-        memory_id=memory_id, event=event, actor=actor, old=json_ready(old), new=json_ready(new), note=note,
+        memory_id=memory_id,
+        event=event,
+        actor=actor,
+        old=json_ready(old),
+        new=json_ready(new),
+        note=note,
         text_sha256=sha,
     )
 

@@ -61,8 +61,10 @@ def delete_refusal(*, confirmed):
         return Refused(_("the delete policy is deny: nothing was deleted; set it to ask or allow to delete memories"))
     if policy == Policy.ASK and not confirmed:
         return Refused(
-            _("the delete policy is ask: nothing was deleted; the owner must confirm it (--yes on the command line, "
-              "the confirm step in the console)")
+            _(
+                "the delete policy is ask: nothing was deleted; the owner must confirm it (--yes on the command line, "
+                "the confirm step in the console)"
+            )
         )
     return None
 

@@ -95,12 +95,12 @@ WHERE "user" = %s AND text_key = %s AND superseded_by_id IS NULL AND deleted_at 
     AND (expires_at IS NULL OR expires_at > %s)
 ORDER BY id DESC LIMIT 20
 """
-_SAME_SUBJECT = """
+_SAME_SUBJECT = f"""
 SELECT id, text FROM memory
 WHERE "user" = %s AND kind = %s AND subject = %s AND status = 'approved' AND superseded_by_id IS NULL
     AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > %s)
-ORDER BY id DESC LIMIT {candidates}
-""".format(candidates=CANDIDATES)
+ORDER BY id DESC LIMIT {CANDIDATES}
+"""
 
 
 def _lookup(sql, params):
@@ -136,15 +136,27 @@ def propose(
         # The secret filter runs before anything is looked up, so a secret is refused as such and never
         # compared to anything.
         new = lifecycle.prepare(
-            text=text, kind=kind, source=source, source_kind=source_kind, subject=subject, scope=scope,
-            user=user, channel=channel, project=project, expires_at=expires_at, ttl=_ttl(ttl_seconds),
-            confidence=confidence, message=message, refusal="secrets are never stored, whatever the policy",
+            text=text,
+            kind=kind,
+            source=source,
+            source_kind=source_kind,
+            subject=subject,
+            scope=scope,
+            user=user,
+            channel=channel,
+            project=project,
+            expires_at=expires_at,
+            ttl=_ttl(ttl_seconds),
+            confidence=confidence,
+            message=message,
+            refusal="secrets are never stored, whatever the policy",
         )
     except Refused as error:
         return Proposal(None, REFUSED, f"not stored: {error}")
     if is_venting(new.fields["text"], message.text if message else ""):
         return Proposal(
-            None, REFUSED,
+            None,
+            REFUSED,
             "not stored: it reads as one-off venting, a passing mood with nothing lasting in it; "
             "it is kept when the user asks to remember it",
         )
@@ -190,8 +202,10 @@ def propose(
         reasons = {**_FLAG_REASONS, POSSIBLE_UPDATE: _possible_update(replaces)}
         why = " and ".join(reasons[flag] for flag in flags)
         return Proposal(
-            memory.pk, PENDING,
-            f"queued for the owner's review: {why}, which is never approved automatically", tuple(flags),
+            memory.pk,
+            PENDING,
+            f"queued for the owner's review: {why}, which is never approved automatically",
+            tuple(flags),
         )
     return Proposal(memory.pk, PENDING, "queued for the owner's review: the write policy is ask")
 
@@ -281,7 +295,8 @@ def record_message(*, role, text, agent, user="", channel="", project=""):
     if len(text) > MAX_MESSAGE_LENGTH:
         raise InvalidValue("text", f"is {len(text)} characters long; the limit is {MAX_MESSAGE_LENGTH}")
     fields = dict(
-        user=clean_label("user", user), channel=clean_label("channel", channel),
+        user=clean_label("user", user),
+        channel=clean_label("channel", channel),
         project=clean_label("project", project),
     )
     with transaction.atomic():

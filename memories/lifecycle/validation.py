@@ -137,7 +137,7 @@ def clean_placement(scope, project):
 
 
 def parse_ttl(value):
-    """"7d" -> timedelta(days=7); accepts s, m, h, d and w. Raises ValueError with a readable reason."""
+    """ "7d" -> timedelta(days=7); accepts s, m, h, d and w. Raises ValueError with a readable reason."""
     match = _TTL.match(value or "")
     if not match or int(match.group(1)) == 0:
         raise ValueError(f"TTL must be a positive number followed by s, m, h, d or w (like 7d or 12h), not {value!r}")

@@ -5,6 +5,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -16,7 +17,6 @@ from memories.lifecycle.validation import (
     InvalidValue,
     LifecycleError,
     NotFound,
-    Refused,
     clean_choice,
     clean_confidence,
     clean_expiry,
@@ -221,13 +221,21 @@ def supersede(old_id, new_id, *, actor, note=""):
             raise InvalidValue("new", _("a memory cannot supersede itself"))
         old, new = memories
         if old.superseded_by_id:
-            raise LifecycleError(_("memory %(old)s is already superseded by memory %(new)s") % {
-                "old": old.pk, "new": old.superseded_by_id,
-            })
+            raise LifecycleError(
+                _("memory %(old)s is already superseded by memory %(new)s")
+                % {
+                    "old": old.pk,
+                    "new": old.superseded_by_id,
+                }
+            )
         if not new.is_live():
-            raise LifecycleError(_("memory %(id)s is %(state)s; only a live memory can supersede another") % {
-                "id": new.pk, "state": state_label(new.state()),
-            })
+            raise LifecycleError(
+                _("memory %(id)s is %(state)s; only a live memory can supersede another")
+                % {
+                    "id": new.pk,
+                    "state": state_label(new.state()),
+                }
+            )
         _apply(old, actor, AuditEvent.Event.SUPERSEDE, note, superseded_by_id=new.pk)
     return old
 
@@ -237,7 +245,9 @@ def _set_many(ids, actor, event, note, field, value):
     events, whatever the number. Returns the ids changed."""
     with transaction.atomic():
         current = dict(
-            Memory.objects.select_for_update().filter(pk__in=list(ids)).exclude(**{field: value})
+            Memory.objects.select_for_update()
+            .filter(pk__in=list(ids))
+            .exclude(**{field: value})
             .values_list("pk", field)
         )
         if not current:
@@ -267,7 +277,24 @@ def soft_delete(ids, *, actor, confirmed, note=""):
     with transaction.atomic():
         check_delete_allowed(confirmed=confirmed)
         current = Memory.objects.filter(pk__in=list(ids), deleted_at__isnull=True).values_list("pk", flat=True)
-        return _set_many(list(current), actor, AuditEvent.Event.FORGET, note or "soft delete", "deleted_at", timezone.now())
+        return _set_many(
+            list(current), actor, AuditEvent.Event.FORGET, note or "soft delete", "deleted_at", timezone.now()
+        )
+
+
+def fill_text_keys():
+    """Give every memory without a ``text_key`` its key (bookkeeping the write path keeps; no event).
+    Returns how many were filled."""
+    filled = 0
+    for memory_id, text in Memory.objects.filter(text_key="").values_list("pk", "text").iterator(2000):
+        filled += Memory.objects.filter(pk=memory_id, text_key="").update(text_key=text_key(text))
+    return filled
+
+
+def count_use(ids, now):
+    """The memories a prompt injected were used: one UPDATE of their statistics (no event, SPEC §2)."""
+    if ids:
+        Memory.objects.filter(pk__in=list(ids)).update(last_accessed_at=now, access_count=F("access_count") + 1)
 
 
 def restore(ids, *, actor, note=""):

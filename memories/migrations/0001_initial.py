@@ -7,99 +7,230 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='AuditEvent',
+            name="AuditEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('memory_id', models.BigIntegerField(blank=True, db_index=True, null=True)),
-                ('event', models.CharField(choices=[('add', 'Add'), ('propose', 'Propose'), ('approve', 'Approve'), ('reject', 'Reject'), ('edit', 'Edit'), ('pin', 'Pin'), ('unpin', 'Unpin'), ('move', 'Move'), ('supersede', 'Supersede'), ('merge', 'Merge'), ('confirm', 'Confirm'), ('mark_stale', 'Mark Stale'), ('expire', 'Expire'), ('archive', 'Archive'), ('restore', 'Restore'), ('forget', 'Forget'), ('import', 'Import'), ('policy', 'Policy')], max_length=32)),
-                ('actor', models.CharField(max_length=150)),
-                ('at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
-                ('old', models.JSONField(blank=True, null=True)),
-                ('new', models.JSONField(blank=True, null=True)),
-                ('text_sha256', models.CharField(blank=True, default='', max_length=64)),
-                ('note', models.TextField(blank=True, default='')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("memory_id", models.BigIntegerField(blank=True, db_index=True, null=True)),
+                (
+                    "event",
+                    models.CharField(
+                        choices=[
+                            ("add", "Add"),
+                            ("propose", "Propose"),
+                            ("approve", "Approve"),
+                            ("reject", "Reject"),
+                            ("edit", "Edit"),
+                            ("pin", "Pin"),
+                            ("unpin", "Unpin"),
+                            ("move", "Move"),
+                            ("supersede", "Supersede"),
+                            ("merge", "Merge"),
+                            ("confirm", "Confirm"),
+                            ("mark_stale", "Mark Stale"),
+                            ("expire", "Expire"),
+                            ("archive", "Archive"),
+                            ("restore", "Restore"),
+                            ("forget", "Forget"),
+                            ("import", "Import"),
+                            ("policy", "Policy"),
+                        ],
+                        max_length=32,
+                    ),
+                ),
+                ("actor", models.CharField(max_length=150)),
+                ("at", models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
+                ("old", models.JSONField(blank=True, null=True)),
+                ("new", models.JSONField(blank=True, null=True)),
+                ("text_sha256", models.CharField(blank=True, default="", max_length=64)),
+                ("note", models.TextField(blank=True, default="")),
             ],
             options={
-                'db_table': 'memory_history',
-                'ordering': ['id'],
+                "db_table": "memory_history",
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='MemorySettings',
+            name="MemorySettings",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('write_policy', models.CharField(choices=[('allow', 'allow'), ('ask', 'ask'), ('deny', 'deny')], default='ask', max_length=8)),
-                ('delete_policy', models.CharField(choices=[('allow', 'allow'), ('ask', 'ask'), ('deny', 'deny')], default='ask', max_length=8)),
-                ('governance_policy', models.CharField(choices=[('governed', 'governed'), ('full', 'full')], default='governed', max_length=16)),
-                ('paused', models.BooleanField(default=False)),
-                ('core_budget_tokens', models.PositiveIntegerField(default=300)),
-                ('working_budget_tokens', models.PositiveIntegerField(default=1200)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "write_policy",
+                    models.CharField(
+                        choices=[("allow", "allow"), ("ask", "ask"), ("deny", "deny")], default="ask", max_length=8
+                    ),
+                ),
+                (
+                    "delete_policy",
+                    models.CharField(
+                        choices=[("allow", "allow"), ("ask", "ask"), ("deny", "deny")], default="ask", max_length=8
+                    ),
+                ),
+                (
+                    "governance_policy",
+                    models.CharField(
+                        choices=[("governed", "governed"), ("full", "full")], default="governed", max_length=16
+                    ),
+                ),
+                ("paused", models.BooleanField(default=False)),
+                ("core_budget_tokens", models.PositiveIntegerField(default=300)),
+                ("working_budget_tokens", models.PositiveIntegerField(default=1200)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'verbose_name_plural': 'memory settings',
-                'db_table': 'memory_settings',
-                'constraints': [models.CheckConstraint(condition=models.Q(('id', 1)), name='memory_settings_singleton')],
+                "verbose_name_plural": "memory settings",
+                "db_table": "memory_settings",
+                "constraints": [
+                    models.CheckConstraint(condition=models.Q(("id", 1)), name="memory_settings_singleton")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Message',
+            name="Message",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('user', 'User'), ('assistant', 'Assistant'), ('tool', 'Tool')], max_length=16)),
-                ('text', models.TextField()),
-                ('user', models.CharField(blank=True, default='', max_length=100)),
-                ('channel', models.CharField(blank=True, default='', max_length=100)),
-                ('project', models.CharField(blank=True, default='', max_length=100)),
-                ('created_at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("user", "User"), ("assistant", "Assistant"), ("tool", "Tool")], max_length=16
+                    ),
+                ),
+                ("text", models.TextField()),
+                ("user", models.CharField(blank=True, default="", max_length=100)),
+                ("channel", models.CharField(blank=True, default="", max_length=100)),
+                ("project", models.CharField(blank=True, default="", max_length=100)),
+                ("created_at", models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
             ],
             options={
-                'db_table': 'memory_message',
-                'ordering': ['id'],
-                'indexes': [models.Index(fields=['role', 'created_at'], name='message_role_created')],
+                "db_table": "memory_message",
+                "ordering": ["id"],
+                "indexes": [models.Index(fields=["role", "created_at"], name="message_role_created")],
             },
         ),
         migrations.CreateModel(
-            name='Memory',
+            name="Memory",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('text', models.TextField()),
-                ('kind', models.SlugField(db_index=False, max_length=64)),
-                ('subject', models.CharField(blank=True, default='', max_length=100)),
-                ('scope', models.CharField(choices=[('core', 'core'), ('project', 'project'), ('session', 'session')], default='core', max_length=16)),
-                ('user', models.CharField(blank=True, default='', max_length=100)),
-                ('channel', models.CharField(blank=True, default='', max_length=100)),
-                ('project', models.CharField(blank=True, default='', max_length=100)),
-                ('layer', models.CharField(choices=[('core', 'core'), ('working', 'working'), ('archive', 'archive')], default='working', max_length=16)),
-                ('status', models.CharField(choices=[('pending', 'pending'), ('approved', 'approved'), ('rejected', 'rejected')], default='pending', max_length=16)),
-                ('pinned', models.BooleanField(default=False)),
-                ('stale', models.BooleanField(default=False)),
-                ('expires_at', models.DateTimeField(blank=True, null=True)),
-                ('confidence', models.FloatField(default=1.0, validators=[django.core.validators.MinValueValidator(0.0), django.core.validators.MaxValueValidator(1.0)])),
-                ('source', models.TextField()),
-                ('source_kind', models.CharField(choices=[('user_message', 'user message'), ('tool_output', 'tool output'), ('agent_inference', 'agent inference'), ('import', 'import'), ('owner', 'owner'), ('consolidation', 'consolidation')], max_length=32)),
-                ('flags', models.JSONField(blank=True, default=list)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('confirmed_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('last_accessed_at', models.DateTimeField(blank=True, null=True)),
-                ('access_count', models.PositiveIntegerField(default=0)),
-                ('deleted_at', models.DateTimeField(blank=True, null=True)),
-                ('superseded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='supersedes', to='memories.memory')),
-                ('message', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='memories', to='memories.message')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("text", models.TextField()),
+                ("kind", models.SlugField(db_index=False, max_length=64)),
+                ("subject", models.CharField(blank=True, default="", max_length=100)),
+                (
+                    "scope",
+                    models.CharField(
+                        choices=[("core", "core"), ("project", "project"), ("session", "session")],
+                        default="core",
+                        max_length=16,
+                    ),
+                ),
+                ("user", models.CharField(blank=True, default="", max_length=100)),
+                ("channel", models.CharField(blank=True, default="", max_length=100)),
+                ("project", models.CharField(blank=True, default="", max_length=100)),
+                (
+                    "layer",
+                    models.CharField(
+                        choices=[("core", "core"), ("working", "working"), ("archive", "archive")],
+                        default="working",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("pending", "pending"), ("approved", "approved"), ("rejected", "rejected")],
+                        default="pending",
+                        max_length=16,
+                    ),
+                ),
+                ("pinned", models.BooleanField(default=False)),
+                ("stale", models.BooleanField(default=False)),
+                ("expires_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "confidence",
+                    models.FloatField(
+                        default=1.0,
+                        validators=[
+                            django.core.validators.MinValueValidator(0.0),
+                            django.core.validators.MaxValueValidator(1.0),
+                        ],
+                    ),
+                ),
+                ("source", models.TextField()),
+                (
+                    "source_kind",
+                    models.CharField(
+                        choices=[
+                            ("user_message", "user message"),
+                            ("tool_output", "tool output"),
+                            ("agent_inference", "agent inference"),
+                            ("import", "import"),
+                            ("owner", "owner"),
+                            ("consolidation", "consolidation"),
+                        ],
+                        max_length=32,
+                    ),
+                ),
+                ("flags", models.JSONField(blank=True, default=list)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("confirmed_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("last_accessed_at", models.DateTimeField(blank=True, null=True)),
+                ("access_count", models.PositiveIntegerField(default=0)),
+                ("deleted_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "superseded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="supersedes",
+                        to="memories.memory",
+                    ),
+                ),
+                (
+                    "message",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="memories",
+                        to="memories.message",
+                    ),
+                ),
             ],
             options={
-                'db_table': 'memory',
-                'ordering': ['id'],
-                'indexes': [models.Index(fields=['status', 'layer', 'scope'], name='memory_status_layer_scope'), models.Index(fields=['expires_at'], name='memory_expires'), models.Index(fields=['kind', 'subject'], name='memory_kind_subject'), models.Index(fields=['user', 'project'], name='memory_user_project'), models.Index(fields=['confirmed_at'], name='memory_confirmed'), models.Index(fields=['created_at'], name='memory_created'), models.Index(condition=models.Q(('status', 'pending')), fields=['created_at'], name='memory_pending')],
-                'constraints': [models.CheckConstraint(condition=models.Q(('confidence__gte', 0.0), ('confidence__lte', 1.0)), name='memory_confidence_range'), models.CheckConstraint(condition=models.Q(('source', ''), _negated=True), name='memory_source_required'), models.CheckConstraint(condition=models.Q(('text', ''), _negated=True), name='memory_text_required'), models.CheckConstraint(condition=models.Q(('superseded_by', models.F('id')), _negated=True), name='memory_not_self_superseded')],
+                "db_table": "memory",
+                "ordering": ["id"],
+                "indexes": [
+                    models.Index(fields=["status", "layer", "scope"], name="memory_status_layer_scope"),
+                    models.Index(fields=["expires_at"], name="memory_expires"),
+                    models.Index(fields=["kind", "subject"], name="memory_kind_subject"),
+                    models.Index(fields=["user", "project"], name="memory_user_project"),
+                    models.Index(fields=["confirmed_at"], name="memory_confirmed"),
+                    models.Index(fields=["created_at"], name="memory_created"),
+                    models.Index(
+                        condition=models.Q(("status", "pending")), fields=["created_at"], name="memory_pending"
+                    ),
+                ],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("confidence__gte", 0.0), ("confidence__lte", 1.0)),
+                        name="memory_confidence_range",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("source", ""), _negated=True), name="memory_source_required"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("text", ""), _negated=True), name="memory_text_required"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("superseded_by", models.F("id")), _negated=True),
+                        name="memory_not_self_superseded",
+                    ),
+                ],
             },
         ),
     ]

@@ -5,36 +5,57 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('memories', '0002_full_text_index'),
+        ("memories", "0002_full_text_index"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='MemorySearchEntry',
+            name="MemorySearchEntry",
             fields=[
-                ('text', models.TextField()),
-                ('rank', models.FloatField()),
-                ('memory', models.OneToOneField(db_column='rowid', db_constraint=False, on_delete=django.db.models.deletion.DO_NOTHING, primary_key=True, related_name='search_entry', serialize=False, to='memories.memory')),
+                ("text", models.TextField()),
+                ("rank", models.FloatField()),
+                (
+                    "memory",
+                    models.OneToOneField(
+                        db_column="rowid",
+                        db_constraint=False,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        primary_key=True,
+                        related_name="search_entry",
+                        serialize=False,
+                        to="memories.memory",
+                    ),
+                ),
             ],
             options={
-                'db_table': 'memory_fts',
-                'abstract': False,
-                'managed': False,
+                "db_table": "memory_fts",
+                "abstract": False,
+                "managed": False,
             },
         ),
         migrations.CreateModel(
-            name='MessageSearchEntry',
+            name="MessageSearchEntry",
             fields=[
-                ('text', models.TextField()),
-                ('rank', models.FloatField()),
-                ('message', models.OneToOneField(db_column='rowid', db_constraint=False, on_delete=django.db.models.deletion.DO_NOTHING, primary_key=True, related_name='search_entry', serialize=False, to='memories.message')),
+                ("text", models.TextField()),
+                ("rank", models.FloatField()),
+                (
+                    "message",
+                    models.OneToOneField(
+                        db_column="rowid",
+                        db_constraint=False,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        primary_key=True,
+                        related_name="search_entry",
+                        serialize=False,
+                        to="memories.message",
+                    ),
+                ),
             ],
             options={
-                'db_table': 'message_fts',
-                'abstract': False,
-                'managed': False,
+                "db_table": "message_fts",
+                "abstract": False,
+                "managed": False,
             },
         ),
     ]

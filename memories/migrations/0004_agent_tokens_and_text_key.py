@@ -21,48 +21,74 @@ def fill_text_keys(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('memories', '0003_search_entries'),
+        ("memories", "0003_search_entries"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='AgentToken',
+            name="AgentToken",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.SlugField(max_length=64)),
-                ('token_sha256', models.CharField(max_length=64, unique=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('last_used_at', models.DateTimeField(blank=True, null=True)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.SlugField(max_length=64)),
+                ("token_sha256", models.CharField(max_length=64, unique=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("last_used_at", models.DateTimeField(blank=True, null=True)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'db_table': 'agent_token',
-                'ordering': ['name', 'id'],
+                "db_table": "agent_token",
+                "ordering": ["name", "id"],
             },
         ),
         migrations.AddField(
-            model_name='memory',
-            name='text_key',
-            field=models.CharField(blank=True, default='', editable=False, max_length=40),
+            model_name="memory",
+            name="text_key",
+            field=models.CharField(blank=True, default="", editable=False, max_length=40),
         ),
         migrations.AlterField(
-            model_name='auditevent',
-            name='event',
-            field=models.CharField(choices=[('add', 'Add'), ('propose', 'Propose'), ('approve', 'Approve'), ('reject', 'Reject'), ('edit', 'Edit'), ('pin', 'Pin'), ('unpin', 'Unpin'), ('move', 'Move'), ('supersede', 'Supersede'), ('merge', 'Merge'), ('confirm', 'Confirm'), ('mark_stale', 'Mark Stale'), ('expire', 'Expire'), ('archive', 'Archive'), ('restore', 'Restore'), ('forget', 'Forget'), ('import', 'Import'), ('policy', 'Policy'), ('token', 'Token')], max_length=32),
+            model_name="auditevent",
+            name="event",
+            field=models.CharField(
+                choices=[
+                    ("add", "Add"),
+                    ("propose", "Propose"),
+                    ("approve", "Approve"),
+                    ("reject", "Reject"),
+                    ("edit", "Edit"),
+                    ("pin", "Pin"),
+                    ("unpin", "Unpin"),
+                    ("move", "Move"),
+                    ("supersede", "Supersede"),
+                    ("merge", "Merge"),
+                    ("confirm", "Confirm"),
+                    ("mark_stale", "Mark Stale"),
+                    ("expire", "Expire"),
+                    ("archive", "Archive"),
+                    ("restore", "Restore"),
+                    ("forget", "Forget"),
+                    ("import", "Import"),
+                    ("policy", "Policy"),
+                    ("token", "Token"),
+                ],
+                max_length=32,
+            ),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(fields=['user', 'text_key'], name='memory_user_text_key'),
+            model_name="memory",
+            index=models.Index(fields=["user", "text_key"], name="memory_user_text_key"),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(fields=['user', 'kind', 'subject', 'status'], name='memory_user_kind_subject'),
+            model_name="memory",
+            index=models.Index(fields=["user", "kind", "subject", "status"], name="memory_user_kind_subject"),
         ),
         migrations.AddConstraint(
-            model_name='agenttoken',
-            constraint=models.UniqueConstraint(condition=models.Q(('revoked_at__isnull', True)), fields=('name',), name='agent_token_active_name_unique'),
+            model_name="agenttoken",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("revoked_at__isnull", True)),
+                fields=("name",),
+                name="agent_token_active_name_unique",
+            ),
         ),
         migrations.RunPython(fill_text_keys, migrations.RunPython.noop),
     ]

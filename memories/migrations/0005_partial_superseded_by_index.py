@@ -5,19 +5,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('memories', '0004_agent_tokens_and_text_key'),
+        ("memories", "0004_agent_tokens_and_text_key"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='memory',
-            name='superseded_by',
-            field=models.ForeignKey(blank=True, db_index=False, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='supersedes', to='memories.memory'),
+            model_name="memory",
+            name="superseded_by",
+            field=models.ForeignKey(
+                blank=True,
+                db_index=False,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="supersedes",
+                to="memories.memory",
+            ),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(condition=models.Q(('superseded_by__isnull', False)), fields=['superseded_by'], name='memory_superseded_by'),
+            model_name="memory",
+            index=models.Index(
+                condition=models.Q(("superseded_by__isnull", False)),
+                fields=["superseded_by"],
+                name="memory_superseded_by",
+            ),
         ),
     ]

@@ -4,14 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('memories', '0005_partial_superseded_by_index'),
+        ("memories", "0005_partial_superseded_by_index"),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(fields=['layer', 'status', 'pinned', 'confidence', 'confirmed_at'], name='memory_tier_rank'),
+            model_name="memory",
+            index=models.Index(
+                fields=["layer", "status", "pinned", "confidence", "confirmed_at"], name="memory_tier_rank"
+            ),
         ),
     ]

@@ -5,33 +5,43 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('memories', '0006_core_tier_index'),
+        ("memories", "0006_core_tier_index"),
     ]
 
     # Every index a new memory enters costs a proposal about 30 µs on a 100k store: the expiry and message
     # indexes hold only the rows that have one, and (user, project) is one no query plan used.
     operations = [
         migrations.RemoveIndex(
-            model_name='memory',
-            name='memory_expires',
+            model_name="memory",
+            name="memory_expires",
         ),
         migrations.RemoveIndex(
-            model_name='memory',
-            name='memory_user_project',
+            model_name="memory",
+            name="memory_user_project",
         ),
         migrations.AlterField(
-            model_name='memory',
-            name='message',
-            field=models.ForeignKey(blank=True, db_index=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='memories', to='memories.message'),
+            model_name="memory",
+            name="message",
+            field=models.ForeignKey(
+                blank=True,
+                db_index=False,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="memories",
+                to="memories.message",
+            ),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(condition=models.Q(('expires_at__isnull', False)), fields=['expires_at'], name='memory_expires'),
+            model_name="memory",
+            index=models.Index(
+                condition=models.Q(("expires_at__isnull", False)), fields=["expires_at"], name="memory_expires"
+            ),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(condition=models.Q(('message__isnull', False)), fields=['message'], name='memory_from_message'),
+            model_name="memory",
+            index=models.Index(
+                condition=models.Q(("message__isnull", False)), fields=["message"], name="memory_from_message"
+            ),
         ),
     ]

@@ -4,18 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('memories', '0007_write_path_indexes'),
+        ("memories", "0007_write_path_indexes"),
     ]
 
     operations = [
         migrations.RemoveIndex(
-            model_name='memory',
-            name='memory_pending',
+            model_name="memory",
+            name="memory_pending",
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(condition=models.Q(('status', 'pending')), fields=['status', 'created_at'], name='memory_pending'),
+            model_name="memory",
+            index=models.Index(
+                condition=models.Q(("status", "pending")), fields=["status", "created_at"], name="memory_pending"
+            ),
         ),
     ]

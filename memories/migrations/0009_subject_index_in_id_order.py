@@ -4,18 +4,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('memories', '0008_pending_queue_index'),
+        ("memories", "0008_pending_queue_index"),
     ]
 
     operations = [
         migrations.RemoveIndex(
-            model_name='memory',
-            name='memory_user_kind_subject',
+            model_name="memory",
+            name="memory_user_kind_subject",
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(fields=['user', 'kind', 'subject', 'status', 'id'], name='memory_user_kind_subject'),
+            model_name="memory",
+            index=models.Index(fields=["user", "kind", "subject", "status", "id"], name="memory_user_kind_subject"),
         ),
     ]

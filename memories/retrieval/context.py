@@ -23,11 +23,10 @@ import math
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from django.conf import settings as django_settings
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils import timezone
 
-from memories.lifecycle import InvalidValue
+from memories.lifecycle import InvalidValue, count_use
 from memories.models import Governance, Layer, Memory, MemorySettings, Scope
 from memories.retrieval import relevance
 from memories.retrieval.prompt import core_rows, line, line_tokens, pack_core, reachable
@@ -59,7 +58,16 @@ NEAR_MISSES = 5
 MAX_QUERY_LENGTH = 2000
 
 FIELDS = (
-    "id", "text", "layer", "scope", "user", "channel", "project", "pinned", "confidence", "confirmed_at",
+    "id",
+    "text",
+    "layer",
+    "scope",
+    "user",
+    "channel",
+    "project",
+    "pinned",
+    "confidence",
+    "confirmed_at",
     "access_count",
 )
 
@@ -154,9 +162,15 @@ def _signals(row, relevance_value, request, now, weights):
 def _item(row, signals, zone):
     text_line = line(row["text"], row["confirmed_at"], zone)
     return Item(
-        id=row["id"], text=row["text"], layer=row["layer"], score=round(sum(signals.values()), 4),
-        signals=signals, confirmed_at=row["confirmed_at"], line=text_line,
-        tokens=line_tokens(text_line), pinned=row["pinned"],
+        id=row["id"],
+        text=row["text"],
+        layer=row["layer"],
+        score=round(sum(signals.values()), 4),
+        signals=signals,
+        confirmed_at=row["confirmed_at"],
+        line=text_line,
+        tokens=line_tokens(text_line),
+        pinned=row["pinned"],
     )
 
 
@@ -171,7 +185,11 @@ def build_context(
     request, ``limit`` caps how many working memories it gets. ``record_access`` counts the injected
     memories as used (one UPDATE); previews pass False. Bad input raises ``InvalidValue``."""
     query = _clean_query(query)
-    request = {"user": _label("user", user), "channel": _label("channel", channel), "project": _label("project", project)}
+    request = {
+        "user": _label("user", user),
+        "channel": _label("channel", channel),
+        "project": _label("project", project),
+    }
     budget_tokens = _positive("budget_tokens", budget_tokens)
     limit = _positive("limit", limit)
     now = now or timezone.now()
@@ -216,10 +234,8 @@ def build_context(
             working_tokens += item.tokens
             working_count += 1
 
-    if record_access and chosen:
-        Memory.objects.filter(pk__in=[item.id for item in chosen]).update(
-            last_accessed_at=now, access_count=F("access_count") + 1
-        )
+    if record_access:
+        count_use([item.id for item in chosen], now)
     return Context(
         prompt="\n".join(item.line for item in chosen),
         items=tuple(chosen),
@@ -236,8 +252,12 @@ def as_json(context):
 
     def item_json(item):
         value = {
-            "id": item.id, "text": item.text, "layer": item.layer, "score": item.score,
-            "signals": item.signals, "confirmed_at": iso(item.confirmed_at),
+            "id": item.id,
+            "text": item.text,
+            "layer": item.layer,
+            "score": item.score,
+            "signals": item.signals,
+            "confirmed_at": iso(item.confirmed_at),
         }
         if item.reason:
             value["reason"] = item.reason

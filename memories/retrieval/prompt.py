@@ -55,7 +55,9 @@ def reachable(queryset, policy):
 def core_rows(queryset, budget, fields):
     """The core-layer rows of ``queryset`` that ``pack_core`` can look at, in ``CORE_ORDER``, as dicts of
     ``fields``: enough to fill ``budget`` and to see the first that overflows."""
-    return list(queryset.filter(layer=Layer.CORE).order_by(*CORE_ORDER).values(*fields)[: budget // _SHORTEST_LINE_TOKENS + 1])
+    return list(
+        queryset.filter(layer=Layer.CORE).order_by(*CORE_ORDER).values(*fields)[: budget // _SHORTEST_LINE_TOKENS + 1]
+    )
 
 
 @dataclass(frozen=True)
@@ -102,12 +104,16 @@ def core_report(memory_settings, now=None):
     rows = [
         (memory_id, pinned, line_tokens(line(text, confirmed_at)))
         for memory_id, text, pinned, confirmed_at in tier.order_by(*CORE_ORDER)
-        .values_list("pk", "text", "pinned", "confirmed_at").iterator(chunk_size=5000)
+        .values_list("pk", "text", "pinned", "confirmed_at")
+        .iterator(chunk_size=5000)
     ]
     budget = memory_settings.core_budget_tokens
     packed = pack_core(rows, budget, tokens_of=lambda row: row[2])
     return CoreReport(
-        memories=len(rows), tokens=sum(row[2] for row in rows), budget_tokens=budget,
-        pinned=[row[0] for row in rows if row[1]], fits=[row[0] for row in packed.fits],
+        memories=len(rows),
+        tokens=sum(row[2] for row in rows),
+        budget_tokens=budget,
+        pinned=[row[0] for row in rows if row[1]],
+        fits=[row[0] for row in packed.fits],
         overflow=[row[0] for row in packed.overflow],
     )

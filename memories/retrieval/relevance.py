@@ -20,20 +20,24 @@ from typing import Protocol
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import BooleanField, F, FloatField, Func, Value
+from django.db.models import F, FloatField, Func
 from django.utils.module_loading import import_string
 
 from memories.language.folding import fold
 from memories.language.words import INDEX_WORD, is_query_stopword, search_stem
+from memories.search import PG_VECTOR, pg_matches, pg_tsquery, pg_vector
 
 # Words at least this long match as a prefix ("prefer" finds "preferred", "work" finds "works"), unless
 # they are written with diacritics or could be a Vietnamese syllable typed without them: those are
 # distinct words ("an" must not find "anh", "quan" not "quang", "tuan" not "tuanh").
 PREFIX_LENGTH = 4
-_VIETNAMESE_SYLLABLE = re.compile(r"(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnpqrstvx])?[aeiouy]{1,3}(ng|nh|ch|[cmnpt])?")
+_VIETNAMESE_SYLLABLE = re.compile(
+    r"(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnpqrstvx])?[aeiouy]{1,3}(ng|nh|ch|[cmnpt])?"
+)
 # A query word typed with diacritics that meets the same letters with other diacritics ("Tuấn", a name,
 # and "tuần", a week) counts this much.
 OTHER_DIACRITICS = 0.5
+
 
 @dataclass(frozen=True)
 class Term:
@@ -179,8 +183,11 @@ class LexicalBackend:
         pairs = query_pairs(query)
         # Two rare words are found by the ranked query below; a pair with a common one may not be.
         phrases = [
-            list(pair) for pair in pairs
-            if not (pair[0].prefix or pair[1].prefix) and frequencies.get(pair[0]) and frequencies.get(pair[1])
+            list(pair)
+            for pair in pairs
+            if not (pair[0].prefix or pair[1].prefix)
+            and frequencies.get(pair[0])
+            and frequencies.get(pair[1])
             and not (pair[0] in selective and pair[1] in selective)
         ]
         # Up to half the places for memories holding two query words side by side: for Vietnamese, where
@@ -209,8 +216,10 @@ class LexicalBackend:
                 parts, params = ["(SELECT block FROM memory_fts_data WHERE id = 1)"], []
                 for term in terms:
                     if term.prefix:
-                        parts.append("(SELECT coalesce(sum(doc), 0) FROM temp.memory_fts_vocabulary"
-                                     " WHERE term >= %s AND term < %s)")
+                        parts.append(
+                            "(SELECT coalesce(sum(doc), 0) FROM temp.memory_fts_vocabulary"
+                            " WHERE term >= %s AND term < %s)"
+                        )
                         params += [term.text, _after_prefix(term.text)]
                     else:
                         parts.append("(SELECT coalesce(sum(doc), 0) FROM temp.memory_fts_vocabulary WHERE term = %s)")
@@ -218,7 +227,9 @@ class LexicalBackend:
             else:
                 parts, params = ["(SELECT count(*) FROM memory)"], []
                 for term in terms:
-                    parts.append(f"(SELECT count(*) FROM memory WHERE {_PG_VECTOR} @@ to_tsquery('simple'::regconfig, %s))")
+                    parts.append(
+                        f"(SELECT count(*) FROM memory WHERE {PG_VECTOR} @@ to_tsquery('simple'::regconfig, %s))"
+                    )
                     params.append(_pg_term(term))
             cursor.execute("SELECT " + ", ".join(parts), params)
             total, *counts = cursor.fetchone()
@@ -234,11 +245,13 @@ class LexicalBackend:
                 .order_by("search_entry__rank", "id")
                 .values_list("id", "text")
             )
-        tsquery = _pg_tsquery(terms)
-        rank = Func(_pg_vector(), tsquery, template="ts_rank(%(expressions)s)", output_field=FloatField())
+        tsquery = pg_tsquery(" | ".join(_pg_term(term) for term in terms))
+        rank = Func(pg_vector(), tsquery, template="ts_rank(%(expressions)s)", output_field=FloatField())
         return (
-            queryset.filter(_pg_condition(tsquery)).annotate(relevance_rank=rank)
-            .order_by("-relevance_rank", "id").values_list("id", "text")
+            queryset.filter(pg_matches(tsquery))
+            .annotate(relevance_rank=rank)
+            .order_by("-relevance_rank", "id")
+            .values_list("id", "text")
         )
 
     def _newest(self, queryset, phrases):
@@ -252,11 +265,11 @@ class LexicalBackend:
             # stops at the limit instead of sorting every match.
             return (
                 queryset.filter(search_entry__text__match=expression)
-                .order_by(F("search_entry__memory_id").desc()).values_list("id", "text")
+                .order_by(F("search_entry__memory_id").desc())
+                .values_list("id", "text")
             )
         expression = " | ".join("(" + " <-> ".join(_pg_term(term) for term in words) + ")" for words in phrases)
-        tsquery = Func(Value(expression), template="to_tsquery('simple'::regconfig, %(expressions)s)")
-        return queryset.filter(_pg_condition(tsquery)).order_by("-id").values_list("id", "text")
+        return queryset.filter(pg_matches(pg_tsquery(expression))).order_by("-id").values_list("id", "text")
 
 
 def _varint(data):
@@ -282,22 +295,6 @@ def _fts_term(term):
 
 def _pg_term(term):
     return f"{term.text}:*" if term.prefix else term.text
-
-
-_PG_VECTOR = "to_tsvector('simple'::regconfig, bestie_fold(text))"
-
-
-def _pg_vector():
-    return Func(Func(F("text"), function="bestie_fold"), template="to_tsvector('simple'::regconfig, %(expressions)s)")
-
-
-def _pg_tsquery(terms):
-    expression = " | ".join(_pg_term(term) for term in terms)
-    return Func(Value(expression), template="to_tsquery('simple'::regconfig, %(expressions)s)")
-
-
-def _pg_condition(tsquery):
-    return Func(_pg_vector(), tsquery, template="%(expressions)s", arg_joiner=" @@ ", output_field=BooleanField())
 
 
 @lru_cache(maxsize=4)

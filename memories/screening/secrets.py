@@ -92,7 +92,7 @@ def redact(text):
         return text
     parts, position = [], 0
     for finding in findings:
-        parts.append(text[position:finding.start])
+        parts.append(text[position : finding.start])
         parts.append(f"[redacted {finding.kind}]")
         position = finding.end
     parts.append(text[position:])
@@ -103,20 +103,24 @@ def redact(text):
 # Secrets recognisable by their shape alone
 
 _SHAPES = [
-    (PRIVATE_KEY, ("private key",), re.compile(
-        # Up to its END line, or to the end of the text when it was cut short.
-        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
-        r"(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|.*)",
-        re.DOTALL,
-    )),
-    (CONNECTION_STRING, ("://",), re.compile(
-        r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@]*:(?P<password>[^\s@/]+)@[^\s]+"
-    )),
+    (
+        PRIVATE_KEY,
+        ("private key",),
+        re.compile(
+            # Up to its END line, or to the end of the text when it was cut short.
+            r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+            r"(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|.*)",
+            re.DOTALL,
+        ),
+    ),
+    (
+        CONNECTION_STRING,
+        ("://",),
+        re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@]*:(?P<password>[^\s@/]+)@[^\s]+"),
+    ),
     (API_KEY, ("sk-ant-",), re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
     (API_KEY, ("sk-",), re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
-    (ACCESS_TOKEN, ("gh", "github_pat_"), re.compile(
-        r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"
-    )),
+    (ACCESS_TOKEN, ("gh", "github_pat_"), re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})")),
     (ACCESS_TOKEN, ("glpat-",), re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
     (API_KEY, ("akia", "asia", "abia", "acca"), re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b")),
     (API_KEY, ("aiza",), re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
@@ -130,21 +134,34 @@ _SHAPES = [
     (JWT, ("eyj",), re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
     (ACCESS_TOKEN, ("bearer",), re.compile(r"\b[Bb]earer\s+[A-Za-z0-9._~+/-]{16,}=*")),
     # A credential in a URL's query string: ...?access_token=..., &api_key=..., &sig=..., ?password=...
-    (ACCESS_TOKEN, ("=",), re.compile(
-        r"[?&](?:access_token|token|api_?key|key|secret|auth|sig|signature|client_secret)"
-        r"=[A-Za-z0-9._~%+/-]{12,}", re.IGNORECASE,
-    )),
+    (
+        ACCESS_TOKEN,
+        ("=",),
+        re.compile(
+            r"[?&](?:access_token|token|api_?key|key|secret|auth|sig|signature|client_secret)"
+            r"=[A-Za-z0-9._~%+/-]{12,}",
+            re.IGNORECASE,
+        ),
+    ),
     (PASSWORD, ("=",), re.compile(r"[?&](?:password|passwd|pass|pwd)=[^&\s]{4,}", re.IGNORECASE)),
     # A login and its password side by side: "login: admin / S3cure!Pass".
-    (PASSWORD, (" /",), re.compile(
-        r"(?i)\b(?:login|username|user|tài khoản|tk|acc|account)\b[^/\n]{0,30}?\s/\s*(?P<strong>[^\s/]{4,}?)"
-        r"(?=[.,;!?)]?(?:\s|$))"
-    )),
+    (
+        PASSWORD,
+        (" /",),
+        re.compile(
+            r"(?i)\b(?:login|username|user|tài khoản|tk|acc|account)\b[^/\n]{0,30}?\s/\s*(?P<strong>[^\s/]{4,}?)"
+            r"(?=[.,;!?)]?(?:\s|$))"
+        ),
+    ),
     # A code said before what it is for: "nhập mã 553311 để xác thực", "use code 553311 to log in".
-    (OTP, ("mã", "code"), re.compile(
-        r"(?i)\b(?:mã|code)\s+(?P<secret>\d{4,8})\s+(?:để|to)\s+"
-        r"(?:xác thực|xác nhận|xác minh|đăng nhập|verify|log ?in|sign ?in|confirm)"
-    )),
+    (
+        OTP,
+        ("mã", "code"),
+        re.compile(
+            r"(?i)\b(?:mã|code)\s+(?P<secret>\d{4,8})\s+(?:để|to)\s+"
+            r"(?:xác thực|xác nhận|xác minh|đăng nhập|verify|log ?in|sign ?in|confirm)"
+        ),
+    ),
 ]
 
 
@@ -233,7 +250,7 @@ def _cards(text, lowered):
             continue
         if not luhn.is_valid(digits):
             continue
-        if _CARD_CONTEXT_NOT.search(text[max(0, match.start() - 40):match.start()]):
+        if _CARD_CONTEXT_NOT.search(text[max(0, match.start() - 40) : match.start()]):
             continue
         yield _finding(CARD_NUMBER, match.start(), match.end())
 
@@ -284,14 +301,12 @@ def _seed_phrases(text, lowered):
         # After "seed phrase:" a few words off the list (a typo, another language's list) still count.
         if (
             best is None
-            and _SEED_CONTEXT.search(text[max(0, match.start() - 60):match.start()])
+            and _SEED_CONTEXT.search(text[max(0, match.start() - 60) : match.start()])
             and sum(w.group() in known for w in words) >= len(words) * 3 // 4
         ):
             best = (0, len(words) - 1)
         if best is not None:
-            yield _finding(
-                SEED_PHRASE, match.start() + words[best[0]].start(), match.start() + words[best[1]].end()
-            )
+            yield _finding(SEED_PHRASE, match.start() + words[best[0]].start(), match.start() + words[best[1]].end())
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -332,42 +347,83 @@ _AFTER = r"(?=[\s:=\"'.,]|$)"
 # one of its stems is there at all; only "PIN" in capitals is told apart from "pin" (the memory action)
 # in the text itself.
 _KEYWORDS = [
-    ("otp", ("otp", "mã", "ma xac", "code", "one-time", "one time", "2fa"),
-     re.compile(rf"\b(?<!-)(?:{_OTP_WORDS})(?![\w-])")),
-    ("backup", ("backup", "recovery", "dự phòng", "khôi phục"),
-     re.compile(rf"\b(?<!-)(?:{_BACKUP_CODE_WORDS})(?![\w-])")),
-    ("password", ("pass", "pw", "mk", "mật", "mat ", "mã mở", "unlock"),
-     re.compile(rf"\b{_BEFORE}(?:{_PASSWORD_WORDS}){_AFTER}")),
+    (
+        "otp",
+        ("otp", "mã", "ma xac", "code", "one-time", "one time", "2fa"),
+        re.compile(rf"\b(?<!-)(?:{_OTP_WORDS})(?![\w-])"),
+    ),
+    (
+        "backup",
+        ("backup", "recovery", "dự phòng", "khôi phục"),
+        re.compile(rf"\b(?<!-)(?:{_BACKUP_CODE_WORDS})(?![\w-])"),
+    ),
+    (
+        "password",
+        ("pass", "pw", "mk", "mật", "mat ", "mã mở", "unlock"),
+        re.compile(rf"\b{_BEFORE}(?:{_PASSWORD_WORDS}){_AFTER}"),
+    ),
     ("pin", ("pin", "code", "mã", "ma pin", "số"), re.compile(rf"\b(?<!-)(?:{_PIN_WORDS})(?![\w-])")),
-    ("account", ("stk", "số", "so tai", "tk", "tài khoản", "account", "acct", "routing", "sort code"),
-     re.compile(rf"\b(?<!-)(?:{_ACCOUNT_WORDS})(?![\w-])")),
+    (
+        "account",
+        ("stk", "số", "so tai", "tk", "tài khoản", "account", "acct", "routing", "sort code"),
+        re.compile(rf"\b(?<!-)(?:{_ACCOUNT_WORDS})(?![\w-])"),
+    ),
     # Variable names count: OPENAI_API_KEY=..., aws_secret_access_key = ...
-    ("key", ("key", "secret", "token", "khóa", "khoá", "mã truy", "mã bí"),
-     re.compile(rf"(?<![a-z0-9-])(?:{_KEY_WORDS})(?![a-z0-9-])")),
+    (
+        "key",
+        ("key", "secret", "token", "khóa", "khoá", "mã truy", "mã bí"),
+        re.compile(rf"(?<![a-z0-9-])(?:{_KEY_WORDS})(?![a-z0-9-])"),
+    ),
 ]
 _PIN_IN_CAPITALS = re.compile(r"(?<![\w-])PIN(?![\w-])")
 # "pass" is also an everyday word: a boarding pass, a bus pass.
 _NOT_PASSWORD_BEFORE = re.compile(r"(?i)(?:boarding|bus|season|day|hall|free|mountain|back|ski)\s+$")
 
 _TOKEN = re.compile(r"\S+")
-_SEPARATOR_WORDS = frozenset({
-    "is", "was", "=", ":", "-", "->", "=>", "là", "la", "are", "is:", "là:", "=:", "'s", "’s", "thành", "thanh",
-})
+_SEPARATOR_WORDS = frozenset(
+    {
+        "is",
+        "was",
+        "=",
+        ":",
+        "-",
+        "->",
+        "=>",
+        "là",
+        "la",
+        "are",
+        "is:",
+        "là:",
+        "=:",
+        "'s",
+        "’s",
+        "thành",
+        "thanh",
+    }
+)
 # Words between a separator and the value: "was changed to ...", "giờ đổi thành ...".
-_TRANSITIONS = frozenset(fold(w) for w in """
+_TRANSITIONS = frozenset(
+    fold(w)
+    for w in """
     changed set updated reset now to still currently become becomes giờ bây đã đổi thành sang vẫn hiện
-""".split())
+""".split()
+)
 # Words that may stand between the keyword and the value: "mật khẩu wifi 12345678", "mk fb: ...".
-_QUALIFIERS = frozenset(fold(w) for w in """
+_QUALIFIERS = frozenset(
+    fold(w)
+    for w in """
     wifi wi-fi email e-mail gmail mail fb facebook zalo instagram ig tiktok admin root router modem
     laptop computer phone máy tính điện thoại ngân hàng bank app account tài khoản tk cũ mới new old my
     the our his her their của tôi mình em anh chị ấy bạn mẹ bố ba vợ chồng con nhà home office công ty
     vps server db database ssh sudo github gitlab aws icloud apple google outlook netflix shopee momo
     zalopay vcb vietcombank techcombank tcb mb acb bidv vietinbank tpbank vpbank sacombank agribank atm
     thẻ card login đăng nhập user for of
-""".split())
+""".split()
+)
 # Lower-case words that follow "password is" in talk about passwords, not in telling one.
-_NOT_VALUES = frozenset(fold(w) for w in """
+_NOT_VALUES = frozenset(
+    fold(w)
+    for w in """
     required needed optional mandatory weak strong stored saved kept incorrect wrong correct expired
     changed reset the a an not too very still now being in on at managed shared long short secure
     insecure encrypted hashed same different valid invalid empty set missing and or but also only just
@@ -377,7 +433,8 @@ _NOT_VALUES = frozenset(fold(w) for w in """
     length format field prompt reminder hint sharing change changes rotation expiry expiration
     for with from by of to about this that these those it its something anything nothing what which
     how why when where who please here there above below later soon tomorrow today yesterday
-""".split())
+""".split()
+)
 _TRAILING = ".,;!?)]}'\"”’"
 _LEADING = "([{'\"“‘`"
 _DATE_LIKE = re.compile(
@@ -399,7 +456,7 @@ def _keyword_secrets(text, lowered):
     if "PIN" in text:
         matches.extend(("pin", m.start(), m.end()) for m in _PIN_IN_CAPITALS.finditer(text))
     for kind, start, end in matches:
-        if kind == "password" and _NOT_PASSWORD_BEFORE.search(text[max(0, start - 12):start]):
+        if kind == "password" and _NOT_PASSWORD_BEFORE.search(text[max(0, start - 12) : start]):
             continue
         finding = _VALUE_AFTER[kind](text, end)
         if finding is not None:
@@ -506,8 +563,13 @@ def _password_after(text, position):
                 return _finding(PASSWORD, value_start, value_end)
             clause_end = value_end == len(text) or text[value_end] in _TRAILING
             if (
-                not words and not transitions and clause_end and len(value) >= 4 and value.isascii()
-                and value.isalpha() and fold(value) not in _NOT_VALUES
+                not words
+                and not transitions
+                and clause_end
+                and len(value) >= 4
+                and value.isascii()
+                and value.isalpha()
+                and fold(value) not in _NOT_VALUES
             ):
                 return _finding(PASSWORD, value_start, value_end)
             if folded in _TRANSITIONS and transitions < 2:
@@ -548,7 +610,7 @@ _SEGMENTS = re.compile(r"[-_/+=~]+")
 
 
 def _key_after(text, position):
-    for start, end, token in _tokens_after(text, position, 7):
+    for start, end, _token in _tokens_after(text, position, 7):
         start, end, _ = _split_separator(text, start, end)
         start, end, _ = _clean_value(text, start, end)
         value = text[start:end]
@@ -560,10 +622,7 @@ def _key_after(text, position):
 def _credential_like(value):
     """Letters and digits mixed inside one piece: "a3f9c0de..." is, "claude-3-5-sonnet-20241022" and
     "my_api_key_2024" (words and numbers side by side) are not."""
-    mixed = any(
-        any(c.isalpha() for c in piece) and any(c.isdigit() for c in piece)
-        for piece in _SEGMENTS.split(value)
-    )
+    mixed = any(any(c.isalpha() for c in piece) and any(c.isdigit() for c in piece) for piece in _SEGMENTS.split(value))
     return mixed and sum(c.isdigit() for c in value) >= 2 and _entropy(value) >= 3.0
 
 

@@ -164,14 +164,36 @@ def _trigger(phrase):
 _TRIGGERS = frozenset(
     _trigger(phrase)
     for phrases in (
-        _INTERJECTIONS_ANYWHERE, _INTERJECTIONS_FIRST, _INTERJECTIONS_ALONE, _COMPLAINTS, _COMPLAINTS_VI, _MOODS,
-        _TRAITS, _MOODS_VI, _TRAITS_VI, _JUDGEMENTS, _JUDGEMENTS_VI,
+        _INTERJECTIONS_ANYWHERE,
+        _INTERJECTIONS_FIRST,
+        _INTERJECTIONS_ALONE,
+        _COMPLAINTS,
+        _COMPLAINTS_VI,
+        _MOODS,
+        _TRAITS,
+        _MOODS_VI,
+        _TRAITS_VI,
+        _JUDGEMENTS,
+        _JUDGEMENTS_VI,
     )
     for phrase in phrases
 ) | frozenset(
     # the words the patterns spell out themselves
-    ("day", "than", "down", "blue", "low", "tiring", "frustrating", "boring", "exhausting", "irritating",
-     "stressful", "done", "worst")
+    (
+        "day",
+        "than",
+        "down",
+        "blue",
+        "low",
+        "tiring",
+        "frustrating",
+        "boring",
+        "exhausting",
+        "irritating",
+        "stressful",
+        "done",
+        "worst",
+    )
 )
 _WORD = re.compile(r"\w+")
 

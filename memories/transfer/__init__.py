@@ -22,6 +22,17 @@ from memories.transfer.export import (
 from memories.transfer.importing import ImportResult, InvalidDocument, import_document
 
 __all__ = [
-    "FORMAT", "HISTORY_FIELDS", "MEMORY_FIELDS", "VERSION", "ExportResult", "ImportResult", "InvalidDocument",
-    "database_rows", "history_dict", "import_document", "iter_export", "memory_dict", "write_export",
+    "FORMAT",
+    "HISTORY_FIELDS",
+    "MEMORY_FIELDS",
+    "VERSION",
+    "ExportResult",
+    "ImportResult",
+    "InvalidDocument",
+    "database_rows",
+    "history_dict",
+    "import_document",
+    "iter_export",
+    "memory_dict",
+    "write_export",
 ]

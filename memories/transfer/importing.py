@@ -3,8 +3,7 @@
 import json
 import re
 from dataclasses import dataclass
-from datetime import datetime
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime
 from functools import partial
 
 from django.db import connection, transaction
@@ -41,9 +40,7 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 _SPACE = re.compile(r"[ \t\n\r]*")
 # Ids asked about per query: well under SQLite's 999 variables.
 _BATCH = 500
-_CHOICES = {
-    choices: frozenset(choices.values) for choices in (Scope, Layer, Status, SourceKind, AuditEvent.Event)
-}
+_CHOICES = {choices: frozenset(choices.values) for choices in (Scope, Layer, Status, SourceKind, AuditEvent.Event)}
 
 
 class InvalidDocument(LifecycleError):
@@ -95,15 +92,13 @@ def import_document(source, *, actor, dry_run=False):
             _insert(Memory, memories)
             _insert(AuditEvent, history)
             _move_id_sequences(memories, history)
-    return ImportResult(
-        memories=len(memories), history=len(history), dropped_message_links=dropped, dry_run=dry_run
-    )
+    return ImportResult(memories=len(memories), history=len(history), dropped_message_links=dropped, dry_run=dry_run)
 
 
 def _insert(model, rows):
     # Batches keep memory flat; foreign keys are checked at commit, so the order of rows does not matter.
     for start in range(0, len(rows), _BATCH):
-        model.objects.bulk_create([model(**fields) for fields in rows[start:start + _BATCH]])
+        model.objects.bulk_create([model(**fields) for fields in rows[start : start + _BATCH]])
 
 
 def _move_id_sequences(memories, history):
@@ -144,6 +139,7 @@ def _move_id_sequences(memories, history):
 
 
 # The document as a whole
+
 
 def _parse(text):
     try:
@@ -216,6 +212,7 @@ def _locate_not_plain_json(text, error):
 
 
 # Each record
+
 
 def _records(text, document, name, clean):
     """The records of ``document[name]`` as model field values, every one checked, ids unique.
@@ -413,12 +410,13 @@ def _time(field, value):
     if timezone.is_naive(parsed):
         raise InvalidValue(field, f"must include a time zone ({example}), not {value!r}")
     try:
-        return parsed.astimezone(dt_timezone.utc)
+        return parsed.astimezone(UTC)
     except OverflowError:
         raise InvalidValue(field, f"is out of range: {value!r}") from None
 
 
 # Between records
+
 
 def _check_supersede_chains(text, memories):
     """Nobody supersedes itself, and following superseded_by inside the document always ends."""
@@ -439,11 +437,14 @@ def _check_supersede_chains(text, memories):
             on_path.add(current)
             current = successor[current]
         if current in on_path:
-            loop = path[path.index(current):]
+            loop = path[path.index(current) :]
             first = min(index[i] for i in loop)
             chain = " -> ".join(map(str, loop + [loop[0]]))
             raise _invalid(
-                text, "memories", first, memories[first],
+                text,
+                "memories",
+                first,
+                memories[first],
                 f"superseded_by goes round in a loop: {chain}",
             )
         done.update(path)
@@ -456,7 +457,10 @@ def _check_supersede_targets(text, memories):
     for i, fields in enumerate(memories):
         if fields["superseded_by_id"] in unknown:
             raise _invalid(
-                text, "memories", i, fields,
+                text,
+                "memories",
+                i,
+                fields,
                 f"superseded_by {fields['superseded_by_id']} is neither in this document nor in the store",
             )
 
@@ -469,7 +473,10 @@ def _check_not_in_store(text, name, rows, model):
     shown = ", ".join(map(str, sorted(clashes)[:10])) + (", …" if len(clashes) > 10 else "")
     what = "memory" if model is Memory else "history event"
     raise _invalid(
-        text, name, first, rows[first],
+        text,
+        name,
+        first,
+        rows[first],
         f"a {what} with this id is already in the store ({len(clashes)} of the document's ids are: {shown});"
         " import into an empty store, or run `bestie memory clear --yes` first",
     )
@@ -480,7 +487,7 @@ def _existing(model, ids):
     ids = sorted(ids)
     found = set()
     for start in range(0, len(ids), _BATCH):
-        found.update(model.objects.filter(pk__in=ids[start:start + _BATCH]).values_list("pk", flat=True))
+        found.update(model.objects.filter(pk__in=ids[start : start + _BATCH]).values_list("pk", flat=True))
     return found
 
 
@@ -517,8 +524,9 @@ def _offset(text, path):
     pos = _SPACE.match(text).end()
     for step in path:
         if isinstance(step, int):
-            for index, pos in enumerate(_element_offsets(text, pos)):
+            for index, offset in enumerate(_element_offsets(text, pos)):
                 if index == step:
+                    pos = offset
                     break
         else:
             pos = _member_offset(text, pos, step)

@@ -917,7 +917,7 @@ HELD_OUT_NOT_VENTING = [
     "User's best friend, Priya, just lost her job and the user wants gift ideas to cheer her up.",
     "User gets seasick on ferries, so they'd rather fly when travelling between islands.",
     "User's landlord is raising the rent from 1 July; user is looking for a new flat in the same suburb.",
-    "User said \"I'm sick of being broke\" and set up a monthly savings goal of £300.",
+    'User said "I\'m sick of being broke" and set up a monthly savings goal of £300.',
     "User asked what to say to a friend who is grieving.",
     "User can't stand jump scares and doesn't want horror films recommended.",
     "User passed their driving test today after three attempts.",

@@ -8,11 +8,35 @@ An operation the write path refuses (unknown id, bad value, the owner's policy) 
 from django.core.management.base import BaseCommand, CommandError
 
 from bestie_site.commandline import (
-    cleanup, context, doctor, drift, export, hygiene, maintenance, memories, messages, policies, reports, review,
+    cleanup,
+    context,
+    doctor,
+    drift,
+    export,
+    hygiene,
+    maintenance,
+    memories,
+    messages,
+    policies,
+    reports,
+    review,
 )
 from memories.lifecycle import LifecycleError
 
-VERB_MODULES = (reports, policies, memories, review, messages, export, maintenance, context, doctor, drift, hygiene, cleanup)
+VERB_MODULES = (
+    reports,
+    policies,
+    memories,
+    review,
+    messages,
+    export,
+    maintenance,
+    context,
+    doctor,
+    drift,
+    hygiene,
+    cleanup,
+)
 
 
 class Command(BaseCommand):
