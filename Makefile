@@ -1,4 +1,4 @@
-# make run: set up and start Bestie Memory.  make test: the test suite on SQLite, then on PostgreSQL.
+# make run: set up and start Bestie Memory.  make test: lint, then the test suite on SQLite and on PostgreSQL.
 
 VENV := .venv
 PYTHON := $(VENV)/bin/python
@@ -8,7 +8,7 @@ PYTEST_ARGS ?=
 # The test run keeps its SQLite file and secret key apart from the owner's data in var/.
 TEST_ENV := BESTIE_VAR_DIR=$(CURDIR)/var/test
 
-.PHONY: run test test-sqlite test-postgres chromium
+.PHONY: run test lint test-sqlite test-postgres chromium
 
 run: $(VENV)/.installed
 	$(PYTHON) manage.py migrate
@@ -16,7 +16,14 @@ run: $(VENV)/.installed
 	$(PYTHON) manage.py ensure_owner
 	$(PYTHON) manage.py serve
 
-test: test-sqlite test-postgres
+test: lint test-sqlite test-postgres
+
+# ruff (lint and format, configured in pyproject.toml) and import-linter's contracts (the layering).
+lint: $(VENV)/.installed-test
+	@echo "== ruff and import-linter"
+	@$(VENV)/bin/ruff check .
+	@$(VENV)/bin/ruff format --check .
+	@$(VENV)/bin/lint-imports --no-cache
 
 test-sqlite: $(VENV)/.installed-test chromium
 	@echo "== tests on SQLite"

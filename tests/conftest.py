@@ -1,13 +1,74 @@
+"""The personas every test file shares (``owner``, ``console``, ``outsider``, ``agent_token``,
+``logged_in``), and what each test starts from."""
+
 import os
+import secrets
 from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.test import Client
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls beside it are still synchronous.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = Path("/usr/bin/chromium")
+OWNER_PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """A PostgreSQL test database of this run's own: two runs against one server do not collide."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.postgresql":
+        database.setdefault("TEST", {})["NAME"] = f"test_{database['NAME']}_{os.getpid()}_{secrets.token_hex(3)}"
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """PBKDF2 is slow on purpose; what tests log in with needs no such protection."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def owner(django_user_model):
+    """The owner's account, as ``ensure_owner`` makes it (password ``OWNER_PASSWORD``)."""
+    return django_user_model.objects.create_superuser("owner", "owner@example.com", OWNER_PASSWORD)
+
+
+@pytest.fixture
+def console(owner):
+    """The owner's browser session: a test client logged in as the owner."""
+    client = Client()
+    client.force_login(owner)
+    return client
+
+
+@pytest.fixture
+def outsider(db):
+    """Someone who reaches the console without logging in."""
+    return Client()
+
+
+@pytest.fixture
+def agent_token(db):
+    """The plaintext of an active agent token named ``bestie``."""
+    from memories import agent_tokens
+
+    return agent_tokens.create_token("bestie", actor="owner:test")
+
+
+@pytest.fixture
+def logged_in(live_server, page, owner):
+    """A real browser that already holds the owner's session (logging in through the form is its own test)."""
+    client = Client()
+    client.force_login(owner)
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    return page
 
 
 @pytest.fixture(autouse=True)

@@ -1,70 +1,87 @@
 import pytest
+from django import forms
 from django.urls import reverse
 
 from memories import lifecycle
+from memories.lifecycle import policies
 from memories.models import AuditEvent, Memory, MemorySettings, Message
 from tests.factories import add_memory
 
 
-@pytest.fixture
-def owner_client(client, django_user_model):
-    owner = django_user_model.objects.create_superuser("owner", "owner@example.com", "correct horse battery")
-    client.force_login(owner)
-    return client
-
-
 @pytest.mark.parametrize("model", ["memory", "auditevent", "message"])
-def test_changelists_use_a_fixed_number_of_queries(owner_client, django_assert_max_num_queries, model):
+def test_changelists_use_a_fixed_number_of_queries(console, django_assert_max_num_queries, model):
     for i in range(60):
         memory = add_memory(f"Memory number {i} about Hà Nội.")
         lifecycle.pin(memory.pk, actor="owner:test")
         Message.objects.create(role="user", text=f"message {i}")
     with django_assert_max_num_queries(12):
-        response = owner_client.get(reverse(f"admin:memories_{model}_changelist"))
+        response = console.get(reverse(f"admin:memories_{model}_changelist"))
     assert response.status_code == 200
 
 
-def test_memory_search_uses_the_diacritics_insensitive_index(owner_client):
+def test_memory_search_uses_the_diacritics_insensitive_index(console):
     hanoi = add_memory("Người dùng sống ở Hà Nội.")
     add_memory("User lives in Berlin.")
-    response = owner_client.get(reverse("admin:memories_memory_changelist"), {"q": "ha noi"})
+    response = console.get(reverse("admin:memories_memory_changelist"), {"q": "ha noi"})
     assert list(response.context["cl"].result_list) == [hanoi]
 
 
-def test_memories_cannot_be_added_or_edited_in_the_admin(owner_client):
+def _complete_form_data(form, **changes):
+    """Every field of an admin change form with its current value, as a browser would post it."""
+    data = {}
+    for name, field in form.fields.items():
+        value = form[name].value()
+        if isinstance(field.widget, forms.MultiWidget):
+            for index, part in enumerate(field.widget.decompress(value)):
+                data[f"{name}_{index}"] = "" if part is None else part
+        elif isinstance(field, forms.BooleanField):
+            if value:
+                data[name] = "on"
+        else:
+            data[name] = "" if value is None else value
+    return {**data, **changes}
+
+
+def test_memories_cannot_be_added_or_edited_in_the_admin(console):
     memory = add_memory()
-    assert owner_client.get(reverse("admin:memories_memory_add")).status_code == 403
-    owner_client.post(reverse("admin:memories_memory_change", args=[memory.pk]), {"text": "changed"})
+    assert console.get(reverse("admin:memories_memory_add")).status_code == 403
+    url = reverse("admin:memories_memory_change", args=[memory.pk])
+    form = console.get(url).context["adminform"].form
+    assert list(form.fields) == []
+    # A complete, valid form with a new text (a secret, even): were any field editable, it would be saved
+    # past the write path, its secret filter and its history.
+    console.post(url, _complete_form_data(form, text="my password is hunter2hunter2", _save="Save"))
     memory.refresh_from_db()
     assert memory.text == "User prefers concise replies."
+    assert list(AuditEvent.objects.values_list("event", flat=True)) == ["add"]
 
 
-def test_deleting_in_the_admin_is_forgetting(owner_client):
+def test_deleting_in_the_admin_is_forgetting(console):
     memory = add_memory()
-    response = owner_client.post(reverse("admin:memories_memory_delete", args=[memory.pk]), {"post": "yes"})
+    response = console.post(reverse("admin:memories_memory_delete", args=[memory.pk]), {"post": "yes"})
     assert response.status_code == 302
     assert not Memory.objects.exists()
     forget = AuditEvent.objects.get(memory_id=memory.pk, event="forget")
     assert forget.actor == "owner:owner" and forget.text_sha256 == lifecycle.text_sha256(memory.text)
 
 
-def test_actions_go_through_the_write_path(owner_client):
+def test_actions_go_through_the_write_path(console):
     pending = add_memory(status="pending")
     live = add_memory()
     url = reverse("admin:memories_memory_changelist")
-    owner_client.post(url, {"action": "approve", "_selected_action": [pending.pk]})
-    owner_client.post(url, {"action": "pin", "_selected_action": [pending.pk, live.pk]})
+    console.post(url, {"action": "approve", "_selected_action": [pending.pk]})
+    console.post(url, {"action": "pin", "_selected_action": [pending.pk, live.pk]})
     assert Memory.objects.filter(status="approved", pinned=True).count() == 2
     assert AuditEvent.objects.filter(event="pin", actor="owner:owner").count() == 2
-    response = owner_client.post(url, {"action": "approve", "_selected_action": [live.pk]}, follow=True)
+    response = console.post(url, {"action": "approve", "_selected_action": [live.pk]}, follow=True)
     assert "not pending" in [str(m) for m in response.context["messages"]][-1]
 
 
-def test_settings_changes_are_policy_events(owner_client):
-    response = owner_client.get(reverse("admin:memories_memorysettings_changelist"))
+def test_settings_changes_are_policy_events(console):
+    response = console.get(reverse("admin:memories_memorysettings_changelist"))
     assert response.status_code == 302
     url = reverse("admin:memories_memorysettings_change", args=[1])
-    response = owner_client.post(
+    response = console.post(
         url,
         {
             "write_policy": "allow",
@@ -89,3 +106,30 @@ def test_settings_changes_are_policy_events(owner_client):
 def test_admin_requires_login(client):
     response = client.get(reverse("admin:memories_memory_changelist"))
     assert response.status_code == 302 and "/login/" in response["Location"]
+
+
+def test_the_admin_deletes_nothing_under_delete_policy_deny(console):
+    """The admin's bulk "Delete selected" used to erase memories whatever the delete policy."""
+    memories = [add_memory("User prefers tea.").pk, add_memory("User lives in Hà Nội.").pk]
+    policies.set_delete_policy("deny", actor="owner:test")
+    url = reverse("admin:memories_memory_changelist")
+    actions = dict(console.get(url).context["action_form"].fields["action"].choices)
+    assert "delete_selected" not in actions and "approve" in actions
+    response = console.post(
+        url, {"action": "delete_selected", "_selected_action": memories, "post": "yes"}, follow=True
+    )
+    assert "No action selected" in response.content.decode()
+    single = console.post(reverse("admin:memories_memory_delete", args=[memories[0]]), {"post": "yes"})
+    assert single.status_code == 403
+    assert sorted(Memory.objects.values_list("pk", flat=True)) == memories
+    assert not AuditEvent.objects.filter(event="forget").exists()
+
+
+def test_the_admin_bulk_delete_is_forgetting_once_the_owner_confirms(console):
+    memories = [add_memory("User prefers tea.").pk, add_memory("User lives in Hà Nội.").pk]
+    url = reverse("admin:memories_memory_changelist")
+    confirmation = console.post(url, {"action": "delete_selected", "_selected_action": memories})
+    assert confirmation.status_code == 200 and Memory.objects.count() == 2
+    console.post(url, {"action": "delete_selected", "_selected_action": memories, "post": "yes"})
+    assert not Memory.objects.exists()
+    assert AuditEvent.objects.filter(event="forget", actor="owner:owner").count() == 2

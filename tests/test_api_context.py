@@ -6,7 +6,6 @@ from datetime import UTC, datetime
 import pytest
 import time_machine
 
-from memories import agent_tokens
 from memories.lifecycle import policies
 from memories.models import Layer, Memory
 from tests.factories import OWNER, add_memory
@@ -14,11 +13,6 @@ from tests.factories import OWNER, add_memory
 pytestmark = pytest.mark.django_db
 
 NOW = datetime(2026, 5, 2, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def agent_token():
-    return agent_tokens.create_token("bestie", actor=OWNER)
 
 
 @pytest.fixture

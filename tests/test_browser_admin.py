@@ -5,16 +5,16 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import OWNER_PASSWORD
+
 pytestmark = pytest.mark.browser
 
 
-def test_owner_logs_in_through_the_admin_form(live_server, page, django_user_model):
-    django_user_model.objects.create_superuser("owner", password="correct horse battery staple")
-
+def test_owner_logs_in_through_the_admin_form(live_server, page, owner):
     page.goto(f"{live_server.url}/admin/")
     expect(page).to_have_url(re.compile(r"/admin/login/\?next=/admin/$"))
     page.get_by_label("Username:").fill("owner")
-    page.get_by_label("Password:").fill("correct horse battery staple")
+    page.get_by_label("Password:").fill(OWNER_PASSWORD)
     page.get_by_role("button", name="Log in").click()
 
     expect(page).to_have_url(f"{live_server.url}/admin/")

@@ -3,31 +3,14 @@
 import re
 
 import pytest
-from django.test import Client
 from playwright.sync_api import expect
 
 from memories import lifecycle
 from memories.lifecycle import proposals
 from memories.models import Memory
+from tests.conftest import OWNER_PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PASSWORD = "correct horse battery staple"
-
-
-@pytest.fixture
-def owner(django_user_model):
-    return django_user_model.objects.create_superuser("owner", password=PASSWORD)
-
-
-@pytest.fixture
-def logged_in(live_server, page, owner):
-    """A browser that already holds the owner's session (logging in through the form is its own test)."""
-    client = Client()
-    client.force_login(owner)
-    cookie = client.cookies["sessionid"]
-    page.context.add_cookies([{"name": "sessionid", "value": cookie.value, "url": live_server.url}])
-    return page
 
 
 def propose(text, **fields):
@@ -47,7 +30,7 @@ def test_owner_logs_in_and_sees_a_flagged_tool_output_proposal(live_server, page
     page.goto(f"{live_server.url}/pending/")
     expect(page).to_have_url(re.compile(r"/login/\?next=/pending/$"))
     page.get_by_label("Username").fill("owner")
-    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_label("Password").fill(OWNER_PASSWORD)
     page.get_by_role("button", name="Log in").click()
 
     expect(page).to_have_url(f"{live_server.url}/pending/")

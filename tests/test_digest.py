@@ -13,7 +13,8 @@ from django_q.models import Schedule
 
 from governance import channels, digest, prune
 from governance.models import DigestChannel, DigestState, HygieneSnapshot, JobRun
-from memories import lifecycle
+from memories import lifecycle, reports
+from review import drift
 from tests.factories import OWNER, add_memory
 from tests.servers import json_server
 
@@ -91,6 +92,18 @@ def test_the_drift_queue_shows_the_five_oldest_confirmations(db, frozen):
     assert [item.text for item in report.drift] == [
         f"Fact confirmed {days} days ago." for days in (400, 300, 200, 120, 95)
     ]
+
+
+def test_the_digest_lists_the_drift_queue_of_the_drift_age_setting(db, frozen, settings):
+    """The digest used 90 days of its own: with the setting at 30 it listed nothing the queue showed."""
+    settings.BESTIE_DRIFT_AGE_DAYS = 30
+    with time_machine.travel(NOW - timedelta(days=45), tick=False):
+        drifting = add_memory("User's team uses Jira for the mobile app.").pk
+    add_memory("User prefers pnpm.")
+    report = digest.build(LAST_DIGEST, NOW)
+    assert [item.id for item in drift.drift_queue(now=NOW).items] == [drifting]
+    assert report.drift_count == 1 and [item.id for item in report.drift] == [drifting]
+    assert reports.summary(NOW)["needs_review"] == 1
 
 
 def test_the_email_has_a_subject_a_text_body_and_an_escaped_html_body(store):

@@ -3,23 +3,12 @@
 import re
 
 import pytest
-from django.test import Client
 from playwright.sync_api import expect
 
 from memories.models import AuditEvent, Memory
 from tests.factories import add_memory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def logged_in(live_server, page, django_user_model):
-    client = Client()
-    client.force_login(django_user_model.objects.create_superuser("owner", password="a long test password"))
-    page.context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
-    return page
 
 
 def test_owner_reviews_and_merges_a_duplicate_group(live_server, logged_in):

@@ -5,7 +5,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
-from django.test import Client
 
 from governance import cleanup, hygiene
 from memories import lifecycle
@@ -16,13 +15,6 @@ from tests.factories import OWNER, add_memory
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 NOW = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def console(django_user_model):
-    client = Client()
-    client.force_login(django_user_model.objects.create_superuser("owner", password="a long test password"))
-    return client
 
 
 @pytest.fixture
@@ -40,11 +32,22 @@ def test_every_page_needs_a_login(client, url):
     assert response.status_code == 302 and "/login/" in response["Location"]
 
 
-def test_logged_out_posts_change_nothing(client, group):
-    client.post("/doctor/merge/", {"ids": group, "text": "x"})
-    client.post("/doctor/resolve/", {"ids": group, "winner": group[0]})
-    client.post("/doctor/cleanup/", {"yes": "on"})
+@pytest.mark.parametrize("url", ["/doctor/merge/", "/doctor/resolve/", "/doctor/cleanup/"])
+def test_logged_out_posts_change_nothing(outsider, console, group, url):
+    """Each post is one the owner's session would carry out: without the login it changes nothing."""
+    set_delete_policy("allow", actor=OWNER)
+    data = {
+        "/doctor/merge/": {"ids": group, "text": "User prefers Vietnamese with diacritics."},
+        "/doctor/resolve/": {"ids": group, "winner": group[0]},
+        "/doctor/cleanup/": {"yes": "on", "fingerprint": cleanup.plan().fingerprint},
+    }[url]
+    response = outsider.post(url, data)
+    assert response.status_code == 302 and "/login/" in response["Location"]
     assert not Memory.objects.filter(superseded_by__isnull=False).exists()
+    response = console.post(url, data)
+    if response.streaming:
+        b"".join(response.streaming_content)
+    assert Memory.objects.filter(superseded_by__isnull=False).exists()
 
 
 @time_machine.travel(NOW, tick=False)
@@ -156,11 +159,10 @@ def test_pages_speak_vietnamese(console, group):
     )
 
 
-def test_the_doctor_page_reuses_its_report_until_the_store_changes(client, django_user_model, monkeypatch):
+def test_the_doctor_page_reuses_its_report_until_the_store_changes(console, monkeypatch):
     from governance import doctor
 
-    owner = django_user_model.objects.create_superuser("owner-cache", "o@example.com", "correct horse battery")
-    client.force_login(owner)
+    client = console
     calls = []
     real_analyze = doctor.analyze
     monkeypatch.setattr(doctor, "analyze", lambda *args, **kwargs: calls.append(1) or real_analyze(*args, **kwargs))

@@ -18,8 +18,11 @@ def test_doctor_finds_duplicates_with_high_precision_and_recall():
     assert recall >= 0.85, missed
 
 
-def test_the_write_path_check_alone_misses_paraphrases():
-    """The baseline the doctor improves on: without paraphrase grouping, recall is far lower."""
+def test_the_write_path_check_never_merges_different_memories():
+    """The write path's own check (same words in any order, a typo apart) is strict on purpose: what it
+    calls the same memory is confirmed instead of stored, so it must not be wrong. Its recall is bounded
+    from below only (0.33 on this set when this was written): improving it must never fail the suite."""
     rows = list(memories())
-    _, recall, _, _ = score(rows, write_path_groups(rows))
-    assert recall < 0.5
+    precision, recall, wrong, _ = score(rows, write_path_groups(rows))
+    assert precision >= 0.99, wrong
+    assert recall >= 0.3

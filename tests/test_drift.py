@@ -145,15 +145,6 @@ def test_cli_review_refusals(db, frozen):
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def console(django_user_model):
-    from django.test import Client
-
-    client = Client()
-    client.force_login(django_user_model.objects.create_superuser("owner", password="a long test password"))
-    return client
-
-
 def test_the_page_needs_a_login(db, client):
     response = client.get("/review/")
     assert response.status_code == 302 and "/login/" in response["Location"]

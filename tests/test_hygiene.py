@@ -7,6 +7,8 @@ import time_machine
 
 from governance import consolidation, hygiene
 from governance.models import HygieneSnapshot
+from memories import lifecycle
+from memories.lifecycle import forgetting
 from memories.lifecycle.policies import set_delete_policy
 from memories.models import AuditEvent, Memory
 from tests.cli import memory, memory_json, refused
@@ -83,6 +85,31 @@ def test_doctor_fix_fills_text_keys_and_cuts_broken_chains_with_restore_events(d
     event = AuditEvent.objects.get(event="restore", memory_id=newer)
     assert event.old == {"superseded_by_id": older} and event.actor == "system:hygiene"
     assert hygiene.plan().broken_chains == [] and hygiene.score().parts["chains"]["value"] == 1.0
+
+
+def test_the_doctor_and_forget_restore_a_replaced_memory_through_the_one_restore(db, frozen, monkeypatch):
+    """Hygiene wrote its own restore events; now both go through ``lifecycle.restore`` and read alike."""
+    restored = []
+    real_restore = lifecycle.restore
+
+    def restore(ids, **kwargs):
+        restored.append(list(ids))
+        return real_restore(ids, **kwargs)
+
+    monkeypatch.setattr(lifecycle, "restore", restore)
+    monkeypatch.setattr(forgetting, "restore", restore)
+    dangling = add_memory("User prefers tea.", subject="drink").pk
+    Memory.objects.filter(pk=dangling).update(superseded_by_id=dangling + 1000)
+    old, new = add_memory("User prefers npm.", subject="pm").pk, add_memory("User prefers pnpm.", subject="pm").pk
+    lifecycle.supersede(old, new, actor=OWNER)
+    hygiene.repair_chains()
+    lifecycle.forget(new, actor=OWNER, confirmed=True, restore_previous=True)
+    assert restored == [[dangling], [old]]
+    shapes = [
+        (sorted(event.old), sorted(event.new), event.new["superseded_by_id"])
+        for event in AuditEvent.objects.filter(event="restore").order_by("pk")
+    ]
+    assert shapes == [(["superseded_by_id"], ["superseded_by_id"], None)] * 2
 
 
 @pytest.fixture

@@ -15,13 +15,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 START = datetime(2026, 6, 1, 3, 30, tzinfo=UTC)
 
 
-@pytest.fixture
-def console(django_user_model):
-    client = Client()
-    client.force_login(django_user_model.objects.create_superuser("owner", password="x" * 20))
-    return client
-
-
 def run(job, outcome="ok", counts=None, error="", minutes=0):
     started = START + timedelta(minutes=minutes)
     return JobRun.objects.create(
@@ -120,10 +113,10 @@ def test_a_bad_schedule_is_named_and_changes_nothing(console, data, message):
     assert not AuditEvent.objects.exists()
 
 
-def test_a_schedule_change_needs_the_csrf_token(django_user_model):
+def test_a_schedule_change_needs_the_csrf_token(owner):
     schedules.seed()
     client = Client(enforce_csrf_checks=True)
-    client.force_login(django_user_model.objects.create_superuser("owner", password="x" * 20))
+    client.force_login(owner)
 
     assert client.post("/jobs/schedule/", {"job": "prune", "cron": "0 1 * * *"}).status_code == 403
     assert Schedule.objects.get(name="bestie-prune").cron == "30 3 * * *"

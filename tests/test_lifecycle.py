@@ -341,3 +341,62 @@ def test_the_write_paths_own_insert_stores_what_the_orm_stores():
     assert stored("memory_history", our_event.pk, {"id", "memory_id", "at"}) == stored(
         "memory_history", event_by_orm.pk, {"id", "memory_id", "at"}
     )
+
+
+# ---------------------------------------------------------------------------------------------------
+# The delete policy: one guard inside every deletion
+
+
+def _deletions():
+    """Every way the lifecycle deletes, each given the owner's confirmation or not."""
+    return {
+        "erase": lambda ids, confirmed: lifecycle.erase(ids, actor=OWNER, confirmed=confirmed),
+        "forget": lambda ids, confirmed: lifecycle.forget(ids[0], actor=OWNER, confirmed=confirmed),
+        "soft_delete": lambda ids, confirmed: lifecycle.soft_delete(ids, actor=OWNER, confirmed=confirmed),
+        "clear": lambda ids, confirmed: lifecycle.clear(actor=OWNER, confirmed=confirmed),
+    }
+
+
+def _everything():
+    return list(Memory.objects.order_by("pk").values()), list(AuditEvent.objects.order_by("pk").values())
+
+
+@pytest.mark.parametrize("deletion", list(_deletions()))
+@pytest.mark.parametrize(
+    "policy, confirmed, refused",
+    [
+        ("deny", True, "delete policy is deny"),
+        ("deny", False, "delete policy is deny"),
+        ("ask", False, "delete policy is ask"),
+    ],
+)
+def test_the_delete_policy_refuses_inside_every_deletion(deletion, policy, confirmed, refused):
+    ids = [add_memory("User prefers tea.").pk, add_memory("User lives in Hà Nội.").pk]
+    policies.set_delete_policy(policy, actor=OWNER)
+    before = _everything()
+    with pytest.raises(lifecycle.Refused, match=refused):
+        _deletions()[deletion](ids, confirmed)
+    assert _everything() == before
+
+
+@pytest.mark.parametrize("deletion", list(_deletions()))
+@pytest.mark.parametrize("policy, confirmed", [("ask", True), ("allow", False), ("allow", True)])
+def test_the_delete_policy_lets_a_deletion_it_allows_through(deletion, policy, confirmed):
+    ids = [add_memory("User prefers tea.").pk, add_memory("User lives in Hà Nội.").pk]
+    policies.set_delete_policy(policy, actor=OWNER)
+    _deletions()[deletion](ids, confirmed)
+    assert not Memory.objects.filter(pk=ids[0], deleted_at__isnull=True).exists()
+
+
+def test_restore_makes_replaced_memories_current_with_a_restore_event_each():
+    old, newer = add_memory("User prefers npm."), add_memory("User prefers pnpm.")
+    lifecycle.supersede(old.pk, newer.pk, actor=OWNER)
+    assert lifecycle.restore([old.pk, newer.pk], actor=OWNER, note="why") == [old.pk]
+    assert Memory.objects.get(pk=old.pk).is_live()
+    event = AuditEvent.objects.get(memory_id=old.pk, event="restore")
+    assert (event.old, event.new, event.note, event.actor) == (
+        {"superseded_by_id": newer.pk},
+        {"superseded_by_id": None},
+        "why",
+        OWNER,
+    )

@@ -7,12 +7,13 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from governance import doctor, rebalance
 from memories import lifecycle
 from memories.lifecycle import policies
-from memories.models import Layer, Memory, Scope
+from memories.models import Layer, Memory, MemorySettings, Scope
 from memories.retrieval import build_context
 from memories.retrieval.context import Weights
-from memories.retrieval.prompt import line, prompt_tokens
+from memories.retrieval.prompt import core_report, line, line_tokens, prompt_tokens
 from memories.retrieval.relevance import query_terms
 from tests.cli import memory, memory_json, refused
 from tests.factories import OWNER, add_memory
@@ -134,6 +135,31 @@ def test_a_pinned_core_memory_is_present_when_the_core_tier_overflows():
     left_out = {item.id: item.reason for item in context.near_misses}
     assert set(left_out) <= set(overflow) and left_out
     assert set(left_out.values()) == {"core budget"}
+
+
+def test_the_prompt_rebalance_and_the_doctor_pack_the_core_tier_alike():
+    """Retrieval used to pack the core tier by score (a query-relevant memory first) and the doctor and
+    rebalance by confidence: rebalance then demoted the core memory the prompt injected."""
+    sure = add_memory(
+        "Call the owner anh Minh, with his name first, in every reply and every message.",
+        subject="addressing",
+        layer=Layer.CORE,
+        confidence=1.0,
+    ).pk
+    relevant = add_memory(
+        "User prefers pnpm over npm and yarn.", subject="package manager", layer=Layer.CORE, confidence=0.8
+    ).pk
+    # Room for the first line of the tier, not for both.
+    sure_line = line(Memory.objects.get(pk=sure).text, NOW)
+    policies.set_budgets(actor=OWNER, core=line_tokens(sure_line) + 1)
+    context = build_context("which package manager should I use, pnpm or npm?")
+    injected = [item.id for item in context.items if item.layer == Layer.CORE]
+    report = core_report(MemorySettings.load())
+    demoted = [i for move in rebalance.plan().moves if move.to_layer == Layer.WORKING for i in move.ids]
+    assert injected == report.fits == [sure]
+    assert demoted == report.overflow == [relevant]
+    assert [(item.id, item.reason) for item in context.near_misses] == [(relevant, "core budget")]
+    assert doctor.analyze().core["overflow"] == [relevant]
 
 
 def test_what_is_not_injectable_is_never_in_the_prompt():
@@ -442,12 +468,6 @@ def test_cli_errors():
 
 # ---------------------------------------------------------------------------------------------------
 # The console's retrieval preview
-
-
-@pytest.fixture
-def console(client, django_user_model):
-    client.force_login(django_user_model.objects.create_superuser("owner", password="correct horse battery"))
-    return client
 
 
 def test_preview_needs_a_login(client):

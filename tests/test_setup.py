@@ -5,7 +5,6 @@ import re
 import subprocess
 import sys
 import threading
-import time
 from io import StringIO
 from pathlib import Path
 
@@ -85,51 +84,72 @@ def test_sqlite_transactions_take_the_write_lock_up_front():
     assert connection.transaction_mode == "IMMEDIATE"
 
 
-def _hold_write_lock(seconds):
-    """Take the write lock from another connection (as another process would) and release it after
-    ``seconds``; returns the thread doing it."""
+class _LockClock:
+    """The backend's clock and sleep, made virtual: ``time.monotonic`` reads the virtual time, each
+    ``sleep`` advances it, and ``release_at`` (virtual seconds) lets another connection's lock go. The
+    tries are then counted, not timed, whatever the machine's load."""
+
+    def __init__(self, holder, release_at=None):
+        self.now, self.sleeps, self.holder, self.release_at = 1000.0, [], holder, release_at
+        self.started = self.now
+        self.released_at = None
+
+    def monotonic(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.sleeps.append(seconds)
+        self.now += seconds
+        if self.release_at is not None and self.released_at is None and self.now - self.started >= self.release_at:
+            self.holder.execute("COMMIT")
+            self.released_at = self.now
+
+
+def _hold_write_lock():
+    """Take the write lock from another connection, as another process would."""
     holder = sqlean.connect(connection.settings_dict["NAME"], isolation_level=None, check_same_thread=False)
     holder.execute("BEGIN IMMEDIATE")
-
-    def release():
-        time.sleep(seconds)
-        holder.execute("COMMIT")
-        holder.close()
-
-    thread = threading.Thread(target=release)
-    thread.start()
-    return thread
+    return holder
 
 
 @pytest.mark.sqlite
 @pytest.mark.django_db(transaction=True)
-def test_a_transaction_takes_the_write_lock_within_milliseconds_of_its_release():
+def test_a_transaction_takes_the_write_lock_at_the_first_try_after_its_release(monkeypatch):
+    from bestie_site.sqlite_backend import base
+
     connection.ensure_connection()
-    holder = _hold_write_lock(0.3)
-    started = time.monotonic()
+    holder = _hold_write_lock()
+    clock = _LockClock(holder, release_at=0.3)
+    monkeypatch.setattr(base, "time", clock)
     with transaction.atomic():
-        waited = time.monotonic() - started
+        entered = clock.now
         MemorySettings.load()
-    holder.join()
-    # SQLite's own busy handler would sleep up to 100 ms between tries at this point.
-    assert 0.29 <= waited < 0.34
+    holder.close()
+    # A try every 2 ms, and the first one after the release gets in (SQLite's own busy handler would
+    # sleep up to 100 ms between tries at this point).
+    assert set(clock.sleeps) == {base.LOCK_POLL_SECONDS}
+    assert entered == clock.released_at
+    assert 0.3 <= entered - clock.started < 0.3 + base.LOCK_POLL_SECONDS
     assert read_pragmas()["busy_timeout"] == 5000
 
 
 @pytest.mark.sqlite
 @pytest.mark.django_db(transaction=True)
 def test_a_transaction_gives_up_after_the_busy_timeout(monkeypatch):
+    from bestie_site.sqlite_backend import base
+
     connection.ensure_connection()
     monkeypatch.setitem(settings.SQLITE_PRAGMAS, "busy_timeout", "200")
-    holder = _hold_write_lock(0.6)
-    started = time.monotonic()
+    holder = _hold_write_lock()
+    clock = _LockClock(holder)
+    monkeypatch.setattr(base, "time", clock)
     with pytest.raises(OperationalError, match="database is locked"):
         with transaction.atomic():
             MemorySettings.load()
-    waited = time.monotonic() - started
-    holder.join()
-    assert 0.19 <= waited < 0.3
+    assert 0.2 <= clock.now - clock.started < 0.2 + base.LOCK_POLL_SECONDS
     assert not connection.in_atomic_block
+    holder.execute("COMMIT")
+    holder.close()
     with transaction.atomic():  # and the next one works once the lock is free
         MemorySettings.load()
 

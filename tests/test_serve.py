@@ -1,0 +1,85 @@
+"""``manage.py serve``, as ``make run`` starts it: the web console (gunicorn) and the job cluster (django-q2)
+as real processes on this test's database, answering a login and running a scheduled job."""
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+from django_q.models import Schedule
+
+from governance import schedules
+from governance.models import HygieneSnapshot, JobRun
+from tests.factories import add_memory, child_env
+
+ROOT = Path(__file__).resolve().parent.parent
+# django-q2's scheduler looks for due schedules every 30 s of its guard loop.
+SCHEDULED_JOB_WAIT_SECONDS = 90
+
+
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _get(url):
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.read().decode()
+    except OSError:
+        return None, ""
+
+
+@pytest.fixture
+def served(transactional_db):
+    """The console and the job cluster running on this test's database; stopped with SIGTERM after."""
+    env = {**child_env(), "BESTIE_HOST": "127.0.0.1", "BESTIE_PORT": str(_free_port())}
+    run = {"cwd": ROOT, "env": env, "capture_output": True, "text": True, "timeout": 120}
+    collected = subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput"], **run)
+    assert collected.returncode == 0, collected.stderr
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "serve"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{env['BESTIE_PORT']}"
+    try:
+        yield process, url
+    finally:
+        process.send_signal(signal.SIGTERM)
+        output, _ = process.communicate(timeout=60)
+        assert process.returncode == 0, output
+        assert "Stopped." in output
+
+
+def test_serve_runs_the_console_and_the_scheduled_jobs(served):
+    process, url = served
+    add_memory("User prefers pnpm.")
+    schedules.seed()
+    Schedule.objects.filter(name="bestie-hygiene").update(next_run=timezone.now() - timedelta(minutes=1))
+
+    deadline = time.monotonic() + 60
+    status, page = _get(f"{url}/login/")
+    while status != 200 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.2)
+        status, page = _get(f"{url}/login/")
+    assert status == 200 and 'name="password"' in page
+    assert _get(f"{url}/pending/")[1].count('name="password"') == 1  # any other page asks for the login
+
+    deadline = time.monotonic() + SCHEDULED_JOB_WAIT_SECONDS
+    while not JobRun.objects.filter(job="hygiene", outcome=JobRun.Outcome.OK).exists():
+        assert process.poll() is None, "serve stopped"
+        assert time.monotonic() < deadline, "the scheduled hygiene job did not run"
+        time.sleep(0.5)
+    assert HygieneSnapshot.objects.get().counts["live"] == 1
+    assert Schedule.objects.get(name="bestie-hygiene").next_run > timezone.now()
