@@ -19,6 +19,8 @@ INDEXED_TABLES = {"memory": "memory_fts", "memory_message": "message_fts"}
 
 _SQLITE_FOLD = "replace(replace({}, 'đ', 'd'), 'Đ', 'D')"
 
+# SPEC §2's live, in SQL: the ``live_memory`` view and the write path's raw lookups. ``Memory.objects.live()``
+# is the same condition for the ORM, ``Memory.state`` for one row in Python.
 LIVE_CONDITION = (
     "status = 'approved' AND superseded_by_id IS NULL AND deleted_at IS NULL"
     " AND (expires_at IS NULL OR expires_at > {now})"

@@ -31,6 +31,7 @@ from memories.language.meaning import closest, contradicted
 from memories.lifecycle import InvalidValue, LifecycleError, Refused, actors, clean_choice, clean_label
 from memories.models import MemorySettings, Message, Policy, Scope, Status
 from memories.screening import secrets
+from memories.search import LIVE_CONDITION
 from memories.screening.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
 from memories.screening.venting import is_venting
 
@@ -97,8 +98,7 @@ ORDER BY id DESC LIMIT 20
 """
 _SAME_SUBJECT = f"""
 SELECT id, text FROM memory
-WHERE "user" = %s AND kind = %s AND subject = %s AND status = 'approved' AND superseded_by_id IS NULL
-    AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > %s)
+WHERE "user" = %s AND kind = %s AND subject = %s AND {LIVE_CONDITION.format(now="%s")}
 ORDER BY id DESC LIMIT {CANDIDATES}
 """
 
