@@ -31,9 +31,9 @@ from memories.language.meaning import closest, contradicted
 from memories.lifecycle import InvalidValue, LifecycleError, Refused, actors, clean_choice, clean_label
 from memories.models import MemorySettings, Message, Policy, Scope, Status
 from memories.screening import secrets
-from memories.search import LIVE_CONDITION
 from memories.screening.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
 from memories.screening.venting import is_venting
+from memories.search import LIVE_CONDITION
 
 APPROVED = "approved"
 PENDING = "pending"
