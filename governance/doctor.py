@@ -14,7 +14,7 @@ to say, as it is for the write path.
 """
 
 from collections import defaultdict
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from itertools import combinations
 
 from django.core.cache import cache
@@ -23,7 +23,7 @@ from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.utils import timezone
 
 from memories.language.folding import fold
-from memories.language.meaning import contradict, meaning, same_fact
+from memories.language.meaning import Variant, contradict, meaning, same_fact
 from memories.models import AuditEvent, Memory, MemorySettings, Scope
 from memories.retrieval import prompt
 from memories.screening.venting import is_venting
@@ -87,9 +87,9 @@ class _Groups:
 def _variants(rows, subject, kind):
     by_meaning = {}
     for memory_id, text in rows:
-        variant = meaning(text, subject, kind)
-        by_meaning.setdefault((variant.words, variant.negated), (variant, []))[1].append(memory_id)
-    return [replace(variant, ids=tuple(ids)) for variant, ids in by_meaning.values()]
+        found = meaning(text, subject, kind)
+        by_meaning.setdefault((found.words, found.negated), (found, []))[1].append(memory_id)
+    return [Variant(*found, ids=tuple(ids)) for found, ids in by_meaning.values()]
 
 
 def _candidate_pairs(variants):

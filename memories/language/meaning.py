@@ -24,6 +24,7 @@ import functools
 import hashlib
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
@@ -237,10 +238,19 @@ _CONTRACTION = re.compile(r"n['’]t\b")
 _POSSESSIVE = re.compile(r"['’]s\b")
 
 
+class Meaning(NamedTuple):
+    """What a memory's text says: its folded words in order-free form, the words that say which fact it
+    is (without the frame and the subject's own words), and its polarity."""
+
+    words: tuple
+    content: frozenset
+    negated: bool
+
+
 @dataclass(frozen=True)
 class Variant:
-    """What a memory's text means (``meaning``): its words, its content words and its polarity. The
-    doctor keeps the ids of the memories that share it."""
+    """A ``Meaning`` as ``same_fact`` and ``contradict`` compare it; the doctor keeps the ids of the memories
+    of a block that share it."""
 
     words: tuple
     content: frozenset
@@ -253,8 +263,7 @@ class Variant:
 
 
 def meaning(text, subject="", kind=""):
-    """The ``Variant`` of a memory: its folded words in order-free form, the words that say which fact it
-    is (without the frame and the subject's own words) and its polarity."""
+    """The ``Meaning`` of a memory of this subject and kind."""
     text = _VIETNAMESE_WORDS.sub(lambda match: f" {_VIETNAMESE[match.group(1).lower()]} ", text)
     folded = _ORDINAL.sub(r"\1", _POSSESSIVE.sub("", _CONTRACTION.sub(" not", fold(text))))
     for pattern, replacement in _SYNONYMS:
@@ -263,7 +272,7 @@ def meaning(text, subject="", kind=""):
     own = set(words(f"{subject} {kind}".replace("_", " ")))
     negated = sum(word in _NEGATIONS for word in all_words) % 2 == 1
     content = frozenset(w for w in all_words if w not in _FRAME and w not in _NEGATIONS and w not in own)
-    return Variant(words=tuple(all_words), content=content, negated=negated)
+    return Meaning(tuple(all_words), content, negated)
 
 
 def _typo_partner(word, others):
@@ -330,7 +339,9 @@ def contradict(a, b, has_subject):
 
 # A proposal compares itself with the newest memories of its subject, and the next one on that subject
 # with mostly the same ones: their meanings are kept.
-_meaning = functools.lru_cache(maxsize=4096)(meaning)
+@functools.lru_cache(maxsize=4096)
+def _variant(text, subject, kind):
+    return Variant(*meaning(text, subject, kind))
 
 
 def contradicted(text, others, subject="", kind=""):
@@ -339,10 +350,10 @@ def contradicted(text, others, subject="", kind=""):
     A new proposal like that may be meant to replace them."""
     if not others:
         return []
-    new = _meaning(text, subject, kind)
+    new = _variant(text, subject, kind)
     found = []
     for memory_id, other_text in others.items():
-        other = _meaning(other_text, subject, kind)
+        other = _variant(other_text, subject, kind)
         if contradict(new, other, bool(subject)) and not same_fact(new, other):
             found.append(memory_id)
     return found

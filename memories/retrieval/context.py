@@ -205,21 +205,20 @@ def build_context(
     allowed = governed(Memory.objects.injectable(now), policy, **request)
     relevant = dict(relevance.backend().candidates(allowed, query, CANDIDATES))
     core = core_rows(allowed, budgets["core"], FIELDS)
-    core_ids = {row["id"] for row in core}
     # The backend drew its candidates from ``allowed``: reading them back needs only their ids.
-    working_rows = list(
-        Memory.objects.filter(pk__in=[pk for pk in relevant if pk not in core_ids], layer=Layer.WORKING).values(*FIELDS)
-    )
+    working_rows = list(Memory.objects.filter(pk__in=list(relevant), layer=Layer.WORKING).values(*FIELDS))
 
     zone = timezone.get_current_timezone()
 
     def scored(rows):
         return [_item(row, _signals(row, relevant.get(row["id"], 0.0), request, now, WEIGHTS), zone) for row in rows]
 
-    tier = pack_core(scored(core), budgets["core"], tokens_of=lambda item: item.tokens)
-    chosen = list(tier.fits)
+    tier = pack_core(
+        core, budgets["core"], tokens_of=lambda row: line_tokens(line(row["text"], row["confirmed_at"], zone))
+    )
+    chosen = scored(tier.fits)
     core_tokens = tier.tokens
-    core_misses = [_left_out(item, "core budget") for item in tier.overflow]
+    core_misses = [_left_out(item, "core budget") for item in scored(tier.overflow[:NEAR_MISSES])]
     working_misses = []
     working_tokens, working_count = 0, 0
     for item in sorted(scored(working_rows), key=lambda item: (-item.score, item.id)):
@@ -239,7 +238,7 @@ def build_context(
     return Context(
         prompt="\n".join(item.line for item in chosen),
         items=tuple(chosen),
-        near_misses=tuple(core_misses[:NEAR_MISSES] + working_misses[:NEAR_MISSES]),
+        near_misses=tuple(core_misses + working_misses[:NEAR_MISSES]),
         tokens=core_tokens + working_tokens,
         paused=False,
         governance=policy,
