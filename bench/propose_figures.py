@@ -6,7 +6,7 @@
 - propose over HTTP with the write policy ``allow``: a real gunicorn (as ``bestie serve`` runs it) on
   127.0.0.1, one client process with one keep-alive connection, proposals/s sustained over --count
   proposals (token check, validation, secret filter, poisoning check, duplicate check, insert, audit);
-- propose in-process (``memories.proposals.propose``), proposals/s;
+- propose in-process (``memories.lifecycle.proposals.propose``), proposals/s;
 - baseline for both: a plain INSERT of the same rows, one statement and one commit per row;
 - approving 10,000 selected pending memories with ``lifecycle.approve``: seconds, and that it wrote one
   audit event each.

@@ -69,6 +69,7 @@ class Digest:
     live: int
     expired_backlog: int
     drift_count: int
+    drift_age_days: int
     drift: list  # of DriftItem
     pruned: int
     awaiting_prune_confirmation: int
@@ -122,6 +123,7 @@ def build(since, now=None):
         live=current.counts["live"],
         expired_backlog=current.expired_backlog,
         drift_count=due.count(),
+        drift_age_days=settings.BESTIE_DRIFT_AGE_DAYS,
         drift=[
             DriftItem(id=m.pk, text=m.text, confirmed_at=iso(m.confirmed_at), url=console_url(f"/memories/{m.pk}/"))
             for m in due[:DRIFT_SHOWN]

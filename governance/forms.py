@@ -16,7 +16,7 @@ class PoliciesForm(forms.Form):
     delete_policy = forms.ChoiceField(
         label=_("Delete policy"),
         choices=POLICIES,
-        help_text=_("For cleanup, prune and bulk forgetting: allow, ask for confirmation, or refuse."),
+        help_text=_("For every deletion, forgetting included: allow, ask for your confirmation, or refuse."),
     )
     governance_policy = forms.ChoiceField(
         label=_("Governance policy"),

@@ -21,7 +21,7 @@ def register(verbs):
     actions = add_actions(parser, required=False)
     for name, handler, help in (
         ("write", set_write_policy, "allow: store at once; ask: queue for your approval; deny: refuse"),
-        ("delete", set_delete_policy, "for cleanup, prune and bulk deletes: allow, ask (needs --yes) or deny"),
+        ("delete", set_delete_policy, "for every deletion: allow, ask (you confirm: --yes or naming it) or deny"),
     ):
         parser = add_verb(actions, name, handler, help)
         parser.add_argument("value", choices=Policy.values, metavar="|".join(Policy.values))

@@ -1,5 +1,7 @@
 """Reports on the store: status, tiers and summary."""
 
+from django.conf import settings
+
 from bestie_site.commandline import output
 from bestie_site.commandline.arguments import add_json, add_verb
 from memories import reports
@@ -81,4 +83,4 @@ def summary(command, options):
         write(f"{title}: " + (", ".join(f"{name} {n}" for name, n in groups.items()) or "none"))
     write(f"oldest pending proposal: {output.day(report['oldest_pending_at'])}")
     write(f"oldest confirmation of a live memory: {output.day(report['oldest_confirmed_at'])}")
-    write(f"live memories not confirmed for 90 days: {report['needs_review']}")
+    write(f"live memories not confirmed for {settings.BESTIE_DRIFT_AGE_DAYS} days: {report['needs_review']}")
