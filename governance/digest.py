@@ -21,12 +21,14 @@ from django_q.models import Schedule
 from governance import channels, hygiene
 from governance.jobs import recorded
 from governance.models import DigestChannel, DigestState, HygieneSnapshot, JobRun
+from memories.lifecycle import deletions
 from memories.models import Memory, SourceKind
 from memories.times import iso
 from review import drift
 
 NEW_MEMORIES_SHOWN = 50
 DRIFT_SHOWN = 5
+DELETIONS_SHOWN = 10
 FIRST_DIGEST_DAYS = 7
 DIGEST_SCHEDULE = "bestie-digest"
 
@@ -56,6 +58,17 @@ class DriftItem:
 
 
 @dataclass(frozen=True)
+class DigestDeletion:
+    """A memory an agent asked to erase, waiting for the owner."""
+
+    request_id: int
+    memory_id: int
+    text: str
+    agent: str
+    url: str
+
+
+@dataclass(frozen=True)
 class Digest:
     since: str
     until: str
@@ -64,6 +77,8 @@ class Digest:
     from_tool_output: int
     pending_count: int
     oldest_pending_days: int | None
+    deletion_count: int
+    deletions: list  # of DigestDeletion, the oldest DELETIONS_SHOWN
     hygiene_score: int
     hygiene_change: int | None  # against the last snapshot taken before ``since``
     live: int
@@ -108,6 +123,7 @@ def build(since, now=None):
     current = hygiene.score(now)
     previous = HygieneSnapshot.objects.filter(taken_at__lte=since).first() or HygieneSnapshot.objects.last()
     due = drift.due(now)
+    asked = deletions.pending_requests()
     prunes = JobRun.objects.filter(job="prune", outcome=JobRun.Outcome.OK, started_at__gt=since)
     last_prune = prunes.first()
     return Digest(
@@ -118,6 +134,17 @@ def build(since, now=None):
         from_tool_output=new.filter(source_kind=SourceKind.TOOL_OUTPUT).count(),
         pending_count=current.counts["pending"],
         oldest_pending_days=int(current.pending_age_days) if current.oldest_pending_at else None,
+        deletion_count=asked.count(),
+        deletions=[
+            DigestDeletion(
+                request_id=request.pk,
+                memory_id=request.memory_id,
+                text=request.memory.text,
+                agent=request.agent,
+                url=console_url("/pending/#deletions"),
+            )
+            for request in asked[:DELETIONS_SHOWN]
+        ],
         hygiene_score=current.score,
         hygiene_change=current.score - previous.score if previous else None,
         live=current.counts["live"],

@@ -3,6 +3,9 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from memories.lifecycle import parse_ttl
+from memories.models import TokenScope, default_token_scopes
+
 POLICIES = [("allow", _("allow")), ("ask", _("ask")), ("deny", _("deny"))]
 GOVERNANCE = [("governed", _("governed")), ("full", _("full"))]
 
@@ -31,3 +34,34 @@ class TokenForm(forms.Form):
         max_length=64,
         help_text=_("Lower-case letters, digits, - and _, like bestie or laptop-agent."),
     )
+    scopes = forms.MultipleChoiceField(
+        label=_("It may"),
+        choices=TokenScope.choices,
+        initial=default_token_scopes,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Give an agent only what it needs: reading and forgetting are for agents you trust."),
+    )
+    users = forms.CharField(
+        label=_("Only for users"),
+        required=False,
+        max_length=1000,
+        help_text=_("Comma-separated; empty: every user. A bound token sees and writes only their memories."),
+    )
+    expires = forms.CharField(
+        label=_("Expires after"),
+        required=False,
+        max_length=20,
+        help_text=_("Like 90d or 12w; empty: never."),
+    )
+
+    def clean_users(self):
+        return [user.strip() for user in self.cleaned_data["users"].split(",") if user.strip()]
+
+    def clean_expires(self):
+        value = self.cleaned_data["expires"].strip()
+        if not value:
+            return None
+        try:
+            return parse_ttl(value)
+        except ValueError:
+            raise forms.ValidationError(_("Give a positive number followed by s, m, h, d or w, like 90d.")) from None

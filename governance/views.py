@@ -85,11 +85,19 @@ def create_token(request):
     the session or a redirect."""
     form = TokenForm(request.POST)
     if form.is_valid():
-        name = form.cleaned_data["name"]
+        data = form.cleaned_data
+        name = data["name"]
         try:
-            plaintext = agent_tokens.create_token(name, actor=actors.owner(request.user))
+            plaintext = agent_tokens.create_token(
+                name,
+                actor=actors.owner(request.user),
+                scopes=data["scopes"],
+                users=data["users"],
+                expires_in=data["expires"],
+            )
         except LifecycleError as error:
-            form.add_error("name", str(error))
+            field = getattr(error, "field", "name")
+            form.add_error({"user": "users", "expires": "expires", "scopes": "scopes"}.get(field, "name"), str(error))
         else:
             context = settings_context(new_token={"name": name, "plaintext": plaintext})
             response = render(request, "governance/settings.html", context)

@@ -21,10 +21,9 @@ from ninja.errors import AuthenticationError, ValidationError
 from ninja.security import HttpBearer
 from pydantic import ConfigDict
 
-from memories import agent_tokens, lifecycle, retrieval
-from memories.lifecycle import InvalidValue, NotFound, Refused, actors, proposals
-from memories.models import Layer, Memory, MemoryQuerySet, Message, Scope, SourceKind
-from memories.search import matching
+from memories import agent_tokens, agents, retrieval
+from memories.lifecycle import InvalidValue, NotFound, Refused, deletions, proposals
+from memories.models import Layer, MemoryQuerySet, Message, Scope, SourceKind
 
 MAX_LIMIT = 200
 UNAUTHORIZED = "a valid agent token is required: send `Authorization: Bearer TOKEN` (see `bestie token create`)"
@@ -201,8 +200,11 @@ class MemoryFilters(Schema):
     offset: int = Field(0, ge=0)
 
 
-class Forgotten(Schema):
-    erased: list[int]
+class ForgetOut(Schema):
+    status: Literal["erased", "requested"]
+    erased: list[int] = Field(description="the memories erased: this one and the older versions it replaced")
+    request_id: int | None = Field(description="the deletion request waiting for the owner")
+    reason: str
 
 
 class ContextIn(Strict):
@@ -244,56 +246,62 @@ class ContextOut(Schema):
     "/memories",
     response={200: ProposalOut, 201: ProposalOut, 403: ProposalOut},
     summary="Propose a memory",
-    description="201 stored (approved or pending), 200 a duplicate (the existing memory is confirmed), "
-    "403 refused (paused, write policy deny, a secret, one-off venting, or rejected by the owner before).",
+    description="Needs the scope propose. 201 stored (approved or pending), 200 a duplicate (the existing "
+    "memory is confirmed), 403 refused (paused, write policy deny, a secret, one-off venting, rejected by the "
+    "owner before, or a user the token does not act for).",
 )
 def propose_memory(request, payload: ProposalIn):
-    proposal = proposals.propose(**payload.model_dump(), agent=request.auth.name)
+    proposal = agents.propose(request.auth, **payload.model_dump())
     code = {proposals.DUPLICATE: 200, proposals.REFUSED: 403}.get(proposal.status, 201)
     return Status(code, proposal)
 
 
-@api.post("/messages", response={201: Created, 403: Detail}, summary="Record a conversation message")
+@api.post(
+    "/messages",
+    response={201: Created, 403: Detail},
+    summary="Record a conversation message",
+    description="Needs the scope propose.",
+)
 def record_message(request, payload: MessageIn):
-    message = proposals.record_message(**payload.model_dump(), agent=request.auth.name)
+    message = agents.record_message(request.auth, **payload.model_dump())
     return Status(201, {"id": message.pk})
 
 
-@api.get("/memories", response=MemoryList, summary="List or search memories")
+@api.get(
+    "/memories",
+    response={200: MemoryList, 403: Detail},
+    summary="List or search memories",
+    description="Needs the scope read. A token bound to users sees theirs and those of no one in particular.",
+)
 def list_memories(request, filters: Query[MemoryFilters]):
-    memories = Memory.objects.all()
-    if filters.status:
-        memories = memories.in_state(filters.status)
-    if filters.layer:
-        memories = memories.filter(layer=filters.layer)
-    if filters.scope:
-        memories = memories.filter(scope=filters.scope)
-    if filters.q.strip():
-        memories = matching(memories, filters.q)
+    memories = agents.memories(
+        request.auth, q=filters.q, status=filters.status, layer=filters.layer, scope=filters.scope
+    )
     page = list(memories[filters.offset : filters.offset + filters.limit])
     return {"items": page, "total": memories.count()}
 
 
 @api.delete(
     "/memories/{memory_id}",
-    response={200: Forgotten, 403: Detail, 404: Detail},
-    summary="Forget a memory",
-    description="Forgets it for good, with the older versions it replaced (SPEC §2), when the delete policy "
-    "is allow. Refused (403) under deny, and under ask, where only the owner confirms a deletion.",
+    response={200: ForgetOut, 202: ForgetOut, 403: Detail, 404: Detail},
+    summary="Ask to forget a memory",
+    description="Needs the scope forget, and follows the owner's delete policy: allow erases it for good with "
+    "the older versions it replaced (200, status erased); ask queues a deletion request for the owner (202, "
+    "status requested); deny refuses (403). A pinned memory is never erased by an agent (403).",
 )
-def forget_memory(request, memory_id: int):
-    # An agent never confirms for the owner.
-    forgotten = lifecycle.forget(memory_id, actor=actors.agent(request.auth.name), confirmed=False)
-    return {"erased": forgotten.erased}
+def forget_memory(request, memory_id: int, reason: str = ""):
+    asked = agents.forget(request.auth, memory_id, reason=reason)
+    return Status(200 if asked.status == deletions.ERASED else 202, asked)
 
 
 @api.post(
     "/context",
-    response=ContextOut,
+    response={200: ContextOut, 403: Detail},
     summary="The memory context for a request",
-    description="The prompt to inject (core tier, then the working memories relevant to the query, each "
-    "line with its age), every memory with its score and signals, and the near-misses with why. "
-    "Injected memories count as used. While memory is paused the prompt is empty and paused is true.",
+    description="Needs the scope recall. The prompt to inject (core tier, then the working memories relevant "
+    "to the query, each line with its age), every memory with its score and signals, and the near-misses with "
+    "why. Injected memories count as used. While memory is paused the prompt is empty and paused is true.",
 )
 def context(request, payload: ContextIn):
-    return retrieval.as_json(retrieval.build_context(**payload.model_dump()))
+    fields = payload.model_dump()
+    return retrieval.as_json(agents.context(request.auth, fields.pop("query"), **fields))

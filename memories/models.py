@@ -247,6 +247,8 @@ class AuditEvent(models.Model):
         IMPORT = "import"
         POLICY = "policy"
         TOKEN = "token"
+        REQUEST_FORGET = "request_forget"
+        KEEP = "keep"
 
     memory_id = models.BigIntegerField(null=True, blank=True, db_index=True)
     event = models.CharField(max_length=32, choices=Event.choices)
@@ -315,13 +317,32 @@ class MemorySettings(models.Model):
         return cls.objects.get_or_create(pk=1)[0]
 
 
+class TokenScope(models.TextChoices):
+    """What an agent's token lets it do (SPEC §9)."""
+
+    PROPOSE = "propose", _("propose memories and record messages")
+    RECALL = "recall", _("ask for context")
+    READ = "read", _("list and search memories")
+    FORGET = "forget", _("ask to erase memories")
+
+
+def default_token_scopes():
+    return [TokenScope.PROPOSE.value, TokenScope.RECALL.value]
+
+
 class AgentToken(models.Model):
     """A bearer token of one agent (SPEC §9). Only the SHA-256 of the token is kept: the plaintext is
-    shown once, when it is made. A revoked token stays listed, and its name may be given out again."""
+    shown once, when it is made. A revoked token stays listed, and its name may be given out again.
+
+    ``scopes`` say what it may do; ``users``, when not empty, are the only users whose memories it sees
+    and writes; after ``expires_at`` it opens nothing."""
 
     name = models.SlugField(max_length=64)
     token_sha256 = models.CharField(max_length=64, unique=True)
+    scopes = models.JSONField(default=default_token_scopes)
+    users = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
 
@@ -336,6 +357,43 @@ class AgentToken(models.Model):
 
     def __str__(self):
         return f"agent token {self.name}"
+
+    @property
+    def expired(self):
+        return self.expires_at is not None and self.expires_at <= timezone.now()
+
+
+class DeletionRequest(models.Model):
+    """An agent asked to erase a memory while the delete policy is ``ask`` (SPEC §9): it waits for the
+    owner beside the proposals. Approving forgets the memory (and this request with it); rejecting keeps
+    the memory, and the agent's asking again is refused."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        REJECTED = "rejected", _("rejected")
+
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="deletion_requests")
+    agent = models.SlugField(max_length=64)
+    reason = models.TextField(blank=True, default="")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    requested_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.CharField(max_length=150, blank=True, default="")
+
+    class Meta:
+        db_table = "memory_deletion_request"
+        ordering = ["requested_at", "id"]
+        indexes = [
+            models.Index(fields=["status", "requested_at"], condition=Q(status="pending"), name="deletion_pending")
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["memory"], condition=Q(status="pending"), name="deletion_request_one_pending_per_memory"
+            )
+        ]
+
+    def __str__(self):
+        return f"deletion request #{self.pk} for memory #{self.memory_id} by agent {self.agent}"
 
 
 class _SearchEntry(models.Model):

@@ -10,6 +10,7 @@ urlpatterns = [
     path("pending/decide/", views.decide_selected, name="pending-decide"),
     path("pending/filtered/", views.decide_filtered, name="pending-filtered"),
     path("pending/reject-all/", views.reject_all, name="pending-reject-all"),
+    path("pending/deletions/", views.decide_deletions, name="pending-deletions"),
     path("pending/<int:memory_id>/", views.pending_item, name="pending-item"),
     path("pending/<int:memory_id>/edit/", views.edit_proposal, name="pending-edit"),
     path("pending/<int:memory_id>/approve/", views.decide_one, {"decision": "approve"}, name="pending-approve"),

@@ -24,13 +24,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
 from memories import lifecycle, reports, transfer
-from memories.lifecycle import actors, proposals
+from memories.lifecycle import actors, deletions, proposals
 from memories.models import AuditEvent, Memory, MemorySettings, state_label
 from review import drift
 from review.filters import MemoryFilter, PendingFilter
 from review.forms import ProposalForm, SelectionForm
 
 PAGE_SIZE = 50
+# Deletion requests shown above the proposals: agents ask for few, and the owner decides them in a batch.
+DELETIONS_SHOWN = 100
 # Rows per lifecycle call when deciding a whole filtered set: each call is one UPDATE and one INSERT.
 DECISION_CHUNK = 2000
 # Query parameters that are not filters.
@@ -123,6 +125,7 @@ def dashboard(request):
         "pending_count": pending.count(),
         "oldest_pending_at": pending.aggregate(at=Min("created_at"))["at"],
         "flagged_count": pending.exclude(flags=[]).count(),
+        "deletion_count": deletions.pending_requests().count(),
         "settings": MemorySettings.load(),
     }
     return render(request, "review/dashboard.html", context)
@@ -157,7 +160,7 @@ def pending(request):
     filterset.is_valid()
     page = page_of(pending_rows(filterset), request)
     with_updates(page.rows)
-    context = {"filter": filterset, "page": page}
+    context = {"filter": filterset, "page": page, "deletions": list(deletions.pending_requests()[:DELETIONS_SHOWN])}
     template = "review/pending.html#table" if fragment(request) else "review/pending.html"
     return render(request, template, context)
 
@@ -362,6 +365,39 @@ def reject_all(request):
     return render(
         request, "review/pending_confirm.html", {"count": Memory.objects.pending().count(), "everything": True}
     )
+
+
+DELETION_DECISIONS = [("approve", _("forget")), ("reject", _("keep"))]
+
+
+@require_POST
+@login_required
+def decide_deletions(request):
+    """Forget the memories agents asked to erase (after a confirmation listing them), or keep them."""
+    form = SelectionForm(request.POST, actions=DELETION_DECISIONS)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors))
+        return redirect("review:pending")
+    ids, decision = form.cleaned_data["ids"], form.cleaned_data["action"]
+    if decision == "approve" and request.POST.get("confirm") != "yes":
+        chosen = deletions.pending_requests().filter(pk__in=ids)
+        return render(
+            request, "review/deletions_confirm.html", {"requests": chosen, "missing": len(set(ids)) - len(chosen)}
+        )
+    who = actors.owner(request.user)
+    try:
+        if decision == "approve":
+            count = len(deletions.approve(ids, actor=who))
+            text = ngettext("Forgot %(count)d memory.", "Forgot %(count)d memories.", count)
+        else:
+            count = deletions.reject(ids, actor=who)
+            text = ngettext("Kept %(count)d memory.", "Kept %(count)d memories.", count)
+    except lifecycle.LifecycleError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, text % {"count": count})
+    return redirect("review:pending")
 
 
 # ---------------------------------------------------------------------------------------------------

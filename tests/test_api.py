@@ -1,5 +1,6 @@
 """The agent API over HTTP (SPEC §9): tokens, every endpoint, every validation error, OpenAPI."""
 
+import functools
 import json
 
 import pytest
@@ -236,7 +237,14 @@ def test_message_refused_while_paused(call):
 # GET /memories
 
 
-def test_list_filters_search_and_pages(call):
+@pytest.fixture
+def trusted_token():
+    """A token with every scope, for every user."""
+    return agent_tokens.create_token("trusted", actor=OWNER, scopes=["propose", "recall", "read", "forget"])
+
+
+def test_list_filters_search_and_pages(call, trusted_token):
+    call = functools.partial(call, token=trusted_token)
     first = add_memory("Người dùng thích ăn phở ở Hà Nội.", layer="core")
     add_memory("User prefers pnpm.", layer="working")
     pending = proposals.propose(**PROPOSAL, agent="bestie")
@@ -265,43 +273,19 @@ def test_list_filters_search_and_pages(call):
         ("limit=many", "limit"),
     ],
 )
-def test_list_validation(call, query, field):
-    status, answer = call("get", f"/memories?{query}")
+def test_list_validation(call, trusted_token, query, field):
+    status, answer = call("get", f"/memories?{query}", token=trusted_token)
     assert status == 422 and field in answer["detail"]
 
 
 # ---------------------------------------------------------------------------------------------------
-# DELETE /memories/ID
+# DELETE /memories/ID (the delete policy and deletion requests: tests/test_agent_access.py)
 
 
-def test_forget_under_delete_allow(call):
-    memory = add_memory()
-    policies.set_delete_policy("allow", actor=OWNER)
-    status, answer = call("delete", f"/memories/{memory.pk}")
-    assert (status, answer) == (200, {"erased": [memory.pk]})
-    assert not Memory.objects.exists()
-    assert AuditEvent.objects.get(event="forget").actor == "agent:bestie"
-
-
-def test_an_agent_cannot_confirm_a_deletion_under_delete_ask(call):
-    memory = add_memory()
-    status, answer = call("delete", f"/memories/{memory.pk}")
-    assert status == 403 and "delete policy is ask" in answer["detail"]
-    assert Memory.objects.filter(pk=memory.pk).exists() and not AuditEvent.objects.filter(event="forget").exists()
-
-
-def test_forget_unknown_or_bad_id(call):
-    assert call("delete", "/memories/999") == (404, {"detail": "no memory with id 999"})
-    status, answer = call("delete", "/memories/abc")
+def test_forget_unknown_or_bad_id(call, trusted_token):
+    assert call("delete", "/memories/999", token=trusted_token) == (404, {"detail": "no memory with id 999"})
+    status, answer = call("delete", "/memories/abc", token=trusted_token)
     assert status == 422 and "memory_id" in answer["detail"]
-
-
-def test_forget_refused_under_delete_deny(call):
-    memory = add_memory()
-    policies.set_delete_policy("deny", actor=OWNER)
-    status, answer = call("delete", f"/memories/{memory.pk}")
-    assert status == 403 and "delete policy is deny" in answer["detail"]
-    assert Memory.objects.filter(pk=memory.pk).exists()
 
 
 # ---------------------------------------------------------------------------------------------------

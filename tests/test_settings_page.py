@@ -55,14 +55,19 @@ def test_invalid_policy_is_refused_and_changes_nothing(console):
 
 
 def test_agent_tokens_are_created_shown_once_listed_and_revoked(console):
-    response = console.post("/settings/tokens/", {"name": "laptop-agent"})
+    response = console.post(
+        "/settings/tokens/",
+        {"name": "laptop-agent", "scopes": ["propose", "read"], "users": "minh, lan", "expires": "90d"},
+    )
 
     assert response.status_code == 200
     assert response["Cache-Control"] == "no-store"
     plaintext = text_of(response).split('<p class="token">')[1].split("</p>")[0]
-    assert agent_tokens.authenticate(plaintext).name == "laptop-agent"
+    access = agent_tokens.authenticate(plaintext)
+    assert (access.agent, access.scopes, access.users) == ("laptop-agent", {"propose", "read"}, {"lan", "minh"})
+    assert AgentToken.objects.get().expires_at is not None
     later = text_of(console.get("/settings/"))
-    assert "laptop-agent" in later and plaintext not in later
+    assert "laptop-agent" in later and plaintext not in later and "propose, read" in later and "lan, minh" in later
     [event] = AuditEvent.objects.filter(event="token")
     assert event.actor == ACTOR and plaintext not in json.dumps(event.new)
 
@@ -81,7 +86,7 @@ def test_agent_tokens_are_created_shown_once_listed_and_revoked(console):
 def test_a_refused_token_name_says_why_and_creates_nothing(console, name, error):
     agent_tokens.create_token("taken", actor=ACTOR)
 
-    response = console.post("/settings/tokens/", {"name": name})
+    response = console.post("/settings/tokens/", {"name": name, "scopes": ["propose"]})
 
     assert response.status_code == 200
     assert error in text_of(response)

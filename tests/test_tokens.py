@@ -27,9 +27,14 @@ def test_token_is_hashed_at_rest_and_authenticates():
     token = AgentToken.objects.get()
     assert token.token_sha256 == hashlib.sha256(plaintext.encode()).hexdigest()
     assert plaintext not in str(list(AgentToken.objects.values())) + str(list(AuditEvent.objects.values()))
-    assert agent_tokens.authenticate(plaintext) == token
+    assert agent_tokens.authenticate(plaintext) == agent_tokens.Access(
+        agent="bestie", scopes=frozenset({"propose", "recall"}), users=frozenset()
+    )
     event = AuditEvent.objects.get(event="token")
-    assert (event.actor, event.new) == ("owner:test", {"token": "bestie", "action": "create"})
+    assert (event.actor, event.new) == (
+        "owner:test",
+        {"token": "bestie", "action": "create", "scopes": ["propose", "recall"], "users": [], "expires_at": None},
+    )
 
 
 @pytest.mark.parametrize("guess", ["", "bst_", "bst_wrong", "Bearer x", None])
@@ -44,7 +49,7 @@ def test_revoked_token_does_not_authenticate_and_frees_the_name():
     assert revoked.revoked_at is not None
     assert agent_tokens.authenticate(plaintext) is None
     second = agent_tokens.create_token("bestie", actor="owner:test")
-    assert agent_tokens.authenticate(second).name == "bestie"
+    assert agent_tokens.authenticate(second).agent == "bestie"
     assert [t.revoked_at is None for t in agent_tokens.list_tokens()] == [False, True]
 
 
@@ -84,7 +89,37 @@ def test_last_used_is_written_at_most_once_a_minute():
 def test_cli_create_prints_the_token_last():
     out = token_command("create", "laptop-agent")
     last = out.strip().splitlines()[-1]
-    assert agent_tokens.authenticate(last).name == "laptop-agent"
+    assert agent_tokens.authenticate(last).agent == "laptop-agent"
+
+
+def test_cli_create_with_scopes_users_and_expiry_and_list_them():
+    with time_machine.travel("2026-05-01 09:00:00Z", tick=False):
+        out = token_command("create", "reader", "--scopes", "read,recall", "--user", "minh", "--expires", "90d")
+        assert "scopes recall,read; for minh; expires 2026-07-30T09:00:00Z" in out
+        [listed] = json.loads(token_command("list", "--json"))
+        assert (listed["scopes"], listed["users"], listed["expires_at"], listed["state"]) == (
+            ["recall", "read"],
+            ["minh"],
+            "2026-07-30T09:00:00Z",
+            "active",
+        )
+        assert "recall,read" in token_command("list") and "for minh" in token_command("list")
+    with time_machine.travel("2026-08-01 09:00:00Z", tick=False):
+        assert json.loads(token_command("list", "--json"))[0]["state"] == "expired"
+
+
+@pytest.mark.parametrize(
+    "args, error",
+    [
+        (["--scopes", "read,write"], "scopes: give one or more of propose, recall, read, forget, not 'write'"),
+        (["--expires", "0d"], "TTL must be a positive number"),
+        (["--expires", "99999999999d"], "TTL must be at most 36500 days"),
+    ],
+)
+def test_cli_create_refuses_bad_options(args, error):
+    with pytest.raises((CommandError, SystemExit)):
+        token_command("create", "agent", *args)
+    assert not AgentToken.objects.exists()
 
 
 def test_cli_list_and_revoke():

@@ -1,4 +1,5 @@
-"""The owner's decisions on proposals: pending (list, search, inspect), approve, reject, reject-all."""
+"""The owner's decisions on proposals (pending: list, search, inspect; approve, reject, reject-all) and on
+agents' deletion requests (deletions: list, approve, reject)."""
 
 import argparse
 
@@ -9,9 +10,10 @@ from bestie_site.commandline import ACTOR, output
 from bestie_site.commandline.arguments import add_actions, add_json, add_limit, add_query, add_verb
 from bestie_site.commandline.memories import details, write_details
 from memories import lifecycle
-from memories.lifecycle import proposals
+from memories.lifecycle import deletions, proposals
 from memories.models import Memory
 from memories.search import matching
+from memories.times import iso
 
 
 def register(verbs):
@@ -35,6 +37,15 @@ def register(verbs):
 
     parser = add_verb(verbs, "reject-all", reject_all, "reject every pending proposal (shows the count without --yes)")
     parser.add_argument("--yes", action="store_true", help="really reject them all")
+
+    parser = add_verb(verbs, "deletions", list_deletions, "agents' requests to erase memories, oldest first")
+    add_json(parser)
+    actions = add_actions(parser, required=False)
+    for name, handler, help in (
+        ("approve", approve_deletions, "forget the memories of these requests, for good"),
+        ("reject", reject_deletions, "keep the memories of these requests; no agent may ask for them again"),
+    ):
+        add_verb(actions, name, handler, help).add_argument("ids", nargs="+", metavar="REQUEST")
 
 
 def notes(row):
@@ -117,3 +128,37 @@ def reject_all(command, options):
         return
     count = lifecycle.reject_all(actor=ACTOR)
     command.stdout.write(command.style.SUCCESS(f"rejected {count} pending proposal{'' if count == 1 else 's'}"))
+
+
+def list_deletions(command, options):
+    rows = [
+        {
+            "id": request.pk,
+            "memory_id": request.memory_id,
+            "text": request.memory.text,
+            "agent": request.agent,
+            "reason": request.reason,
+            "requested_at": iso(request.requested_at),
+        }
+        for request in deletions.pending_requests()
+    ]
+    if options["json"]:
+        return output.write_json(command, rows)
+    if not rows:
+        return command.stdout.write("no deletion requests")
+    for row in rows:
+        reason = f": {row['reason']}" if row["reason"] else ""
+        command.stdout.write(
+            f"request {row['id']}  memory #{row['memory_id']}  {row['text']}"
+            f"  (asked by {row['agent']} {output.day(row['requested_at'])}{reason})"
+        )
+
+
+def approve_deletions(command, options):
+    erased = deletions.approve(options["ids"], actor=ACTOR)
+    command.stdout.write(command.style.SUCCESS(f"forgot memory {', '.join(f'#{i}' for i in erased)}"))
+
+
+def reject_deletions(command, options):
+    count = deletions.reject(options["ids"], actor=ACTOR)
+    command.stdout.write(command.style.SUCCESS(f"kept the memories of {count} request(s)"))

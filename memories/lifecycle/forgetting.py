@@ -14,7 +14,7 @@ from memories.lifecycle.history import audit_event, record_many, text_sha256
 from memories.lifecycle.policies import check_delete_allowed
 from memories.lifecycle.validation import LifecycleError
 from memories.lifecycle.writes import get_memory, restore
-from memories.models import AuditEvent, Memory
+from memories.models import AuditEvent, DeletionRequest, Memory
 
 
 @transaction.atomic
@@ -31,6 +31,8 @@ def erase(ids, *, actor, confirmed, note=""):
     doomed = ids + [i for i in predecessors(ids) if i not in ids]
     texts = dict(Memory.objects.filter(pk__in=doomed).values_list("pk", "text"))
     AuditEvent.objects.filter(memory_id__in=doomed).update(old=None, new=None, note="", text_sha256="")
+    # An agent's reason for asking may quote the text: its request goes with the memory.
+    DeletionRequest.objects.filter(memory_id__in=doomed)._raw_delete(DeletionRequest.objects.db)
     LogEntry.objects.filter(
         content_type=ContentType.objects.get_for_model(Memory), object_id__in=[str(i) for i in doomed]
     ).delete()
@@ -58,7 +60,7 @@ class Forgotten:
     restored: list  # the versions made current again (with ``restore_previous``)
 
 
-def forget(memory_id, *, actor, confirmed, restore_previous=False):
+def forget(memory_id, *, actor, confirmed, restore_previous=False, note=""):
     """Forget one memory for good. The older versions it replaced go with it, unless the owner asks to
     restore them, in which case they become current again. The delete policy decides first."""
     with transaction.atomic():
@@ -72,7 +74,7 @@ def forget(memory_id, *, actor, confirmed, restore_previous=False):
                     _("memory %(id)s did not replace any other memory; nothing to restore") % {"id": memory.pk}
                 )
             restore(previous, actor=actor)
-        return Forgotten(erased=erase([memory.pk], actor=actor, confirmed=confirmed), restored=previous)
+        return Forgotten(erased=erase([memory.pk], actor=actor, confirmed=confirmed, note=note), restored=previous)
 
 
 def clear_plan():
@@ -86,6 +88,7 @@ def clear(*, actor, confirmed):
         check_delete_allowed(confirmed=confirmed)
         count = Memory.objects.count()
         # One statement: foreign keys are checked at commit, when no row points anywhere any more.
+        DeletionRequest.objects.all()._raw_delete(DeletionRequest.objects.db)
         Memory.objects.all()._raw_delete(Memory.objects.db)
         AuditEvent.objects.all()._raw_delete(AuditEvent.objects.db)
         LogEntry.objects.filter(content_type=ContentType.objects.get_for_model(Memory)).delete()

@@ -20,6 +20,8 @@ _TTL = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$")
 _TTL_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 MAX_TEXT_LENGTH = 2000
 MAX_LABEL_LENGTH = 100
+# The longest TTL or token lifetime anything accepts: a century, well inside what a datetime can hold.
+MAX_TTL = timedelta(days=36_500)
 
 
 class LifecycleError(Exception):
@@ -124,6 +126,8 @@ def clean_expiry(expires_at=None, ttl=None, now=None):
     if ttl is not None:
         if ttl <= timedelta(0):
             raise InvalidValue("ttl", _("must be positive"))
+        if ttl > MAX_TTL:
+            raise InvalidValue("ttl", _("must be at most %(days)s days") % {"days": MAX_TTL.days})
         return (now or timezone.now()) + ttl
     if expires_at is not None and timezone.is_naive(expires_at):
         raise InvalidValue("expires_at", _("must include a time zone (e.g. 2026-12-01T09:00:00Z)"))
@@ -137,8 +141,12 @@ def clean_placement(scope, project):
 
 
 def parse_ttl(value):
-    """ "7d" -> timedelta(days=7); accepts s, m, h, d and w. Raises ValueError with a readable reason."""
+    """``7d`` -> timedelta(days=7); accepts s, m, h, d and w, up to ``MAX_TTL``. Raises ValueError with a
+    readable reason."""
     match = _TTL.match(value or "")
     if not match or int(match.group(1)) == 0:
         raise ValueError(f"TTL must be a positive number followed by s, m, h, d or w (like 7d or 12h), not {value!r}")
-    return timedelta(**{_TTL_UNITS[match.group(2)]: int(match.group(1))})
+    number, unit = match.groups()
+    if len(number) > 9 or timedelta(**{_TTL_UNITS[unit]: int(number)}) > MAX_TTL:
+        raise ValueError(f"TTL must be at most {MAX_TTL.days} days, not {value!r}")
+    return timedelta(**{_TTL_UNITS[unit]: int(number)})

@@ -179,11 +179,22 @@ def _left_out(item, reason):
 
 
 def build_context(
-    query, *, user="", channel="", project="", budget_tokens=None, limit=None, now=None, record_access=True
+    query,
+    *,
+    user="",
+    channel="",
+    project="",
+    budget_tokens=None,
+    limit=None,
+    now=None,
+    record_access=True,
+    users=None,
 ):
     """The memory context for one request. ``budget_tokens`` replaces the working budget for this
     request, ``limit`` caps how many working memories it gets. ``record_access`` counts the injected
-    memories as used (one UPDATE); previews pass False. Bad input raises ``InvalidValue``."""
+    memories as used (one UPDATE); previews pass False. ``users``, when given, are the only users whose
+    memories may be seen (with those of no one in particular), whatever the governance policy: an agent's
+    token bound to them. Bad input raises ``InvalidValue``."""
     query = _clean_query(query)
     request = {
         "user": _label("user", user),
@@ -203,6 +214,8 @@ def build_context(
         return Context(prompt="", items=(), near_misses=(), tokens=0, paused=True, governance=policy, budgets=budgets)
 
     allowed = governed(Memory.objects.injectable(now), policy, **request)
+    if users is not None:
+        allowed = allowed.filter(user__in=[*users, ""])
     relevant = dict(relevance.backend().candidates(allowed, query, CANDIDATES))
     core = core_rows(allowed, budgets["core"], FIELDS)
     # The backend drew its candidates from ``allowed``: reading them back needs only their ids.

@@ -3,6 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from bestie_site.commandline import ACTOR
+from bestie_site.commandline.arguments import ttl
 from bestie_site.commandline.output import write_json
 from memories import agent_tokens
 from memories.lifecycle import LifecycleError
@@ -10,19 +11,38 @@ from memories.times import iso
 
 
 def _create(command, options):
-    plaintext = agent_tokens.create_token(options["name"], actor=ACTOR)
-    command.stdout.write(f"token for {options['name']} (shown once; only its hash is kept):")
+    scopes = options["scopes"].split(",") if options["scopes"] is not None else None
+    plaintext = agent_tokens.create_token(
+        options["name"], actor=ACTOR, scopes=scopes, users=options["user"], expires_in=options["expires"]
+    )
+    token = agent_tokens.list_tokens().get(name=options["name"], revoked_at__isnull=True)
+    command.stdout.write(f"token for {options['name']} ({_describe(token)}; shown once, only its hash is kept):")
     command.stdout.write(plaintext)
+
+
+def _describe(token):
+    users = ", ".join(token.users) if token.users else "every user"
+    ends = f"expires {iso(token.expires_at)}" if token.expires_at else "never expires"
+    return f"scopes {','.join(token.scopes)}; for {users}; {ends}"
+
+
+def _state(token):
+    if token.revoked_at:
+        return "revoked"
+    return "expired" if token.expired else "active"
 
 
 def _list(command, options):
     tokens = [
         {
             "name": token.name,
-            "state": "revoked" if token.revoked_at else "active",
+            "state": _state(token),
+            "scopes": token.scopes,
+            "users": token.users,
             "created_at": iso(token.created_at),
-            "last_used_at": token.last_used_at and iso(token.last_used_at),
-            "revoked_at": token.revoked_at and iso(token.revoked_at),
+            "expires_at": iso(token.expires_at),
+            "last_used_at": iso(token.last_used_at),
+            "revoked_at": iso(token.revoked_at),
         }
         for token in agent_tokens.list_tokens()
     ]
@@ -32,7 +52,9 @@ def _list(command, options):
         return command.stdout.write("no tokens; make one with `bestie token create NAME`")
     for token in tokens:
         command.stdout.write(
-            f"{token['name']:<24} {token['state']:<8} created {token['created_at']}"
+            f"{token['name']:<24} {token['state']:<8} {','.join(token['scopes']):<28}"
+            f" for {', '.join(token['users']) or 'every user'}"
+            f"  created {token['created_at']}  expires {token['expires_at'] or 'never'}"
             f"  last used {token['last_used_at'] or 'never'}"
             + (f"  revoked {token['revoked_at']}" if token["revoked_at"] else "")
         )
@@ -50,6 +72,20 @@ class Command(BaseCommand):
         actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
         create = actions.add_parser("create", help="make a token for an agent; prints it as the last line")
         create.add_argument("name", help="the agent's name, like bestie or laptop-agent")
+        create.add_argument(
+            "--scopes",
+            metavar="SCOPES",
+            help="what it may do, comma-separated: propose (memories and messages), recall (context), "
+            "read (list and search), forget (ask to erase); default propose,recall",
+        )
+        create.add_argument(
+            "--user",
+            action="append",
+            default=[],
+            metavar="U",
+            help="the only user whose memories it sees and writes; repeat for several (default every user)",
+        )
+        create.add_argument("--expires", type=ttl, metavar="AGE", help="it stops working after this long: 90d, 12w")
         create.set_defaults(handler=_create)
         listing = actions.add_parser("list", help="every token, active and revoked (never the token itself)")
         listing.add_argument("--json", action="store_true", help="print JSON, for scripts")
