@@ -2,6 +2,7 @@
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -53,8 +54,10 @@ def _secret_key():
     key_file = VAR_DIR / "secret_key"
     if not key_file.exists():
         VAR_DIR.mkdir(parents=True, exist_ok=True)
-        key_file.write_text(secrets.token_urlsafe(50))
-        key_file.chmod(0o600)
+        # Readable by the owner only from the first byte on: made with its mode, never chmod-ed after.
+        descriptor = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as out:
+            out.write(secrets.token_urlsafe(50))
     return key_file.read_text().strip()
 
 
@@ -90,6 +93,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_filters",
     "template_partials",
+    "axes",
     "bestie_site",
     "memories",
     "review",
@@ -98,6 +102,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -107,7 +112,25 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "bestie_site.middleware.PrivatePages",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# A Content-Security-Policy on every page: scripts, styles and everything else from this site only, no
+# inline script or style, never framed (django-csp).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 ROOT_URLCONF = "bestie_site.urls"
 WSGI_APPLICATION = "bestie_site.wsgi.application"
@@ -182,6 +205,23 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "review:dashboard"
 LOGOUT_REDIRECT_URL = "login"
+
+# A session ends after this long without a request (each request starts the wait again).
+SESSION_COOKIE_AGE = env_int("BESTIE_SESSION_IDLE_MINUTES", 60, minimum=1) * 60
+SESSION_SAVE_EVERY_REQUEST = True
+
+# Guessing the password (django-axes): after this many failed logins from one address, or for one
+# username, logins from there or for it are refused for a while; `bestie axes_reset` lifts it at once.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("BESTIE_LOGIN_ATTEMPTS", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("BESTIE_LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked.html"
+AXES_DISABLE_ACCESS_LOG = True
 
 LANGUAGE_CODE = os.environ.get("BESTIE_LANGUAGE", "en")
 LANGUAGES = [("en", "English"), ("vi", "Tiếng Việt")]

@@ -12,6 +12,7 @@ writing to an old file (the live file is never replaced or moved).
 On PostgreSQL neither does anything: ``pg_dump`` and ``pg_restore`` are the tools there.
 """
 
+import os
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -96,10 +97,12 @@ def snapshot(dest=None, now=None):
     """``VACUUM INTO`` a new ``.partial`` file in ``dest``; returns its path, not yet checked."""
     _require_sqlite()
     directory = backup_dir(dest)
-    directory.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     name = f"{PREFIX}{(now or timezone.now()):%Y%m%d-%H%M%S}{SUFFIX}"
     partial = directory / (name + ".partial")
     partial.unlink(missing_ok=True)
+    # Made empty, readable by the owner only, before VACUUM INTO fills it (it takes an empty file).
+    os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     # A connection of its own: VACUUM INTO reads one consistent snapshot and never holds the write lock.
     database = _connect(_live_path())
     try:

@@ -100,9 +100,7 @@ def create_token(request):
             form.add_error({"user": "users", "expires": "expires", "scopes": "scopes"}.get(field, "name"), str(error))
         else:
             context = settings_context(new_token={"name": name, "plaintext": plaintext})
-            response = render(request, "governance/settings.html", context)
-            response["Cache-Control"] = "no-store"
-            return response
+            return render(request, "governance/settings.html", context)
     return render(request, "governance/settings.html", settings_context(token_form=form))
 
 

@@ -133,6 +133,7 @@ def test_export_download_is_the_transfer_document(console):
         expected = "".join(transfer.iter_export())
         filtered = b"".join(console.get("/export/?layer=archive").streaming_content).decode()
         expected_filtered = "".join(transfer.iter_export(Memory.objects.filter(layer="archive")))
+        invalid = console.get("/export/?state=galaxy")
 
     assert response["Content-Type"] == "application/json"
     assert response["Content-Disposition"] == 'attachment; filename="bestie-export-20260504-090000.json"'
@@ -140,7 +141,7 @@ def test_export_download_is_the_transfer_document(console):
     assert len(json.loads(body)["memories"]) == 3
     assert filtered == expected_filtered
     assert [m["text"] for m in json.loads(filtered)["memories"]] == ["Old trip to Huế."]
-    assert console.get("/export/?state=galaxy").status_code == 400
+    assert invalid.status_code == 400
 
 
 XSS = "<script>alert(1)</script>"

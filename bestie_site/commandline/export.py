@@ -42,7 +42,9 @@ def export(command, options):
     partial = target.with_name(target.name + ".tmp")
     try:
         try:
-            with partial.open("w", encoding="utf-8") as out:
+            # Readable by the owner only: the export holds every memory.
+            descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(descriptor, "w", encoding="utf-8") as out:
                 result = transfer.write_export(out)
                 out.flush()
                 os.fsync(out.fileno())

@@ -6,10 +6,12 @@ the whole store needs no more memory than listing ten rows.
 """
 
 import json
+import re
 from collections import namedtuple
 from datetime import UTC, datetime
 
 import orjson
+from django.core.management.base import BaseCommand, OutputWrapper
 from django.utils import timezone
 
 from memories import transfer
@@ -24,6 +26,68 @@ MESSAGE_FIELDS = ("id", "role", "text", "user", "channel", "project", "created_a
 _TIMES = tuple(attribute for attribute in MEMORY_ATTRIBUTES if attribute.endswith("_at"))
 # SQLite's driver gives naive UTC datetimes, PostgreSQL's aware ones: both are written ...Z, like iso().
 _ORJSON = orjson.OPT_NAIVE_UTC | orjson.OPT_UTC_Z
+
+
+# What a terminal obeys instead of showing (C0 controls but newline and tab, DEL, C1 controls: escape and
+# control sequences that clear the screen, set the title, write the clipboard) and what reorders the text
+# it shows (bidirectional controls). Agents write memories and messages, so any of it may come from them.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(text):
+    """``text`` with every character a terminal would obey written as ``\\uXXXX`` (still valid in JSON)."""
+    return _UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+class Styled(str):
+    """Text with the style (colour) it is to be written in: the style is applied after the text is made
+    terminal-safe, so its own escape codes reach the terminal and nobody else's do."""
+
+    def __new__(cls, text, style):
+        styled = super().__new__(cls, text)
+        styled.style = style
+        return styled
+
+
+class _SafeStyle:
+    def __init__(self, style):
+        self._style = style
+
+    def __getattr__(self, name):
+        style = getattr(self._style, name)
+        return lambda text: Styled(text, style)
+
+
+class TerminalSafeOutput(OutputWrapper):
+    """``command.stdout`` and ``stderr`` that write whatever they are given terminal-safe."""
+
+    def write(self, msg="", style_func=None, ending=None):
+        ending = self.ending if ending is None else ending
+        style = msg.style if isinstance(msg, Styled) else None
+        text = terminal_safe(str(msg))
+        if ending and not text.endswith(ending):
+            text += ending
+        if style is not None and self.isatty():
+            self._out.write(style(text))
+        else:
+            self._out.write((style_func or self.style_func)(text))
+
+
+class TerminalSafeCommand(BaseCommand):
+    """A command whose output never carries a control sequence from the data it prints."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.stdout = TerminalSafeOutput(self.stdout._out)
+        self.stderr = TerminalSafeOutput(self.stderr._out)
+        self.stderr.style_func = self.style.ERROR
+        self.style = _SafeStyle(self.style)
+
+    def execute(self, *args, **options):
+        for name in ("stdout", "stderr"):
+            if stream := options.pop(name, None):
+                setattr(self, name, TerminalSafeOutput(stream))
+        return super().execute(*args, **options)
 
 
 class Stream:

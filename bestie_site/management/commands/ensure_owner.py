@@ -2,6 +2,8 @@ import os
 import secrets
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from bestie_site.management.commands.serve import console_url
@@ -19,6 +21,13 @@ class Command(BaseCommand):
         password = os.environ.get("BESTIE_OWNER_PASSWORD")
         superusers = User.objects.filter(is_superuser=True)
         owner = superusers.filter(username=username).first() or superusers.order_by("pk").first()
+        if password:
+            try:
+                validate_password(password, user=owner or User(username=username))
+            except ValidationError as error:
+                raise CommandError(
+                    "BESTIE_OWNER_PASSWORD is not a password the console accepts: " + " ".join(error.messages)
+                ) from None
 
         if owner is None:
             if User.objects.filter(username=username).exists():

@@ -5,7 +5,7 @@ An operation the write path refuses (unknown id, bad value, the owner's policy) 
 ``CommandError``: its message on stderr, a non-zero exit, nothing changed.
 """
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from bestie_site.commandline import (
     cleanup,
@@ -21,6 +21,7 @@ from bestie_site.commandline import (
     reports,
     review,
 )
+from bestie_site.commandline.output import TerminalSafeCommand
 from memories.lifecycle import LifecycleError
 
 VERB_MODULES = (
@@ -39,7 +40,7 @@ VERB_MODULES = (
 )
 
 
-class Command(BaseCommand):
+class Command(TerminalSafeCommand):
     # The system checks import every URL and the API schema: half a second on each call of an everyday
     # command. `make run` (migrate) and `manage.py check` still run them.
     requires_system_checks = []

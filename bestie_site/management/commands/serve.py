@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 STOP_TIMEOUT_SECONDS = 15
+ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(L)ss "%(a)s"'
 
 
 def listen_address():
@@ -49,6 +50,9 @@ class Command(BaseCommand):
                 "10",
                 "--access-logfile",
                 "-",
+                # The path without its query string, and no referrer: searches reach both otherwise.
+                "--access-logformat",
+                ACCESS_LOG_FORMAT,
                 "--no-control-socket",
             ],
             "jobs": [sys.executable, str(settings.BASE_DIR / "manage.py"), "qcluster"],

@@ -1,10 +1,10 @@
 """``bestie token create|list|revoke`` (``python manage.py token …``): the agents' API tokens (SPEC §9)."""
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from bestie_site.commandline import ACTOR
 from bestie_site.commandline.arguments import ttl
-from bestie_site.commandline.output import write_json
+from bestie_site.commandline.output import TerminalSafeCommand, write_json
 from memories import agent_tokens
 from memories.lifecycle import LifecycleError
 from memories.times import iso
@@ -65,7 +65,7 @@ def _revoke(command, options):
     command.stdout.write(f"revoked the token of {token.name}; calls with it now get 401")
 
 
-class Command(BaseCommand):
+class Command(TerminalSafeCommand):
     help = "The agents' API tokens: create one per agent (printed once), list them, revoke one."
 
     def add_arguments(self, parser):
