@@ -302,4 +302,6 @@ def record_message(*, role, text, agent, user="", channel="", project=""):
     with transaction.atomic():
         if MemorySettings.load().paused:
             raise Refused("memory is paused: no messages are kept until `bestie memory resume`")
-        return Message.objects.create(role=role, text=secrets.redact(text), **fields)
+        return Message.objects.create(
+            role=role, text=secrets.redact(text), **{name: secrets.redact(value) for name, value in fields.items()}
+        )

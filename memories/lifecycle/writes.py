@@ -101,7 +101,8 @@ def prepare(
         message=message,
     )
     refuse_secrets(
-        refusal or _("nothing was stored"), text=fields["text"], source=fields["source"], subject=fields["subject"]
+        refusal or _("nothing was stored"),
+        **{name: fields[name] for name in ("text", "source", "subject", "user", "channel", "project")},
     )
     fields["text_key"] = text_key(fields["text"])
     clean_placement(scope, fields["project"])

@@ -8,6 +8,8 @@ Mentioning a topic is not a secret: "asked how password managers work" has the k
 after it, so the keyword detectors look for a value shaped like a secret right after the keyword.
 """
 
+import base64
+import binascii
 import math
 import re
 from collections import Counter
@@ -63,6 +65,14 @@ def _finding(kind, start, end):
     return Finding(kind, start, end, _REASONS[kind])
 
 
+# Public keys are meant to be shared: "ssh-ed25519 AAAA… minh@laptop", a PEM "PUBLIC KEY" block.
+_PUBLIC_KEYS = re.compile(
+    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+AAAA[A-Za-z0-9+/]+=*"
+    r"|-----BEGIN (?:RSA |EC )?PUBLIC KEY-----.*?(?:-----END (?:RSA |EC )?PUBLIC KEY-----|$)",
+    re.DOTALL,
+)
+
+
 def find_secrets(text):
     """Every secret in ``text``, in order, overlapping finds merged into the first."""
     if not text:
@@ -71,6 +81,9 @@ def find_secrets(text):
     found = []
     for detect in _DETECTORS:
         found.extend(detect(text, lowered))
+    if found and ("aaaa" in lowered or "public key" in lowered):
+        public = [match.span() for match in _PUBLIC_KEYS.finditer(text)]
+        found = [f for f in found if not any(start <= f.start and f.end <= end for start, end in public)]
     if not found:
         return found
     found.sort(key=lambda f: (f.start, -f.end))
@@ -114,6 +127,12 @@ _SHAPES = [
         ),
     ),
     (
+        PRIVATE_KEY,
+        ("putty-user-key-file",),
+        # A PuTTY key file, from its first line to its MAC (all of it: the public lines name the key).
+        re.compile(r"PuTTY-User-Key-File-\d+:.*?(?:Private-MAC:\s*[0-9a-fA-F]+|\Z)", re.DOTALL),
+    ),
+    (
         CONNECTION_STRING,
         ("://",),
         re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@]*:(?P<password>[^\s@/]+)@[^\s]+"),
@@ -133,13 +152,14 @@ _SHAPES = [
     (OTP, ("g-",), re.compile(r"\bG-\d{6}\b")),
     (JWT, ("eyj",), re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
     (ACCESS_TOKEN, ("bearer",), re.compile(r"\b[Bb]earer\s+[A-Za-z0-9._~+/-]{16,}=*")),
-    # A credential in a URL's query string: ...?access_token=..., &api_key=..., &sig=..., ?password=...
+    # A credential in a URL's query string: ...?access_token=..., &api_key=..., &sig=...,
+    # &X-Goog-Signature=..., &X-Amz-Credential=...: a parameter with a credential's word in its name.
     (
         ACCESS_TOKEN,
         ("=",),
         re.compile(
-            r"[?&](?:access_token|token|api_?key|key|secret|auth|sig|signature|client_secret)"
-            r"=[A-Za-z0-9._~%+/-]{12,}",
+            r"[?&](?:[\w.]+[-_.])?(?:access_?token|token|api_?key|key|secret|auth|sig|signature|credential|"
+            r"client_?secret|security[-_]token|session[-_]?token)=[A-Za-z0-9._~%+/-]{12,}",
             re.IGNORECASE,
         ),
     ),
@@ -163,6 +183,171 @@ _SHAPES = [
         ),
     ),
 ]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Secrets recognisable by their structure: NAME=value, a credential header, a webhook's secret path,
+# a vendor's prefix, a token spaced out or split over lines
+
+
+def _name_parts(name):
+    """``db_password`` -> {db, password}; ``SharedAccessKey`` -> {shared, access, key, sharedaccesskey}."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)
+    parts = {part for part in re.split(r"[-_.]+", spaced.lower()) if part}
+    return parts | {name.lower().replace("-", "").replace("_", "").replace(".", "")}
+
+
+_PASSWORD_NAMES = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "passcode", "matkhau", "mk"})
+_CREDENTIAL_NAMES = frozenset(
+    {
+        "secret",
+        "token",
+        "key",
+        "apikey",
+        "accesskey",
+        "accountkey",
+        "sharedaccesskey",
+        "privatekey",
+        "clientsecret",
+        "credential",
+        "credentials",
+        "auth",
+        "authorization",
+        "sessionid",
+        "session",
+        "sid",
+        "signature",
+        "sig",
+        "cookie",
+        "bearer",
+    }
+)
+# Names that say what is not a secret: a public or publishable key, an idempotency key, a key's name.
+_HARMLESS_NAMES = frozenset({"public", "publishable", "pub", "idempotency", "name", "id", "type", "algorithm", "file"})
+_ASSIGNMENT = re.compile(
+    r"(?<![\w$])(?P<name>[A-Za-z][A-Za-z0-9_.-]{1,60})[\"']?\s*(?::=|=>|=|:)\s*(?P<quote>[\"']?)"
+    r"(?P<value>[^\s\"',;&)]{4,200})"
+)
+_SESSION_NAMES = frozenset({"session", "sessionid", "sid", "cookie"})
+_UUID = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+
+def _assignments(text, lowered):
+    """``db_password: "…"``, ``DOPPLER_TOKEN=…``, ``AccountKey=…;``, ``sessionid=…``: a value given to a
+    name that says it is a secret."""
+    if "=" not in text and ":" not in text:
+        return
+    for match in _ASSIGNMENT.finditer(text):
+        parts = _name_parts(match["name"])
+        if parts & _HARMLESS_NAMES or match["value"].startswith("//"):
+            continue
+        value = match["value"].rstrip(_TRAILING)
+        if _PLACEHOLDER.match(value) or value.startswith(("$", "%")):
+            continue
+        start = match.start("value")
+        if parts & _PASSWORD_NAMES and (match["quote"] or _strong_value(value)):
+            yield _finding(PASSWORD, start, start + len(value))
+        elif parts & _CREDENTIAL_NAMES and len(value) >= 12 and not _UUID.match(value) and _credential_like(value):
+            yield _finding(ACCESS_TOKEN if parts & _SESSION_NAMES else API_KEY, start, start + len(value))
+
+
+# "Authorization: Basic dXNlcjpwYXNz": a login and its password, base64-encoded.
+_BASIC = re.compile(r"\bBasic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
+
+
+def _basic_credentials(text, lowered):
+    if "basic" not in lowered:
+        return
+    for match in _BASIC.finditer(text):
+        try:
+            decoded = base64.b64decode(match["value"] + "=" * (-len(match["value"]) % 4), validate=True).decode()
+        except (binascii.Error, UnicodeDecodeError):
+            continue
+        if ":" in decoded and decoded.isprintable():
+            yield _finding(PASSWORD, match.start("value"), match.end("value"))
+
+
+# A webhook URL is its own credential: whoever has it may post. Its secret is the path after "hooks".
+_WEBHOOK = re.compile(
+    r"https?://[^\s/]*(?:hook)[^\s/]*(?:/[^\s/?#]+)+|https?://[^\s]+?/(?:api/)?webhooks?/[^\s/?#]+(?:/[^\s/?#]+)+",
+    re.IGNORECASE,
+)
+
+
+def _webhooks(text, lowered):
+    if "hook" not in lowered:
+        return
+    for match in _WEBHOOK.finditer(text):
+        url = match.group().rstrip(_TRAILING)
+        path = url.split("://", 1)[1].split("/", 1)[1] if "/" in url.split("://", 1)[1] else ""
+        segments = [segment for segment in path.split("/") if segment]
+        # Documentation pages about webhooks have words for segments; a hook's own path has ids.
+        if len(segments) >= 2 and sum(any(c.isdigit() for c in segment) for segment in segments) >= 1:
+            yield _finding(ACCESS_TOKEN, match.start(), match.start() + len(url))
+
+
+# A vendor's prefix and a random tail: gsk_…, lin_api_…, pypi-…, dop_v1_…, r8_…, shpat_…, dp.pt.…
+_PREFIXED = re.compile(
+    r"(?<![\w.-])[a-z][a-z0-9]{1,9}(?:[_.-][a-z0-9]{1,8}){0,2}[_.-](?P<tail>[A-Za-z0-9]{20,})(?![\w-])"
+)
+
+
+_TAIL = re.compile(r"[_.-][A-Za-z0-9]{20}")
+
+
+def _prefixed_tokens(text, lowered):
+    if not _TAIL.search(text):
+        return
+    for match in _PREFIXED.finditer(text):
+        if _random_looking(match["tail"], min_entropy=3.8):
+            yield _finding(API_KEY, match.start(), match.end())
+
+
+# Three random-looking parts joined by dots, like a Discord bot token (a JWT starts with "eyJ").
+_DOTTED = re.compile(r"(?<![\w.-])[A-Za-z0-9_-]{18,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{20,}(?![\w.-])")
+
+
+def _dotted_tokens(text, lowered):
+    if text.count(".") < 2:
+        return
+    for match in _DOTTED.finditer(text):
+        if _random_looking(match.group().replace(".", ""), min_entropy=4.0):
+            yield _finding(ACCESS_TOKEN, match.start(), match.end())
+
+
+# A key spaced out into short chunks for reading, or over several lines: joined again, it is a key.
+_CHUNKS = re.compile(r"(?<![\w-])(?:[A-Za-z0-9_+/=-]{2,12}[ \t]*(?:\n|[ \t])[ \t]*){3,}[A-Za-z0-9_+/=-]{1,12}(?![\w-])")
+_LINES = re.compile(r"(?<![\w-])[A-Za-z0-9_-]{16,}(?:[ \t]*\n[ \t]*[A-Za-z0-9_-]{12,})+")
+
+
+# A letter beside a digit: a spaced-out key has several; prose has few or none.
+_LETTER_DIGIT = re.compile(r"[A-Za-z]\d|\d[A-Za-z]")
+
+
+def _digit_count(text):
+    return sum(map(text.count, "0123456789"))  # ten C-level counts: a regex costs several times more
+
+
+def _spaced_tokens(text, lowered):
+    patterns = []
+    if _digit_count(text) >= 3 and len(_LETTER_DIGIT.findall(text)) >= 3:
+        patterns.append(_CHUNKS)
+    if "\n" in text:
+        patterns.append(_LINES)
+    for pattern in patterns:
+        for match in pattern.finditer(text):
+            chunks = match.group().split()
+            joined = "".join(chunks)
+            if len(joined) < 24 or not _random_looking(joined, min_entropy=4.2):
+                continue
+            # Cut for reading, a key comes in pieces of one length (the last may be shorter); words and
+            # numbers that happen to sit side by side do not.
+            if pattern is _CHUNKS:
+                lengths = Counter(len(chunk) for chunk in chunks[:-1])
+                length, count = lengths.most_common(1)[0]
+                if length < 3 or count < (len(chunks) - 1) * 0.75:
+                    continue
+            yield _finding(API_KEY, match.start(), match.end())
 
 
 def _has_any(text, needles):
@@ -220,8 +405,13 @@ def _long_tokens(text, lowered):
 # ---------------------------------------------------------------------------------------------------
 # Numbers: cards (Luhn and a card network's prefix), IBANs (ISO 7064 check digits)
 
-_CARD_SEPARATOR = re.compile(r"[ -]")
-_CARD = re.compile(r"(?<![\d.,/-])\d(?:[ -]?\d){12,18}(?![\d/]|[.,-]\d)")
+_CARD_SEPARATOR = re.compile(r"[ .-]")
+_CARD = re.compile(r"(?<![\d.,/-])\d(?:[ .-]?\d){12,18}(?![\d/]|[.,-]\d)")
+# Said to be a card: then any grouping counts ("55695 247128 65 626"), not only a card's own.
+_CARD_WORDS = re.compile(
+    r"(?i)\b(?:cards?|visa|master ?card|amex|american express|jcb|unionpay|discover|diners|maestro|napas|"
+    r"thẻ|the visa|so the|số thẻ|cvv|cvc|cid|exp(?:iry|ires)?|hết hạn|het han)\b"
+)
 # Issuer prefixes of the networks people carry cards of (Visa, Mastercard, Amex, Discover, JCB,
 # UnionPay, Diners, Maestro, NAPAS in Vietnam): a Luhn-valid order number seldom starts like one.
 _CARD_PREFIX = re.compile(r"4|5[1-5]|2[2-7]|3[47]|6011|6[45]|35|62|30|36|38|50|5[6-9]|6[0-9]|9704")
@@ -246,13 +436,33 @@ def _card_grouping(number):
 def _cards(text, lowered):
     for match in _CARD.finditer(text):
         digits = _CARD_SEPARATOR.sub("", match.group())
-        if not 13 <= len(digits) <= 19 or not _CARD_PREFIX.match(digits) or not _card_grouping(match.group()):
+        if not 13 <= len(digits) <= 19 or not _CARD_PREFIX.match(digits):
+            continue
+        said = _CARD_WORDS.search(text, max(0, match.start() - 40), min(len(text), match.end() + 40))
+        if not said and not _card_grouping(match.group()):
             continue
         if not luhn.is_valid(digits):
             continue
         if _CARD_CONTEXT_NOT.search(text[max(0, match.start() - 40) : match.start()]):
             continue
-        yield _finding(CARD_NUMBER, match.start(), match.end())
+        yield _finding(CARD_NUMBER, match.start(), _card_details_end(text, match.end()))
+
+
+# What goes with a card number and is as secret: its expiry and its security code, just after it.
+_CARD_DETAIL = re.compile(
+    r"(?i)\W{0,4}(?:(?:exp(?:iry|ires|\.)?|valid thru|hết hạn|het han|hsd|hạn)\W{0,3}\d{1,2}\s*[/-]\s*\d{2,4}"
+    r"|(?:cvv2?|cvc2?|cid|csc|mã bảo mật|ma bao mat|mã cvv)\W{0,3}\d{3,4}|\d{1,2}/\d{2}(?!\d))"
+)
+
+
+def _card_details_end(text, end):
+    """Where a card number's details end: its expiry and CVV, when they follow it."""
+    for _ in range(3):
+        detail = _CARD_DETAIL.match(text, end)
+        if detail is None:
+            break
+        end = detail.end()
+    return end
 
 
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b")
@@ -318,7 +528,8 @@ _PASSWORD_WORDS = (
 )
 _PIN_WORDS = (
     r"pin code|pin number|mã pin|ma pin|số pin|mã số pin|door code|gate code|alarm code|lock code|"
-    r"safe code|mã cửa|mã khóa cửa|mã khoá cửa|mã két"
+    r"safe code|keypad code|mã cửa|ma cua|mã khóa cửa|mã khoá cửa|mã két|ma ket|mã cổng|ma cong|"
+    r"mở bằng mã|mo bang ma|mở khóa bằng mã|mở khoá bằng mã|opens? with (?:the )?code|unlocks? with (?:the )?code"
 )
 _OTP_WORDS = (
     r"otp|mã xác thực|mã xác minh|mã xác nhận|ma xac thuc|ma xac nhan|mã kích hoạt|"
@@ -362,7 +573,11 @@ _KEYWORDS = [
         ("pass", "pw", "mk", "mật", "mat ", "mã mở", "unlock"),
         re.compile(rf"\b{_BEFORE}(?:{_PASSWORD_WORDS}){_AFTER}"),
     ),
-    ("pin", ("pin", "code", "mã", "ma pin", "số"), re.compile(rf"\b(?<!-)(?:{_PIN_WORDS})(?![\w-])")),
+    (
+        "pin",
+        ("pin", "code", "mã", "ma pin", "ma cua", "ma ket", "ma cong", "mo bang", "số"),
+        re.compile(rf"\b(?<!-)(?:{_PIN_WORDS})(?![\w-])"),
+    ),
     (
         "account",
         ("stk", "số", "so tai", "tk", "tài khoản", "account", "acct", "routing", "sort code"),
@@ -586,7 +801,8 @@ def _password_after(text, position):
     return None
 
 
-_DIGITS_VALUE = re.compile(r"[:=#]?\s*(\d(?:[ .-]?\d){3,7})(?![\d/:-]|[.,]\d)")
+# A code ends where its digits end: "0912 345 678" after "OTP sẽ gửi về số" is a phone number, not a code.
+_DIGITS_VALUE = re.compile(r"[:=#]?\s*[*#]?(\d(?:[ .-]?\d){3,7})[*#]?(?![\d/:-]|[ .,-]\d)")
 # Backup codes come in pairs of digit groups or letters and digits: 48213-99012, k7fd-29xq.
 _BACKUP_CODE_VALUE = re.compile(r"[:=#]?\s*((?=[a-z]*\d)[A-Za-z0-9]{4,6}[ -]?[A-Za-z0-9]{4,6})(?![\w-])")
 _ACCOUNT_VALUE = re.compile(r"[:=#]?\s*(\d(?:[ .-]?\d){5,22})(?![\d/:-]|[.,]\d)")
@@ -605,8 +821,8 @@ def _digits_after(kind, pattern, max_words):
     return find
 
 
-_KEY_VALUE = re.compile(r"[A-Za-z0-9_+/=~-]{16,}")
-_SEGMENTS = re.compile(r"[-_/+=~]+")
+_KEY_VALUE = re.compile(r"[A-Za-z0-9_+/=~.-]{16,}")
+_SEGMENTS = re.compile(r"[-_/+=~.]+")
 
 
 def _key_after(text, position):
@@ -614,7 +830,8 @@ def _key_after(text, position):
         start, end, _ = _split_separator(text, start, end)
         start, end, _ = _clean_value(text, start, end)
         value = text[start:end]
-        if _KEY_VALUE.fullmatch(value) and _credential_like(value):
+        # A path ("~/.ssh/id_ed25519") says where a key is kept, not what it is.
+        if _KEY_VALUE.fullmatch(value) and not value.startswith(("~", "/", "./", "../")) and _credential_like(value):
             return _finding(API_KEY, start, end)
     return None
 
@@ -635,4 +852,17 @@ _VALUE_AFTER = {
     "key": _key_after,
 }
 
-_DETECTORS = (_shapes, _long_tokens, _cards, _ibans, _seed_phrases, _keyword_secrets)
+_DETECTORS = (
+    _shapes,
+    _long_tokens,
+    _cards,
+    _ibans,
+    _seed_phrases,
+    _keyword_secrets,
+    _assignments,
+    _basic_credentials,
+    _webhooks,
+    _prefixed_tokens,
+    _dotted_tokens,
+    _spaced_tokens,
+)

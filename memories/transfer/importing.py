@@ -266,7 +266,9 @@ def _memory_fields(record, checked):
         "access_count": _count("access_count", record["access_count"]),
         "deleted_at": _optional(_time, "deleted_at", record["deleted_at"]),
     }
-    _refuse_secrets(checked, text=fields["text"], source=fields["source"], subject=fields["subject"])
+    _refuse_secrets(
+        checked, **{name: fields[name] for name in ("text", "source", "subject", "user", "channel", "project")}
+    )
     return fields
 
 
@@ -278,6 +280,7 @@ def _history_fields(record, checked):
     actor = _string("actor", record["actor"])
     if len(actor) > MAX_ACTOR_LENGTH:
         raise InvalidValue("actor", f"must be at most {MAX_ACTOR_LENGTH} characters")
+    _refuse_secrets(checked, actor=actor)
     _refuse_secrets_in_values(record, checked)
     return {
         "id": _id("id", record["id"]),
@@ -306,11 +309,21 @@ def _refuse_secrets_in_values(record, checked):
     for side in ("old", "new"):
         if isinstance(record[side], dict):
             fields.update(
-                (f"{side} {name}", value)
-                for name, value in record[side].items()
-                if name in ("text", "source", "subject") and isinstance(value, str)
+                (f"{side} {name}", value) for name, value in _strings_in(record[side]) if isinstance(value, str)
             )
     _refuse_secrets(checked, **fields)
+
+
+def _strings_in(value, name=""):
+    """Every string in an event's values, at any depth, with where it is: a secret may hide in any."""
+    if isinstance(value, str):
+        yield name, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings_in(item, f"{name}.{key}" if name else str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _strings_in(item, f"{name}[{index}]")
 
 
 def _check_keys(record, fields, what):
