@@ -43,6 +43,7 @@ IBAN = "IBAN"
 BANK_ACCOUNT = "bank account number"
 OTP = "one-time code"
 SEED_PHRASE = "seed phrase"
+TWO_FACTOR_SECRET = "two-factor secret"
 
 # Translated when shown (the console speaks Vietnamese or English).
 _REASONS = {
@@ -58,6 +59,7 @@ _REASONS = {
     BANK_ACCOUNT: gettext_lazy("looks like a bank account number"),
     OTP: gettext_lazy("looks like a one-time code"),
     SEED_PHRASE: gettext_lazy("looks like a seed phrase"),
+    TWO_FACTOR_SECRET: gettext_lazy("looks like a two-factor secret"),
 }
 
 
@@ -65,24 +67,92 @@ def _finding(kind, start, end):
     return Finding(kind, start, end, _REASONS[kind])
 
 
-# Public keys are meant to be shared: "ssh-ed25519 AAAA… minh@laptop", a PEM "PUBLIC KEY" block.
-_PUBLIC_KEYS = re.compile(
+# What looks like a secret and is public by design, or published to be copied: a public key ("ssh-ed25519
+# AAAA…", a PEM "PUBLIC KEY" block), a key's fingerprint, a publishable key, an object's id, a JWT's
+# header alone, the documentation's own example values and test cards.
+_PUBLIC = re.compile(
     r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+AAAA[A-Za-z0-9+/]+=*"
-    r"|-----BEGIN (?:RSA |EC )?PUBLIC KEY-----.*?(?:-----END (?:RSA |EC )?PUBLIC KEY-----|$)",
+    r"|-----BEGIN (?:RSA |EC )?PUBLIC KEY-----.*?(?:-----END (?:RSA |EC )?PUBLIC KEY-----|$)"
+    r"|\b(?:SHA256|SHA1|MD5):[A-Za-z0-9+/:=]{16,}"
+    r"|\bpk_(?:test|live)_[A-Za-z0-9]+"
+    r"|(?<![\w-])(?:cus|pi|ch|pm|evt|acct|price|prod|sub|in|txn|req|seti|src|cs|po|prc|chatcmpl|asst|thread|run|msg|"
+    r"batch|call|file)[_-][A-Za-z0-9]{8,}"
+    r"|(?<![\w.-])eyJ[A-Za-z0-9_-]{10,}(?![\w.-])"
+    r"|AKIAIOSFODNN7EXAMPLE|wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
     re.DOTALL,
 )
+_PUBLIC_NEEDLES = ("aaaa", "public key", "sha256:", "sha1:", "md5:", "pk_", "_", "eyj", "example", "-")
+# Card numbers the payment providers publish for tests (Stripe, VNPay's sandbox), in a text saying so.
+_TEST_CARDS = frozenset(
+    {
+        "4242424242424242",
+        "4000056655665556",
+        "5555555555554444",
+        "2223003122003222",
+        "5200828282828210",
+        "378282246310005",
+        "371449635398431",
+        "6011111111111117",
+        "3056930009020004",
+        "3566002020360505",
+        "6200000000000005",
+        "9704198526191432198",
+    }
+)
+_TEST_WORDS = re.compile(r"(?i)\b(?:test|testing|sandbox|demo|example|sample|docs?|documentation|thử|tài liệu|ví dụ)\b")
+
+
+def _published_example(value):
+    """AWS's documented example key pair, which its documentation asks readers to copy."""
+    return value in ("AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
+
+
+def _published_test_data(text):
+    """A provider's published test data (a test card, its sandbox OTP) quoted from its documentation."""
+    return _TEST_WORDS.search(text) and any(
+        _CARD_SEPARATOR.sub("", match.group()) in _TEST_CARDS for match in _CARD.finditer(text)
+    )
+
+
+def _public_spans(text, lowered):
+    spans = []
+    if _has_any(lowered, _PUBLIC_NEEDLES):
+        spans = [match.span() for match in _PUBLIC.finditer(text)]
+    if _TEST_WORDS.search(text):
+        for match in _CARD.finditer(text):
+            if _CARD_SEPARATOR.sub("", match.group()) in _TEST_CARDS:
+                spans.append((match.start(), _card_details_end(text, match.end())))
+    return spans
+
+
+# Short texts found clean (a user, a channel, a source like "telegram message"): every write screens
+# them again, and they repeat. Only clean ones are kept, so no secret stays in this process's memory.
+_CLEAN_SHORT = set()
+_SHORT = 100
+_CLEAN_KEPT = 4096
 
 
 def find_secrets(text):
     """Every secret in ``text``, in order, overlapping finds merged into the first."""
-    if not text:
+    if not text or text in _CLEAN_SHORT:
         return []
+    found = _find(text)
+    if not found and len(text) <= _SHORT:
+        if len(_CLEAN_SHORT) >= _CLEAN_KEPT:
+            _CLEAN_SHORT.clear()
+        _CLEAN_SHORT.add(text)
+    return found
+
+
+def _find(text):
     lowered = text.lower()
     found = []
     for detect in _DETECTORS:
         found.extend(detect(text, lowered))
-    if found and ("aaaa" in lowered or "public key" in lowered):
-        public = [match.span() for match in _PUBLIC_KEYS.finditer(text)]
+    if found and _published_test_data(text):
+        return []
+    if found:
+        public = _public_spans(text, lowered)
         found = [f for f in found if not any(start <= f.start and f.end <= end for start, end in public)]
     if not found:
         return found
@@ -125,6 +195,14 @@ _SHAPES = [
             r"(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|.*)",
             re.DOTALL,
         ),
+    ),
+    # A Wi-Fi QR code's payload: WIFI:T:WPA;S:Home;P:the password;;
+    (PASSWORD, ("wifi:",), re.compile(r"(?i)\bWIFI:(?:[A-Z]:[^;]*;)*?P:(?P<secret>(?:\\;|[^;])+)")),
+    # An e-mail address and a password beside it: "bi@icloud.com / Bin@2014apple", "mail | pass".
+    (
+        PASSWORD,
+        ("@",),
+        re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*[/|]\s*(?P<strong>[^\s/|,]{6,}?)(?=[.,;!?)]?(?:\s|$))"),
     ),
     (
         PRIVATE_KEY,
@@ -225,27 +303,51 @@ _CREDENTIAL_NAMES = frozenset(
 # Names that say what is not a secret: a public or publishable key, an idempotency key, a key's name.
 _HARMLESS_NAMES = frozenset({"public", "publishable", "pub", "idempotency", "name", "id", "type", "algorithm", "file"})
 _ASSIGNMENT = re.compile(
-    r"(?<![\w$])(?P<name>[A-Za-z][A-Za-z0-9_.-]{1,60})[\"']?\s*(?::=|=>|=|:)\s*(?P<quote>[\"']?)"
-    r"(?P<value>[^\s\"',;&)]{4,200})"
+    r"(?<![\w$])(?P<name>[A-Za-z][A-Za-z0-9_.-]{1,60})[\"']?\s*(?::=|=>|=|:)\s*"
+    r"(?:(?P<quote>[\"'])(?P<quoted>[^\"'\n]{4,200})(?P=quote)|(?P<value>[^\s\"',;&)]{4,200}))"
 )
+# What is given to a name without being a value: code that reads it ("os.environ[…]", "getenv(…)"),
+# a YAML tag ("!vault"), a template.
+_NOT_A_VALUE = re.compile(r"^(?:[A-Za-z_][\w.]*[\[(]|!)")
 _SESSION_NAMES = frozenset({"session", "sessionid", "sid", "cookie"})
+# Every name above holds one of these: a text without any has no NAME=secret in it.
+_SECRET_NAME_STEMS = (
+    "pass",
+    "pwd",
+    "secret",
+    "token",
+    "key",
+    "auth",
+    "sess",
+    "sid",
+    "cookie",
+    "sig",
+    "credential",
+    "bearer",
+    "mk",
+    "matkhau",
+)
 _UUID = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 
 def _assignments(text, lowered):
     """``db_password: "…"``, ``DOPPLER_TOKEN=…``, ``AccountKey=…;``, ``sessionid=…``: a value given to a
     name that says it is a secret."""
-    if "=" not in text and ":" not in text:
+    if ("=" not in text and ":" not in text) or not _has_any(lowered, _SECRET_NAME_STEMS):
         return
-    for match in _ASSIGNMENT.finditer(text):
+    position = 0
+    while match := _ASSIGNMENT.search(text, position):
         parts = _name_parts(match["name"])
-        if parts & _HARMLESS_NAMES or match["value"].startswith("//"):
+        group = "quoted" if match["quoted"] else "value"
+        # "committed: SECRET_KEY = '…'": what looked like a value may be the next name.
+        position = match.start(group) if group == "value" else match.end()
+        value = match[group] if group == "quoted" else match[group].rstrip(_TRAILING)
+        if parts & _HARMLESS_NAMES or value.startswith("//") or _NOT_A_VALUE.match(value):
             continue
-        value = match["value"].rstrip(_TRAILING)
-        if _PLACEHOLDER.match(value) or value.startswith(("$", "%")):
+        if _PLACEHOLDER.match(value) or value.startswith(("$", "%")) or _published_example(value):
             continue
-        start = match.start("value")
-        if parts & _PASSWORD_NAMES and (match["quote"] or _strong_value(value)):
+        start = match.start(group)
+        if parts & _PASSWORD_NAMES and (match["quoted"] or _strong_value(value)):
             yield _finding(PASSWORD, start, start + len(value))
         elif parts & _CREDENTIAL_NAMES and len(value) >= 12 and not _UUID.match(value) and _credential_like(value):
             yield _finding(ACCESS_TOKEN if parts & _SESSION_NAMES else API_KEY, start, start + len(value))
@@ -350,6 +452,122 @@ def _spaced_tokens(text, lowered):
             yield _finding(API_KEY, match.start(), match.end())
 
 
+# Digits said in words (a voice note, a call): "năm hai chín một, bốn hai tám chín", "five two nine one".
+_DIGIT_WORDS = {
+    "zero": "0",
+    "oh": "0",
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "không": "0",
+    "khong": "0",
+    "linh": "0",
+    "một": "1",
+    "mot": "1",
+    "mốt": "1",
+    "hai": "2",
+    "ba": "3",
+    "bốn": "4",
+    "bon": "4",
+    "tư": "4",
+    "năm": "5",
+    "nam": "5",
+    "lăm": "5",
+    "sáu": "6",
+    "sau": "6",
+    "bảy": "7",
+    "bay": "7",
+    "tám": "8",
+    "tam": "8",
+    "chín": "9",
+    "chin": "9",
+}
+_SPOKEN = re.compile(
+    r"(?<!\w)(?:(?:" + "|".join(sorted(map(re.escape, _DIGIT_WORDS), key=len, reverse=True)) + r")(?!\w)[\s,.-]*){4,}"
+)
+_SPOKEN_SECRET_BEFORE = re.compile(
+    r"(?i)(?:password|passcode|mật khẩu|mat khau|mật mã|mk|pass|pin|otp|mã|code|két|safe)\W+(?:\w+\W+){0,6}$"
+)
+
+
+def _spoken_numbers(text, lowered):
+    if lowered.count(" ") < 3 or sum(map(_DIGIT_WORDS.__contains__, lowered.split())) < 3:
+        return
+    for match in _SPOKEN.finditer(lowered):
+        digits = "".join(_DIGIT_WORDS[word] for word in re.findall(r"\w+", match.group()))
+        end = match.start() + len(match.group().rstrip(" ,.-"))
+        if 13 <= len(digits) <= 19 and luhn.is_valid(digits) and _CARD_PREFIX.match(digits):
+            yield _finding(CARD_NUMBER, match.start(), end)
+        elif _SPOKEN_SECRET_BEFORE.search(lowered, max(0, match.start() - 60), match.start()):
+            yield _finding(PIN if len(digits) <= 8 else PASSWORD, match.start(), end)
+
+
+# A two-factor setup key: base32, often in groups of four, after "setup key", "2FA", "authenticator".
+_TWO_FACTOR_WORDS = re.compile(
+    r"(?i)setup key|secret key|2fa|two-factor|authenticator|totp|otpauth|mã bí mật|khóa thiết lập|khoá thiết lập|"
+    r"mã thiết lập|xác thực 2 lớp|xác thực hai lớp"
+)
+_BASE32 = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z2-7]{4}[ -]?){3,}[A-Z2-7]{2,8}(?![A-Za-z0-9])")
+
+
+_TWO_FACTOR_NEEDLES = (
+    "setup key",
+    "secret key",
+    "2fa",
+    "two-factor",
+    "authenticator",
+    "totp",
+    "otpauth",
+    "bí mật",
+    "thiết lập",
+    "xác thực",
+)
+
+
+def _two_factor_secrets(text, lowered):
+    if not _has_any(lowered, _TWO_FACTOR_NEEDLES):
+        return
+    for said in _TWO_FACTOR_WORDS.finditer(text):
+        for match in _BASE32.finditer(text, said.end(), min(len(text), said.end() + 120)):
+            value = re.sub(r"[ -]", "", match.group())
+            if len(value) >= 16 and sum(c.isdigit() for c in value) >= 2 and sum(c.isalpha() for c in value) >= 8:
+                yield _finding(TWO_FACTOR_SECRET, match.start(), match.end())
+                break
+
+
+# A ~/.pgpass line: host:port:database:user:password.
+_PGPASS = re.compile(r"(?m)(?:^|\s)[\w.*-]+:(?:\d{2,5}|\*):[\w*.-]+:[\w*.@-]+:(?P<secret>\S{4,})(?=\s|$)")
+
+
+def _pgpass_lines(text, lowered):
+    if text.count(":") < 4:
+        return
+    for match in _PGPASS.finditer(text):
+        if _strong_value(match["secret"]):
+            yield _finding(PASSWORD, match.start("secret"), match.end("secret"))
+
+
+# A row of a browser's password export: …,https://site/login,username,password,…
+_CREDENTIAL_ROW = re.compile(
+    r"https?://[^\s,\"]+\"?\s*,\s*\"?(?P<user>[^\",\s]+)\"?\s*,\s*\"?(?P<secret>[^\",\s]{4,})\"?(?=\s*(?:,|$))",
+    re.MULTILINE,
+)
+
+
+def _credential_rows(text, lowered):
+    if "," not in text or "://" not in text:
+        return
+    for match in _CREDENTIAL_ROW.finditer(text):
+        if _strong_value(match["secret"]) and "://" not in match["secret"]:
+            yield _finding(PASSWORD, match.start("secret"), match.end("secret"))
+
+
 def _has_any(text, needles):
     for needle in needles:  # a plain loop: any() over a generator costs more than the searches
         if needle in text:
@@ -373,7 +591,8 @@ def _shapes(text, lowered):
 
 # A long token mixing upper case, lower case and digits with the spread of a random string, outside a
 # URL (whose paths hold document ids): a key pasted without saying what it is.
-_LONG_TOKEN = re.compile(r"(?<![\w/.=?&%-])[A-Za-z0-9_+-]{32,}={0,2}(?![\w/.=])")
+# Percent-escapes and dots may sit inside one ("s%3Aqfu8ZC9z….fvWFjlkR…", a signed session cookie).
+_LONG_TOKEN = re.compile(r"(?<![\w/.=?&%-])[A-Za-z0-9_+-](?:[A-Za-z0-9_+%.-]{30,})[A-Za-z0-9_+-]={0,2}(?![\w/.=])")
 _URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+")
 
 
@@ -479,15 +698,32 @@ def _ibans(text, lowered):
 
 
 @lru_cache(maxsize=1)
+def _bip39():
+    return Mnemonic("english")
+
+
+@lru_cache(maxsize=1)
 def _bip39_words():
-    return frozenset(Mnemonic("english").wordlist)
+    return frozenset(_bip39().wordlist)
+
+
+def _checksummed(words):
+    """The first run of 24, 21, 18, 15 or 12 of ``words`` (a run of the list's words) whose BIP-39 checksum
+    holds, as ``(first, last)`` indexes: a wallet's phrase always has it, twelve words of a list seldom
+    do (one time in sixteen)."""
+    for length in (24, 21, 18, 15, 12):
+        for first in range(len(words) - length + 1):
+            if _bip39().check(" ".join(words[first : first + length])):
+                return first, first + length - 1
+    return None
 
 
 _WORD_RUN = re.compile(r"(?:\b[a-z]{3,8}\b[\s,;.-]+(?:\d{1,2}[.)]?\s+)?){11,}[a-z]{3,8}\b")
 _RUN_WORD = re.compile(r"[a-z]{3,8}")
+# Said, just before or just after, to be a wallet's words.
 _SEED_CONTEXT = re.compile(
-    r"(?i)(?:seed|recovery|mnemonic|backup|secret)\s+(?:phrase|words?)|"
-    r"cụm từ (?:khôi phục|bí mật|hạt giống)|từ khóa khôi phục|cum tu khoi phuc|(?:12|24) từ"
+    r"(?i)\b(?:seed|recovery|mnemonic|backup|wallet|ledger|trezor|metamask|phantom|exodus|secret (?:phrase|words?))\b|"
+    r"cụm từ (?:khôi phục|bí mật|hạt giống)|từ khóa khôi phục|cum tu khoi phuc|\bví\b|(?:12|24) từ(?! vựng)"
 )
 
 
@@ -497,6 +733,7 @@ def _seed_phrases(text, lowered):
     for match in _WORD_RUN.finditer(text):
         words = list(_RUN_WORD.finditer(match.group()))
         known = _bip39_words()
+        said = _SEED_CONTEXT.search(text, max(0, match.start() - 60), min(len(text), match.end() + 40))
         start = run = 0
         best = None
         for index, word in enumerate(words):
@@ -508,12 +745,12 @@ def _seed_phrases(text, lowered):
                     best = (start, index)
             else:
                 run = 0
+        # Twelve words of the list, not said to be a seed, must carry a seed's checksum.
+        if best is not None and not said:
+            window = _checksummed([word.group() for word in words[best[0] : best[1] + 1]])
+            best = None if window is None else (best[0] + window[0], best[0] + window[1])
         # After "seed phrase:" a few words off the list (a typo, another language's list) still count.
-        if (
-            best is None
-            and _SEED_CONTEXT.search(text[max(0, match.start() - 60) : match.start()])
-            and sum(w.group() in known for w in words) >= len(words) * 3 // 4
-        ):
+        if best is None and said and sum(w.group() in known for w in words) >= len(words) * 3 // 4:
             best = (0, len(words) - 1)
         if best is not None:
             yield _finding(SEED_PHRASE, match.start() + words[best[0]].start(), match.start() + words[best[1]].end())
@@ -529,7 +766,9 @@ _PASSWORD_WORDS = (
 _PIN_WORDS = (
     r"pin code|pin number|mã pin|ma pin|số pin|mã số pin|door code|gate code|alarm code|lock code|"
     r"safe code|keypad code|mã cửa|ma cua|mã khóa cửa|mã khoá cửa|mã két|ma ket|mã cổng|ma cong|"
-    r"mở bằng mã|mo bang ma|mở khóa bằng mã|mở khoá bằng mã|opens? with (?:the )?code|unlocks? with (?:the )?code"
+    r"mở bằng mã|mo bang ma|mở khóa bằng mã|mở khoá bằng mã|opens? with (?:the )?code|unlocks? with (?:the )?code|"
+    r"mã khóa màn hình|mã khoá màn hình|mã màn hình|screen ?lock(?: code| pin)?|lock ?screen (?:code|pin)|"
+    r"passcode|mã mở máy|mật mã điện thoại"
 )
 _OTP_WORDS = (
     r"otp|mã xác thực|mã xác minh|mã xác nhận|ma xac thuc|ma xac nhan|mã kích hoạt|"
@@ -575,7 +814,7 @@ _KEYWORDS = [
     ),
     (
         "pin",
-        ("pin", "code", "mã", "ma pin", "ma cua", "ma ket", "ma cong", "mo bang", "số"),
+        ("pin", "code", "mã", "ma pin", "ma cua", "ma ket", "ma cong", "mo bang", "số", "lock", "mật mã"),
         re.compile(rf"\b(?<!-)(?:{_PIN_WORDS})(?![\w-])"),
     ),
     (
@@ -754,6 +993,8 @@ _SET_BEFORE = re.compile(r"(?i)\b(?:set|sets|change|changed|changes|reset|update
 
 
 def _password_after(text, position):
+    if text.startswith(",", position):  # a list of field names: "username,password,note"
+        return None
     separated = False
     words = 0  # words before the separator that are not qualifiers
     transitions = 0
@@ -802,7 +1043,7 @@ def _password_after(text, position):
 
 
 # A code ends where its digits end: "0912 345 678" after "OTP sẽ gửi về số" is a phone number, not a code.
-_DIGITS_VALUE = re.compile(r"[:=#]?\s*[*#]?(\d(?:[ .-]?\d){3,7})[*#]?(?![\d/:-]|[ .,-]\d)")
+_DIGITS_VALUE = re.compile(r"[:=#]?\s*[*#]?(?<!\d )(?<!\d\.)(?<!\d-)(\d(?:[ .-]?\d){3,7})[*#]?(?![\d/:-]|[ .,-]\d)")
 # Backup codes come in pairs of digit groups or letters and digits: 48213-99012, k7fd-29xq.
 _BACKUP_CODE_VALUE = re.compile(r"[:=#]?\s*((?=[a-z]*\d)[A-Za-z0-9]{4,6}[ -]?[A-Za-z0-9]{4,6})(?![\w-])")
 _ACCOUNT_VALUE = re.compile(r"[:=#]?\s*(\d(?:[ .-]?\d){5,22})(?![\d/:-]|[.,]\d)")
@@ -812,7 +1053,7 @@ def _digits_after(kind, pattern, max_words):
     def find(text, position):
         for start, _, token in _tokens_after(text, position, max_words + 1):
             match = pattern.match(text, start)
-            if match and not _DATE_LIKE.match(token.rstrip(_TRAILING)):
+            if match and not _DATE_LIKE.match(token.rstrip(_TRAILING)) and not _YEAR.fullmatch(match.group(1)):
                 return _finding(kind, match.start(1), match.end(1))
             if token[-1:] in ".;!?" and not token[:-1].isdigit():
                 return None
@@ -846,8 +1087,9 @@ def _credential_like(value):
 _VALUE_AFTER = {
     "password": _password_after,
     "pin": _digits_after(PIN, _DIGITS_VALUE, 6),
-    "otp": _digits_after(OTP, _DIGITS_VALUE, 5),
-    "backup": _digits_after(OTP, _BACKUP_CODE_VALUE, 3),
+    # An SMS often says what the code is for before the code: "Ma OTP giao dich ... la 482913".
+    "otp": _digits_after(OTP, _DIGITS_VALUE, 14),
+    "backup": _digits_after(OTP, _BACKUP_CODE_VALUE, 12),
     "account": _digits_after(BANK_ACCOUNT, _ACCOUNT_VALUE, 6),
     "key": _key_after,
 }
@@ -865,4 +1107,8 @@ _DETECTORS = (
     _prefixed_tokens,
     _dotted_tokens,
     _spaced_tokens,
+    _spoken_numbers,
+    _two_factor_secrets,
+    _credential_rows,
+    _pgpass_lines,
 )
