@@ -44,5 +44,5 @@ def message_retention(now=None, days=None):
         count += 1
     if deleted:
         # Raw messages may hold what the owner wanted gone: out of the WAL too, as forgetting does.
-        transaction.on_commit(lifecycle.checkpoint_wal)
+        transaction.on_commit(lifecycle.finish_erasure)
     return RetentionResult(retention_days=days, deleted=deleted, batches=count)

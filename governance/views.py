@@ -284,6 +284,7 @@ JOB_LABELS = {
     "prune": gettext_lazy("Prune"),
     "message_retention": gettext_lazy("Message retention"),
     "hygiene": gettext_lazy("Hygiene snapshot"),
+    "erasure": gettext_lazy("Erasure (a forget a reader held back)"),
     "digest": gettext_lazy("Digest"),
     "restore": gettext_lazy("Restore"),
 }

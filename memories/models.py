@@ -298,6 +298,8 @@ class MemorySettings(models.Model):
     paused = models.BooleanField(default=False)
     core_budget_tokens = models.PositiveIntegerField(default=settings.BESTIE_CORE_BUDGET_TOKENS)
     working_budget_tokens = models.PositiveIntegerField(default=settings.BESTIE_WORKING_BUDGET_TOKENS)
+    # Since when a forget waits for a reader to let the WAL be truncated (``lifecycle.forgetting``).
+    erasure_pending_since = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

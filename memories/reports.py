@@ -53,6 +53,7 @@ def status():
         "governance_policy": memory_settings.governance_policy,
         "core_budget_tokens": memory_settings.core_budget_tokens,
         "working_budget_tokens": memory_settings.working_budget_tokens,
+        "erasure_pending_since": iso(memory_settings.erasure_pending_since),
         "memories": counts(),
         "database": _database(),
     }

@@ -448,7 +448,7 @@ def test_clear_without_yes_only_says_what_it_would_erase(db):
     events = AuditEvent.objects.count()
     before = store()
     printed = memory("clear")
-    assert f"clear would erase all 2 memories and {events} history events" in printed
+    assert f"clear would erase all 2 memories, 0 messages and {events} history events" in printed
     assert "Nothing was changed" in printed and store() == before
 
 
@@ -457,7 +457,7 @@ def test_clear_with_yes_erases_everything_unless_the_delete_policy_is_deny(db):
     policies.set_delete_policy("deny", actor=OWNER)
     assert "the delete policy is deny" in refused("clear", "--yes")
     policies.set_delete_policy("ask", actor=OWNER)
-    assert memory("clear", "--yes") == "erased 2 memories and the whole history\n"
+    assert memory("clear", "--yes") == "erased 2 memories, every message and the whole history\n"
     assert not Memory.objects.exists() and not AuditEvent.objects.exists()
 
 

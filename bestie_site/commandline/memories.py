@@ -273,10 +273,11 @@ def clear(command, options):
         plan = lifecycle.clear_plan()
         command.stdout.write(
             command.style.WARNING(
-                f"clear would erase all {plan['memories']} memories and {plan['history']} history events, for good. "
+                f"clear would erase all {plan['memories']} memories, {plan['messages']} messages and "
+                f"{plan['history']} history events, for good. "
                 "Nothing was changed; run `bestie memory clear --yes` to do it."
             )
         )
         return
     count = lifecycle.clear(actor=ACTOR, confirmed=True)
-    command.stdout.write(command.style.SUCCESS(f"erased {count} memories and the whole history"))
+    command.stdout.write(command.style.SUCCESS(f"erased {count} memories, every message and the whole history"))

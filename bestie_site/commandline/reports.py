@@ -37,6 +37,13 @@ def status(command, options):
         write(command.style.WARNING("memory is PAUSED: nothing is written or injected (`bestie memory resume`)"))
     else:
         write(command.style.SUCCESS("memory is on"))
+    if report["erasure_pending_since"]:
+        write(
+            command.style.WARNING(
+                f"an erasure is PENDING since {report['erasure_pending_since']}: another process holds a read open, so "
+                "what was forgotten is still in the WAL file; it is finished as soon as that process lets go"
+            )
+        )
     write(f"write policy       {report['write_policy']}")
     write(f"delete policy      {report['delete_policy']}")
     write(f"governance policy  {report['governance_policy']}")

@@ -16,9 +16,9 @@ changes nothing.
 """
 
 from memories.lifecycle.chains import predecessors, successors
+from memories.lifecycle.erasure import checkpoint_wal, finish_erasure, finish_pending_erasure
 from memories.lifecycle.forgetting import (
     Forgotten,
-    checkpoint_wal,
     clear,
     clear_plan,
     erase,
@@ -122,6 +122,8 @@ __all__ = [
     "delete_refusal",
     "edit",
     "erase",
+    "finish_erasure",
+    "finish_pending_erasure",
     "forget",
     "get_memory",
     "mark_stale",

@@ -1,20 +1,23 @@
-"""Forgetting: hard deletes that leave only a hash of each text, anywhere (SPEC §3)."""
+"""Forgetting: hard deletes that leave only a hash of each text, anywhere (SPEC §3).
 
-import time
+A forgotten memory leaves the table, its full-text index, the admin's log, the agent's deletion request,
+the conversation message it came from, and the SQLite WAL (``erasure.finish_erasure``).
+"""
+
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from memories.lifecycle.chains import predecessors
+from memories.lifecycle.erasure import finish_erasure
 from memories.lifecycle.history import audit_event, record_many, text_sha256
 from memories.lifecycle.policies import check_delete_allowed
 from memories.lifecycle.validation import LifecycleError
 from memories.lifecycle.writes import get_memory, restore
-from memories.models import AuditEvent, DeletionRequest, Memory
+from memories.models import AuditEvent, DeletionRequest, Memory, Message
 
 
 @transaction.atomic
@@ -30,6 +33,11 @@ def erase(ids, *, actor, confirmed, note=""):
     ids = list(dict.fromkeys(ids))
     doomed = ids + [i for i in predecessors(ids) if i not in ids]
     texts = dict(Memory.objects.filter(pk__in=doomed).values_list("pk", "text"))
+    # The message a memory came from says what the memory said: it goes too. Other memories from it stay,
+    # without the link.
+    messages = list(
+        Memory.objects.filter(pk__in=doomed, message__isnull=False).values_list("message_id", flat=True).distinct()
+    )
     AuditEvent.objects.filter(memory_id__in=doomed).update(old=None, new=None, note="", text_sha256="")
     # An agent's reason for asking may quote the text: its request goes with the memory.
     DeletionRequest.objects.filter(memory_id__in=doomed)._raw_delete(DeletionRequest.objects.db)
@@ -50,7 +58,10 @@ def erase(ids, *, actor, confirmed, note=""):
     # Every row that points at a doomed row is doomed itself (``predecessors``), so one plain DELETE
     # does what Django's collector would do row by row; foreign keys are still checked at commit.
     Memory.objects.filter(pk__in=doomed)._raw_delete(Memory.objects.db)
-    transaction.on_commit(checkpoint_wal)
+    if messages:
+        Memory.objects.filter(message_id__in=messages).update(message=None)
+        Message.objects.filter(pk__in=messages)._raw_delete(Message.objects.db)
+    transaction.on_commit(finish_erasure)
     return doomed
 
 
@@ -79,46 +90,23 @@ def forget(memory_id, *, actor, confirmed, restore_previous=False, note=""):
 
 def clear_plan():
     """What ``clear`` would erase, for the confirmation step."""
-    return {"memories": Memory.objects.count(), "history": AuditEvent.objects.count()}
+    return {
+        "memories": Memory.objects.count(),
+        "history": AuditEvent.objects.count(),
+        "messages": Message.objects.count(),
+    }
 
 
 def clear(*, actor, confirmed):
-    """Erase every memory and the whole audit history, as the delete policy allows."""
+    """Erase every memory, every message and the whole audit history, as the delete policy allows."""
     with transaction.atomic():
         check_delete_allowed(confirmed=confirmed)
         count = Memory.objects.count()
         # One statement: foreign keys are checked at commit, when no row points anywhere any more.
         DeletionRequest.objects.all()._raw_delete(DeletionRequest.objects.db)
         Memory.objects.all()._raw_delete(Memory.objects.db)
+        Message.objects.all()._raw_delete(Message.objects.db)
         AuditEvent.objects.all()._raw_delete(AuditEvent.objects.db)
-        LogEntry.objects.filter(content_type=ContentType.objects.get_for_model(Memory)).delete()
-        transaction.on_commit(checkpoint_wal)
+        LogEntry.objects.filter(content_type__in=ContentType.objects.get_for_models(Memory, Message).values()).delete()
+        transaction.on_commit(finish_erasure)
     return count
-
-
-# A checkpoint that truncates the WAL holds the write lock while it waits for readers, for as long as the
-# connection's busy timeout: with the usual 5 s, one slow console read would stall every writer. Each
-# try waits this long at most; between tries the lock is free.
-CHECKPOINT_WAIT_MS = 10
-
-
-def checkpoint_wal(attempts=20):
-    """Copy the WAL into the database file and truncate it, so deleted text is gone from both files.
-
-    Another process reading at that moment can hold the checkpoint back; it is tried again for about a
-    second. Returns True when the WAL is empty (always on PostgreSQL, which has no WAL file here).
-    """
-    if connection.vendor != "sqlite":
-        return True
-    with connection.cursor() as cursor:
-        cursor.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}")
-        try:
-            for _attempt in range(attempts):
-                cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                busy, _, _ = cursor.fetchone()
-                if not busy:
-                    return True
-                time.sleep(0.05)
-        finally:
-            cursor.execute(f"PRAGMA busy_timeout = {settings.SQLITE_PRAGMAS['busy_timeout']}")
-    return False

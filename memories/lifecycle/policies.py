@@ -24,17 +24,20 @@ from memories.models import AuditEvent, Governance, MemorySettings, Policy
 class WriteSwitches(NamedTuple):
     paused: bool
     write_policy: str
+    erasure_pending: bool  # a forget waits for a reader: the write finishes it (``lifecycle.erasure``)
 
 
 def write_switches():
-    """Pause and the write policy: two columns read on every write, so one raw read of them."""
+    """Pause, the write policy and a pending erasure: read on every write, so one raw read of them."""
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT paused, write_policy FROM {MemorySettings._meta.db_table} WHERE id = 1")
+        cursor.execute(
+            f"SELECT paused, write_policy, erasure_pending_since FROM {MemorySettings._meta.db_table} WHERE id = 1"
+        )
         row = cursor.fetchone()
     if row is None:
         memory_settings = MemorySettings.load()
-        return WriteSwitches(memory_settings.paused, memory_settings.write_policy)
-    return WriteSwitches(bool(row[0]), row[1])
+        return WriteSwitches(memory_settings.paused, memory_settings.write_policy, False)
+    return WriteSwitches(bool(row[0]), row[1], row[2] is not None)
 
 
 def write_refusal(switches):

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from memories import rows
 from memories.language.meaning import text_key
+from memories.lifecycle.erasure import finish_pending_erasure
 from memories.lifecycle.history import audit_event, record, record_many, snapshot
 from memories.lifecycle.policies import check_delete_allowed, write_refusal, write_switches
 from memories.lifecycle.validation import (
@@ -120,7 +121,10 @@ def store(new, *, actor, status=Status.APPROVED, flags=()):
     # two statements): a refusal is raised once the block is left, so the caller's transaction stays
     # usable, and a failed insert aborts that transaction as a whole.
     with transaction.atomic(savepoint=False):
-        refusal = write_refusal(write_switches())
+        switches = write_switches()
+        refusal = write_refusal(switches)
+        if switches.erasure_pending:
+            transaction.on_commit(finish_pending_erasure)
         if refusal is None:
             memory = rows.insert(Memory(**new.fields, status=status, flags=list(flags)))
             event = AuditEvent.Event.PROPOSE if status == Status.PENDING else AuditEvent.Event.ADD
