@@ -82,15 +82,26 @@ def test_blind_set_c_after_learning_from_it():
     assert false_rate <= MAX_FALSE_REFUSALS, refused
 
 
+def test_blind_set_d_after_learning_from_it():
+    """Written blind after the filter had learned from sets A and C, and run once (48/60 secrets refused,
+    4/60 look-alikes refused: a MAC address, a WireGuard public key, an IMEI, a routing number) before it
+    learned from this one too. Still missed: a passphrase of plain words given with no name at all."""
+    from tests.data import secret_blind_d
+
+    recall, false_rate, missed, refused = _blind_figures(secret_blind_d)
+    assert recall >= MIN_RECALL, missed
+    assert false_rate <= MAX_FALSE_REFUSALS, refused
+
+
 def test_held_out_blind_set_never_used_to_change_the_filter():
     """Held out for good: written blind, measured, never looked into. Its bounds are what the filter did on
     it (first run 66/80 secrets and 4/80 look-alikes refused; after learning from sets A and C 73/80 and
-    3/80), less a margin."""
+    3/80; after D 75/80 and 2/80), less a margin."""
     from tests.data import secret_blind_held_out
 
     recall, false_rate, _, _ = _blind_figures(secret_blind_held_out)
-    assert recall >= 0.88
-    assert false_rate <= 0.05
+    assert recall >= 0.9
+    assert false_rate <= 0.04
     for language in (True, False):
         secrets = [text for _, text in secret_blind_held_out.SECRETS if _vietnamese(text) == language]
         assert sum(bool(find_secrets(text)) for text in secrets) >= 0.8 * len(secrets)

@@ -19,6 +19,8 @@ from functools import lru_cache
 from django.utils.translation import gettext_lazy
 from mnemonic import Mnemonic
 from stdnum import iban, luhn
+from stdnum.exceptions import ValidationError
+from stdnum.iso7064 import mod_97_10
 
 from memories.language.folding import fold
 
@@ -78,10 +80,12 @@ _PUBLIC = re.compile(
     r"|(?<![\w-])(?:cus|pi|ch|pm|evt|acct|price|prod|sub|in|txn|req|seti|src|cs|po|prc|chatcmpl|asst|thread|run|msg|"
     r"batch|call|file)[_-][A-Za-z0-9]{8,}"
     r"|(?<![\w.-])eyJ[A-Za-z0-9_-]{10,}(?![\w.-])"
-    r"|AKIAIOSFODNN7EXAMPLE|wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    r"|AKIAIOSFODNN7EXAMPLE|wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+    # A value named a public key (WireGuard's "PublicKey = …", "pubkey: …").
+    r"|(?i:\b(?:public[_ -]?key|pub[_ -]?key)s?\b)\s*[:=]\s*[\"']?[A-Za-z0-9+/_-]{16,}={0,2}",
     re.DOTALL,
 )
-_PUBLIC_NEEDLES = ("aaaa", "public key", "sha256:", "sha1:", "md5:", "pk_", "_", "eyj", "example", "-")
+_PUBLIC_NEEDLES = ("aaaa", "public", "pubkey", "pub_key", "sha256:", "sha1:", "md5:", "pk_", "_", "eyj", "example", "-")
 # Card numbers the payment providers publish for tests (Stripe, VNPay's sandbox), in a text saying so.
 _TEST_CARDS = frozenset(
     {
@@ -202,7 +206,10 @@ _SHAPES = [
     (
         PASSWORD,
         ("@",),
-        re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*[/|]\s*(?P<strong>[^\s/|,]{6,}?)(?=[.,;!?)]?(?:\s|$))"),
+        # Not a URL's user and path: "https://user@example.test/repo.git".
+        re.compile(
+            r"(?<![\w.+/-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*[/|]\s*(?P<strong>[^\s/|,]{6,}?)(?=[.,;!?)]?(?:\s|$))"
+        ),
     ),
     (
         PRIVATE_KEY,
@@ -250,6 +257,12 @@ _SHAPES = [
             r"(?i)\b(?:login|username|user|tài khoản|tk|acc|account)\b[^/\n]{0,30}?\s/\s*(?P<strong>[^\s/]{4,}?)"
             r"(?=[.,;!?)]?(?:\s|$))"
         ),
+    ),
+    # A command's user and password: "curl -u admin:F%MTNp&9E1", "wget --user=bob:…".
+    (
+        PASSWORD,
+        ("-u", "--user"),
+        re.compile(r"(?:^|\s)(?:-u|--user)[ =]['\"]?[^\s:'\"]+:(?P<strong>[^\s'\"]{4,})"),
     ),
     # A code said before what it is for: "nhập mã 553311 để xác thực", "use code 553311 to log in".
     (
@@ -513,7 +526,10 @@ _TWO_FACTOR_WORDS = re.compile(
     r"(?i)setup key|secret key|2fa|two-factor|authenticator|totp|otpauth|mã bí mật|khóa thiết lập|khoá thiết lập|"
     r"mã thiết lập|xác thực 2 lớp|xác thực hai lớp"
 )
-_BASE32 = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z2-7]{4}[ -]?){3,}[A-Z2-7]{2,8}(?![A-Za-z0-9])")
+# Upper case, or lower case as Google shows it ("xti4 hzug qd75 wmth"); not both in one key.
+_BASE32 = re.compile(
+    r"(?<![A-Za-z0-9])(?:(?:[A-Z2-7]{4}[ -]?){3,}[A-Z2-7]{2,8}|(?:[a-z2-7]{4}[ -]?){3,}[a-z2-7]{2,8})(?![A-Za-z0-9])"
+)
 
 
 _TWO_FACTOR_NEEDLES = (
@@ -543,13 +559,15 @@ def _two_factor_secrets(text, lowered):
 
 # A ~/.pgpass line: host:port:database:user:password.
 _PGPASS = re.compile(r"(?m)(?:^|\s)[\w.*-]+:(?:\d{2,5}|\*):[\w*.-]+:[\w*.@-]+:(?P<secret>\S{4,})(?=\s|$)")
+# A MAC address (3C:84:6A:1F:92:D0) or an IPv6 one has the colons of such a line and is not one.
+_HEX_PAIRS = re.compile(r"[0-9A-Fa-f]{1,4}(?::+[0-9A-Fa-f]{1,4}){4,}")
 
 
 def _pgpass_lines(text, lowered):
     if text.count(":") < 4:
         return
     for match in _PGPASS.finditer(text):
-        if _strong_value(match["secret"]):
+        if _strong_value(match["secret"]) and not _HEX_PAIRS.fullmatch(match.group().strip().rstrip(_TRAILING)):
             yield _finding(PASSWORD, match.start("secret"), match.end("secret"))
 
 
@@ -566,6 +584,37 @@ def _credential_rows(text, lowered):
     for match in _CREDENTIAL_ROW.finditer(text):
         if _strong_value(match["secret"]) and "://" not in match["secret"]:
             yield _finding(PASSWORD, match.start("secret"), match.end("secret"))
+
+
+# A password given without its name, in a text about logging in: "tài khoản Shopee mình đặt là
+# Bichngoc!93", "my Netflix login is … and it's Sunflower#2207". Shaped as password rules ask: upper
+# and lower case, a digit and a symbol other than the ones names and versions use ("-", ".", "_", "'").
+_LOGIN_WORDS = re.compile(
+    r"\b(?:log ?in|logins?|sign ?in|accounts?|acct|credentials?|tài khoản|tai khoan|tk|đăng nhập|dang nhap)\b"
+)
+_LOGIN_NEEDLES = ("log", "sign", "account", "acct", "credential", "tài khoản", "tai khoan", "tk", "đăng nhập", "dang")
+_SYMBOL = re.compile(r"[!@#$%^&*+=?~|<>\\]")
+_EMAIL = re.compile(r"[^@\s]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def _unnamed_passwords(text, lowered):
+    if not _SYMBOL.search(text) or not _has_any(lowered, _LOGIN_NEEDLES) or not _LOGIN_WORDS.search(lowered):
+        return
+    for token in _TOKEN.finditer(text):
+        start, end, _ = _clean_value(text, token.start(), token.end())
+        value = text[start:end]
+        if (
+            8 <= len(value) <= 64
+            and value.isascii()
+            and _SYMBOL.search(value)
+            and any(c.isupper() for c in value)
+            and any(c.islower() for c in value)
+            and any(c.isdigit() for c in value)
+            and not value.startswith(("@", "/", "~", "."))
+            and "://" not in value
+            and not _EMAIL.fullmatch(value)
+        ):
+            yield _finding(PASSWORD, start, end)
 
 
 def _has_any(text, needles):
@@ -640,6 +689,10 @@ _CARD_CONTEXT_NOT = re.compile(
 )
 
 
+# A device's own number (IMEI, serial) passes Luhn by design: named so, it is not a card.
+_DEVICE_NUMBER = re.compile(r"(?i)\b(?:imei|meid|serial|s/n|số seri|số serial)\b")
+
+
 def _card_grouping(number):
     """Written as cards are: in one piece, in fours (the last group shorter), or 4-6-5/4-6-4 (Amex,
     Diners) -- not any run of numbers that happens to add up to 16 digits."""
@@ -664,6 +717,8 @@ def _cards(text, lowered):
             continue
         if _CARD_CONTEXT_NOT.search(text[max(0, match.start() - 40) : match.start()]):
             continue
+        if not said and _DEVICE_NUMBER.search(text, max(0, match.start() - 80), match.start()):
+            continue
         yield _finding(CARD_NUMBER, match.start(), _card_details_end(text, match.end()))
 
 
@@ -687,9 +742,23 @@ def _card_details_end(text, end):
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b")
 
 
+def _iban_checks(value, said):
+    """Its check digits (ISO 7064 mod 97) hold and, unless the text says IBAN, its country's layout."""
+    try:
+        if said:
+            number = iban.compact(value)
+            mod_97_10.validate(number[4:] + number[:4])
+        else:
+            iban.validate(value)
+    except ValidationError:
+        return False
+    return True
+
+
 def _ibans(text, lowered):
+    said = "iban" in lowered
     for match in _IBAN.finditer(text):
-        if iban.is_valid(match.group()):
+        if _iban_checks(match.group(), said):
             yield _finding(IBAN, match.start(), match.end())
 
 
@@ -768,7 +837,13 @@ _PIN_WORDS = (
     r"safe code|keypad code|mã cửa|ma cua|mã khóa cửa|mã khoá cửa|mã két|ma ket|mã cổng|ma cong|"
     r"mở bằng mã|mo bang ma|mở khóa bằng mã|mở khoá bằng mã|opens? with (?:the )?code|unlocks? with (?:the )?code|"
     r"mã khóa màn hình|mã khoá màn hình|mã màn hình|screen ?lock(?: code| pin)?|lock ?screen (?:code|pin)|"
-    r"passcode|mã mở máy|mật mã điện thoại"
+    r"passcode|mã mở máy|mật mã điện thoại|"
+    r"(?:garage|locker|padlock|lockbox|key ?safe|entry|access|building door|front door) code|"
+    r"code (?:for|to|of) (?:the |my |our |your )?(?:garage|gate|door|front door|back door|safe|alarm|locker|"
+    r"padlock|lockbox|storage unit|shed|apartment|flat|house)|"
+    r"mã mở (?:cửa|cổng|két|tủ)|ma mo (?:cua|cong|ket|tu)|mã tủ|mã két sắt|"
+    # An ATM card's code: "thẻ ATM của mẹ mã là 7391".
+    r"(?:thẻ atm|the atm|atm card|debit card|thẻ ghi nợ)[^.;!?\d]{0,30}?(?:mã|ma|code|số)(?= là| la| is|:)"
 )
 _OTP_WORDS = (
     r"otp|mã xác thực|mã xác minh|mã xác nhận|ma xac thuc|ma xac nhan|mã kích hoạt|"
@@ -782,7 +857,7 @@ _BANKS = (
 )
 _ACCOUNT_WORDS = (
     r"stk|số tài khoản|so tai khoan|số tk|tài khoản ngân hàng|tk ngân hàng|"
-    r"account (?:number|no\.?|#)|acct\.? ?(?:no\.?|number|#)|bank account|routing number|sort code|"
+    r"account (?:number|no\.?|#)|acct\.? ?(?:no\.?|number|#)|bank account|"
     rf"(?:tài khoản|tk|account)\s+(?:{_BANKS})|(?:{_BANKS})\s+(?:account|acct)"
 )
 _KEY_WORDS = (
@@ -814,13 +889,25 @@ _KEYWORDS = [
     ),
     (
         "pin",
-        ("pin", "code", "mã", "ma pin", "ma cua", "ma ket", "ma cong", "mo bang", "số", "lock", "mật mã"),
+        ("pin", "code", "mã", "ma pin", "ma cua", "ma ket", "ma cong", "mo bang", "ma mo", "số", "lock", "mật mã"),
         re.compile(rf"\b(?<!-)(?:{_PIN_WORDS})(?![\w-])"),
     ),
     (
         "account",
-        ("stk", "số", "so tai", "tk", "tài khoản", "account", "acct", "routing", "sort code"),
+        ("stk", "số", "so tai", "tk", "tài khoản", "account", "acct"),
         re.compile(rf"\b(?<!-)(?:{_ACCOUNT_WORDS})(?![\w-])"),
+    ),
+    # A bank's name with a long number right after it: "ck qua techcombank 19036625184017".
+    (
+        "bank",
+        ("bank", "vcb", "tcb", "bidv", "acb", "mb", "shb", "vib", "ocb", "msb", "scb", "chase"),
+        re.compile(rf"\b(?<!-)(?:{_BANKS})(?![\w-])"),
+    ),
+    # "account 483920174" in a text about moving money.
+    (
+        "banking",
+        ("account", "acct", "tài khoản", "tai khoan", "tk"),
+        re.compile(r"\b(?<!-)(?:account|acct|tài khoản|tai khoan|tk)(?![\w-])"),
     ),
     # Variable names count: OPENAI_API_KEY=..., aws_secret_access_key = ...
     (
@@ -829,6 +916,9 @@ _KEYWORDS = [
         re.compile(rf"(?<![a-z0-9-])(?:{_KEY_WORDS})(?![a-z0-9-])"),
     ),
 ]
+# Their values are digits: in a text without one they cannot be there.
+_DIGIT_KINDS = frozenset({"otp", "pin", "account", "bank", "banking"})
+_A_DIGIT = re.compile(r"\d")
 _PIN_IN_CAPITALS = re.compile(r"(?<![\w-])PIN(?![\w-])")
 # "pass" is also an everyday word: a boarding pass, a bus pass.
 _NOT_PASSWORD_BEFORE = re.compile(r"(?i)(?:boarding|bus|season|day|hall|free|mountain|back|ski)\s+$")
@@ -860,6 +950,7 @@ _TRANSITIONS = frozenset(
     fold(w)
     for w in """
     changed set updated reset now to still currently become becomes giờ bây đã đổi thành sang vẫn hiện
+    ngày sinh birthday sđt
 """.split()
 )
 # Words that may stand between the keyword and the value: "mật khẩu wifi 12345678", "mk fb: ...".
@@ -901,10 +992,11 @@ _DATE_LIKE = re.compile(
 def _keyword_secrets(text, lowered):
     if len(lowered) != len(text):  # a few letters lower-case to two characters: keep the offsets right
         lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    digits = _A_DIGIT.search(text) is not None
     matches = [
         (kind, match.start(), match.end())
         for kind, stems, pattern in _KEYWORDS
-        if _has_any(lowered, stems)
+        if (digits or kind not in _DIGIT_KINDS) and _has_any(lowered, stems)
         for match in pattern.finditer(lowered)
     ]
     if "PIN" in text:
@@ -1047,6 +1139,12 @@ _DIGITS_VALUE = re.compile(r"[:=#]?\s*[*#]?(?<!\d )(?<!\d\.)(?<!\d-)(\d(?:[ .-]?
 # Backup codes come in pairs of digit groups or letters and digits: 48213-99012, k7fd-29xq.
 _BACKUP_CODE_VALUE = re.compile(r"[:=#]?\s*((?=[a-z]*\d)[A-Za-z0-9]{4,6}[ -]?[A-Za-z0-9]{4,6})(?![\w-])")
 _ACCOUNT_VALUE = re.compile(r"[:=#]?\s*(\d(?:[ .-]?\d){5,22})(?![\d/:-]|[.,]\d)")
+_LONG_ACCOUNT_VALUE = re.compile(r"[:=#]?\s*(\d(?:[ .-]?\d){7,22})(?![\d/:-]|[.,]\d)")
+# Moving money: where "account 483920174" is a bank account, not a customer or a game account.
+_BANKING = re.compile(
+    r"\b(?:wire|transfer|checking|savings|deposit|routing|swift|iban|bank|banking|chuyển khoản|chuyen khoan|ck|"
+    r"chuyển tiền|chuyen tien|nhận tiền|ngân hàng|ngan hang)\b"
+)
 
 
 def _digits_after(kind, pattern, max_words):
@@ -1060,6 +1158,35 @@ def _digits_after(kind, pattern, max_words):
         return None
 
     return find
+
+
+# A hotline ("Hotline Vietcombank 1900 545413", "OTP không tới, gọi tổng đài 1900 6060"): a service
+# number, or said to be a phone.
+_SERVICE_NUMBER = re.compile(r"(?:1800|1900)")
+_PHONE_BEFORE = re.compile(
+    r"(?i)\b(?:hotline|tổng đài|tong dai|call|gọi|goi|phone|điện thoại|dien thoai|sđt|sdt|liên hệ)\b"
+)
+
+
+def _not_a_phone(find):
+    def find_not_a_phone(text, position):
+        finding = find(text, position)
+        if finding is None or _SERVICE_NUMBER.match(text, finding.start):
+            return None
+        if _PHONE_BEFORE.search(text, max(0, position - 40), finding.start):
+            return None
+        return finding
+
+    return find_not_a_phone
+
+
+def _in_banking_text(find):
+    def find_in_banking_text(text, position):
+        if not _BANKING.search(text.lower()):
+            return None
+        return find(text, position)
+
+    return find_in_banking_text
 
 
 _KEY_VALUE = re.compile(r"[A-Za-z0-9_+/=~.-]{16,}")
@@ -1088,9 +1215,11 @@ _VALUE_AFTER = {
     "password": _password_after,
     "pin": _digits_after(PIN, _DIGITS_VALUE, 6),
     # An SMS often says what the code is for before the code: "Ma OTP giao dich ... la 482913".
-    "otp": _digits_after(OTP, _DIGITS_VALUE, 14),
+    "otp": _not_a_phone(_digits_after(OTP, _DIGITS_VALUE, 14)),
     "backup": _digits_after(OTP, _BACKUP_CODE_VALUE, 12),
     "account": _digits_after(BANK_ACCOUNT, _ACCOUNT_VALUE, 6),
+    "bank": _not_a_phone(_digits_after(BANK_ACCOUNT, _LONG_ACCOUNT_VALUE, 0)),
+    "banking": _in_banking_text(_not_a_phone(_digits_after(BANK_ACCOUNT, _ACCOUNT_VALUE, 1))),
     "key": _key_after,
 }
 
@@ -1111,4 +1240,5 @@ _DETECTORS = (
     _two_factor_secrets,
     _credential_rows,
     _pgpass_lines,
+    _unnamed_passwords,
 )

@@ -207,7 +207,7 @@ SECRETS = [
     ("bank account number", "số TK BIDV 31410001234567"),
     ("bank account number", "bank account 000123456789 for payroll"),
     ("bank account number", "Tài khoản ngân hàng của công ty: 1234-5678-9012"),
-    ("bank account number", "routing number 021000021"),
+    ("bank account number", "routing number 021000021, account 4401239877 for the wire"),
     # OTP codes
     ("one-time code", "mã OTP là 482913"),
     ("one-time code", "verification code: 553201"),
@@ -369,6 +369,9 @@ SECRETS = [
 ]
 
 NOT_SECRETS = [
+    # A routing number names the bank, printed on every cheque: public; the account is not.
+    "Routing number 021000021 is Chase's in New York",
+    "Hotline Techcombank 1800 588822 khi mất thẻ",
     # Talk about passwords, keys and security
     "User asked how password managers work",
     "Prefers 2FA via authenticator app",
