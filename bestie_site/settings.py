@@ -239,8 +239,10 @@ STORAGES = {
 }
 
 # django-q2: the ORM broker keeps jobs in the same database; BESTIE_REDIS_URL moves them to Redis.
+# The cluster's name prefixes its keys there (django_q:NAME:…): sites sharing one Redis database need
+# names of their own.
 Q_CLUSTER = {
-    "name": "bestie",
+    "name": os.environ.get("BESTIE_Q_NAME") or "bestie",
     "workers": env_int("BESTIE_Q_WORKERS", 2, minimum=1),
     "timeout": 600,
     "retry": 900,

@@ -2,11 +2,14 @@
 
 Each channel is tried a few times with a growing pause (``BESTIE_CHANNEL_ATTEMPTS``,
 ``BESTIE_CHANNEL_BACKOFF_MS``), each attempt bounded by ``BESTIE_CHANNEL_TIMEOUT_SECONDS``; a channel
-that still fails is reported and the others are sent all the same.
+that still fails is reported and the others are sent all the same. A chat API has delivered only when
+it says so in JSON (Telegram's ``ok``, Zalo's ``error`` 0), whatever the HTTP status; a webhook when it
+answers 2xx, whatever the body.
 """
 
 import json
 import re
+import smtplib
 import time
 import urllib.error
 import urllib.request
@@ -71,7 +74,7 @@ class ChannelError(Exception):
 
 
 class NotConfigured(ChannelError):
-    """A missing token: trying again cannot help."""
+    """A missing token or a refused login: trying again cannot help."""
 
 
 def render_email(name, context):
@@ -88,32 +91,88 @@ def _send_email(address, digest):
     subject, text, html = render_email("digest", {"digest": digest})
     message = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [address])
     message.attach_alternative(html, "text/html")
-    message.send()
+    try:
+        message.send()
+    except smtplib.SMTPAuthenticationError as error:
+        # Trying a wrong password again only counts against the account at the mail server.
+        raise NotConfigured(
+            f"{settings.EMAIL_HOST} refused the login of EMAIL_HOST_USER {settings.EMAIL_HOST_USER!r}: "
+            f"{error.smtp_code} {_quoted(_decoded(error.smtp_error))}"
+        ) from None
+    except smtplib.SMTPResponseException as error:
+        raise ChannelError(
+            f"{settings.EMAIL_HOST} answered {error.smtp_code} {_quoted(_decoded(error.smtp_error))}"
+        ) from None
+
+
+def _decoded(reply):
+    return reply.decode("utf-8", "replace") if isinstance(reply, bytes) else str(reply)
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    content_type: str
+    body: bytes
 
 
 def _post_json(url, payload, headers=None):
+    """POST ``payload`` as JSON: the server's ``Reply`` whatever its HTTP status, a ``ChannelError``
+    when none came."""
     request = urllib.request.Request(
         url,
         data=json.dumps(payload).encode("utf-8"),
         method="POST",
         headers={"Content-Type": "application/json", **(headers or {})},
     )
+    timeout = settings.BESTIE_CHANNEL_TIMEOUT_SECONDS
     try:
-        with urllib.request.urlopen(request, timeout=settings.BESTIE_CHANNEL_TIMEOUT_SECONDS) as response:
-            body = response.read()
-    except urllib.error.HTTPError as error:
-        raise ChannelError(f"HTTP {error.code} from {_host(url)}") from None
+        try:
+            response = urllib.request.urlopen(request, timeout=timeout)
+        except urllib.error.HTTPError as error:
+            response = error  # a refusal is a reply too: a chat API says why in its body
+        with response:
+            return Reply(response.status, response.headers.get_content_type(), response.read())
+    except TimeoutError:
+        raise ChannelError(f"no answer from {_host(url)} within {timeout} s") from None
     except (urllib.error.URLError, OSError) as error:
         raise ChannelError(f"cannot reach {_host(url)}: {getattr(error, 'reason', error)}") from None
+
+
+def _json_object(service, url, reply):
+    """The JSON object a chat API answered; what came instead is its channel's failure."""
     try:
-        return json.loads(body) if body else {}
+        answer = json.loads(reply.body)
     except ValueError:
-        return {}
+        answer = None
+    if not isinstance(answer, dict):
+        raise ChannelError(
+            f"{service} answered HTTP {reply.status} with {reply.content_type}, not a JSON object, from {_host(url)}"
+        )
+    return answer
 
 
 def _host(url):
     """The host of a URL, for errors: a Telegram URL holds the bot token in its path."""
     return urllib.request.urlparse(url).netloc
+
+
+def _quoted(text, limit=200):
+    """What a server said, for an error: on one line, cut short, quoted with its control characters
+    escaped (it is shown in the console, the job history and a terminal)."""
+    return repr(_truncated(" ".join(str(text).split()), limit))
+
+
+def _without_secrets(text):
+    """A server may echo what it was sent (a URL's path holds the bot token): no error shows a token."""
+    for secret in (
+        settings.BESTIE_TELEGRAM_BOT_TOKEN,
+        settings.BESTIE_ZALO_ACCESS_TOKEN,
+        settings.EMAIL_HOST_PASSWORD,
+    ):
+        if secret:
+            text = text.replace(secret, "[hidden]")
+    return text
 
 
 def _truncated(text, limit):
@@ -124,26 +183,36 @@ def _send_telegram(chat_id, digest):
     if not settings.BESTIE_TELEGRAM_BOT_TOKEN:
         raise NotConfigured("BESTIE_TELEGRAM_BOT_TOKEN is not set")
     url = f"{settings.BESTIE_TELEGRAM_API_URL}/bot{settings.BESTIE_TELEGRAM_BOT_TOKEN}/sendMessage"
-    answer = _post_json(url, {"chat_id": chat_id, "text": _truncated(digest.text, TELEGRAM_TEXT_LIMIT)})
-    if answer.get("ok") is False:
-        raise ChannelError(f"Telegram refused it: {answer.get('description', 'no reason given')}")
+    reply = _post_json(url, {"chat_id": chat_id, "text": _truncated(digest.text, TELEGRAM_TEXT_LIMIT)})
+    answer = _json_object("Telegram", url, reply)
+    if answer.get("ok") is not True:
+        raise ChannelError(
+            f"Telegram refused it (HTTP {reply.status}): {_quoted(answer.get('description', 'no reason given'))}"
+        )
 
 
 def _send_zalo(user_id, digest):
     if not settings.BESTIE_ZALO_ACCESS_TOKEN:
         raise NotConfigured("BESTIE_ZALO_ACCESS_TOKEN is not set")
-    answer = _post_json(
-        f"{settings.BESTIE_ZALO_API_URL}/v3.0/oa/message/cs",
+    url = f"{settings.BESTIE_ZALO_API_URL}/v3.0/oa/message/cs"
+    reply = _post_json(
+        url,
         {"recipient": {"user_id": user_id}, "message": {"text": _truncated(digest.text, ZALO_TEXT_LIMIT)}},
         headers={"access_token": settings.BESTIE_ZALO_ACCESS_TOKEN},
     )
-    # Zalo answers HTTP 200 with a non-zero ``error`` when it refuses a message.
-    if answer.get("error", 0) != 0:
-        raise ChannelError(f"Zalo refused it: error {answer.get('error')} {answer.get('message', '')}".strip())
+    answer = _json_object("Zalo", url, reply)
+    # Zalo answers HTTP 200 with a non-zero ``error`` when it refuses a message; 0 is a success.
+    if reply.status >= 300 or answer.get("error") != 0:
+        raise ChannelError(
+            f"Zalo refused it (HTTP {reply.status}): error {answer.get('error')} "
+            f"{_quoted(answer.get('message', 'no reason given'))}"
+        )
 
 
 def _send_webhook(url, digest):
-    _post_json(url, digest.as_json())
+    reply = _post_json(url, digest.as_json())
+    if reply.status >= 300:
+        raise ChannelError(f"HTTP {reply.status} from {_host(url)}")
 
 
 SENDERS = {
@@ -163,9 +232,10 @@ def deliver(channel, digest):
             SENDERS[channel.kind](channel.target, digest)
             return Delivery(str(channel), ok=True, attempts=attempt)
         except NotConfigured as failure:
-            return Delivery(str(channel), ok=False, attempts=attempt, error=str(failure))
+            return Delivery(str(channel), ok=False, attempts=attempt, error=_without_secrets(str(failure)))
         except Exception as failure:  # noqa: BLE001  (one channel's failure, whatever it is, must not stop the others)
             error = str(failure) if isinstance(failure, ChannelError) else f"{type(failure).__name__}: {failure}"
+            error = _without_secrets(error)
         if attempt < attempts:
             time.sleep(pause * 2 ** (attempt - 1))
     return Delivery(str(channel), ok=False, attempts=attempts, error=error)

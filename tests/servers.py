@@ -1,6 +1,8 @@
-"""A real HTTP server on 127.0.0.1 for the outbound calls under test (chat APIs, webhooks, a model)."""
+"""Real servers on 127.0.0.1 for the outbound calls under test (chat APIs, webhooks, a model): one that
+answers HTTP, and one that takes connections and never answers."""
 
 import json
+import socket
 import threading
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -14,9 +16,14 @@ class _JSONHandler(BaseHTTPRequestHandler):
             self.send_response(500)
             self.end_headers()
             return
-        payload = json.dumps(self.server.answer(self.path)).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
+        answer = self.server.answer(self.path)
+        status, answer = answer if isinstance(answer, tuple) else (200, answer)
+        if isinstance(answer, bytes):
+            payload, content_type = answer, "text/html; charset=utf-8"
+        else:
+            payload, content_type = json.dumps(answer).encode(), "application/json"
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
         self.wfile.write(payload)
@@ -27,16 +34,26 @@ class _JSONHandler(BaseHTTPRequestHandler):
 
 @contextmanager
 def json_server(answer, fails=lambda server, path: False):
-    """Serve POSTs with ``answer(path)`` as JSON, or a 500 when ``fails(server, path)``; each request is
+    """Serve POSTs with ``answer(path)``, or a 500 when ``fails(server, path)``. An answer is JSON with
+    HTTP 200, or ``(status, answer)``; an answer of bytes is sent as they are, as HTML. Each request is
     kept in ``server.requests`` as (path, headers, parsed body). ``server.base`` is its URL."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _JSONHandler)
     server.requests = []
     server.answer = answer
     server.fails = lambda handler: fails(server, handler.path)
     server.base = f"http://127.0.0.1:{server.server_address[1]}"
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # Stopping waits for the serving loop's next look at its flag: every 50 ms, not the default 0.5 s.
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     try:
         yield server
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextmanager
+def silent_server():
+    """The URL of a server that never answers: the connection is made (the kernel accepts it from the
+    listening socket's backlog) and the request sent, and no reply ever comes."""
+    with socket.create_server(("127.0.0.1", 0), backlog=16) as listener:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"

@@ -1,14 +1,22 @@
 """The digest: its content, both email bodies, and every channel against a real local server (SMTP via
-aiosmtpd, HTTP for Telegram, Zalo and webhooks), a failing channel, and no second digest on a rerun."""
+aiosmtpd, plain and as production has it: STARTTLS with a certificate and a login; HTTP for Telegram,
+Zalo and webhooks), failing channels of every kind, and no second digest on a rerun."""
 
+import json
+import logging
 import socket
+import ssl
+import subprocess
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.policy import default as email_policy
+from types import SimpleNamespace
 
 import pytest
 import time_machine
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
 from django_q.models import Schedule
 
 from governance import channels, digest, prune
@@ -16,7 +24,7 @@ from governance.models import DigestChannel, DigestState, HygieneSnapshot, JobRu
 from memories import lifecycle, reports
 from review import drift
 from tests.factories import OWNER, add_memory
-from tests.servers import json_server
+from tests.servers import json_server, silent_server
 
 NOW = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)  # a Monday, the default schedule's slot
 LAST_DIGEST = NOW - timedelta(days=7)
@@ -133,9 +141,12 @@ def free_port():
 class Inbox:
     def __init__(self):
         self.messages = []
+        self.sessions = []  # how each message came: its TLS version (None without STARTTLS), its login
 
     async def handle_DATA(self, server, session, envelope):
         self.messages.append((envelope.rcpt_tos, message_from_bytes(envelope.content, policy=email_policy)))
+        login = session.auth_data.login.decode() if session.authenticated else None
+        self.sessions.append((session.ssl and session.ssl["cipher"][1], login))
         return "250 Message accepted for delivery"
 
 
@@ -148,6 +159,87 @@ def smtp(settings):
     settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_USE_TLS = "127.0.0.1", controller.port, False
     settings.DEFAULT_FROM_EMAIL = "bestie@example.com"
     yield inbox
+    controller.stop()
+
+
+RELAY_LOGIN, RELAY_PASSWORD = "bestie@example.com", "relay password 7Qx!"
+# A private CA and the certificate it signs for 127.0.0.1, as a mail relay inside a network has them.
+OPENSSL_CONFIG = """
+[req]
+distinguished_name = name
+prompt = no
+[name]
+CN = Bestie test
+[ca]
+basicConstraints = critical, CA:TRUE
+keyUsage = critical, keyCertSign, cRLSign
+subjectKeyIdentifier = hash
+[server]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = serverAuth
+subjectAltName = IP:127.0.0.1, DNS:localhost
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+"""
+
+
+@pytest.fixture(scope="session")
+def certificates(tmp_path_factory):
+    """The CA's certificate and the relay's certificate and key, made by openssl for this run."""
+    folder = tmp_path_factory.mktemp("tls")
+    (folder / "openssl.cnf").write_text(OPENSSL_CONFIG)
+    new_key = ["-config", "openssl.cnf", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    for command in (
+        ["req", "-x509", *new_key, "-extensions", "ca", "-days", "2", "-subj", "/CN=Bestie test CA"]
+        + ["-keyout", "ca.key", "-out", "ca.pem"],
+        ["req", "-new", *new_key, "-subj", "/CN=127.0.0.1", "-keyout", "relay.key", "-out", "relay.csr"],
+        ["x509", "-req", "-in", "relay.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", "2", "-days", "2"]
+        + ["-extfile", "openssl.cnf", "-extensions", "server", "-out", "relay.pem"],
+    ):
+        subprocess.run(["openssl", *command], cwd=folder, check=True, capture_output=True)
+    return SimpleNamespace(ca=folder / "ca.pem", certificate=folder / "relay.pem", key=folder / "relay.key")
+
+
+class Accounts:
+    """The relay's one account; every login tried is kept as (mechanism, login, over TLS)."""
+
+    def __init__(self):
+        self.tried = []
+
+    def __call__(self, server, session, envelope, mechanism, auth_data):
+        self.tried.append((mechanism, auth_data.login.decode(), session.ssl is not None))
+        account = LoginPassword(RELAY_LOGIN.encode(), RELAY_PASSWORD.encode())
+        return AuthResult(success=auth_data == account, handled=False, auth_data=auth_data)
+
+
+@pytest.fixture
+def relay(request, settings, certificates, monkeypatch):
+    """A mail relay as production meets one: STARTTLS required, then a login (AUTH PLAIN and LOGIN, or
+    only ``request.param``), and no mail without both. The client trusts the relay's private CA as a
+    server would be told to: OpenSSL's ``SSL_CERT_FILE`` (docs/configuration.md, Mail)."""
+    tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    tls.load_cert_chain(certificates.certificate, certificates.key)
+    inbox, accounts = Inbox(), Accounts()
+    mechanism = getattr(request, "param", None)
+    controller = Controller(
+        inbox,
+        hostname="127.0.0.1",
+        port=free_port(),
+        tls_context=tls,
+        require_starttls=True,
+        authenticator=accounts,
+        auth_required=True,
+        auth_exclude_mechanism=[other for other in ("PLAIN", "LOGIN") if mechanism and other != mechanism],
+    )
+    controller.start()
+    monkeypatch.setenv("SSL_CERT_FILE", str(certificates.ca))
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_USE_TLS = "127.0.0.1", controller.port, True
+    settings.EMAIL_HOST_USER, settings.EMAIL_HOST_PASSWORD = RELAY_LOGIN, RELAY_PASSWORD
+    settings.DEFAULT_FROM_EMAIL = "bestie@example.com"
+    settings.BESTIE_CHANNEL_ATTEMPTS, settings.BESTIE_CHANNEL_BACKOFF_MS = 3, 10
+    yield SimpleNamespace(inbox=inbox, logins=accounts.tried)
     controller.stop()
 
 
@@ -209,6 +301,150 @@ def test_every_channel_gets_the_digest_and_a_failing_one_blocks_none(store, smtp
     run = JobRun.objects.filter(job="digest").get()
     assert run.outcome == "ok" and len(run.counts["deliveries"]) == 5
     assert DigestState.objects.get().last_sent_at == NOW
+
+
+@pytest.mark.parametrize("relay", ["PLAIN", "LOGIN"], indirect=True)
+def test_the_digest_is_mailed_over_starttls_after_the_relays_login(store, relay, request):
+    mechanism = request.node.callspec.params["relay"]
+    channels.install(["email:owner@example.com"])
+
+    [delivery] = digest.send_now().deliveries
+
+    assert (delivery.ok, delivery.attempts, delivery.error) == (True, 1, "")
+    assert relay.logins == [(mechanism, RELAY_LOGIN, True)]
+    [(recipients, mail)] = relay.inbox.messages
+    [(tls_version, login)] = relay.inbox.sessions
+    assert tls_version in {"TLSv1.2", "TLSv1.3"} and login == RELAY_LOGIN
+    assert recipients == ["owner@example.com"] and mail["From"] == "bestie@example.com"
+    assert mail["Subject"].startswith("Bestie memory digest: 2 new")
+    assert "[TOOL OUTPUT]" in mail.get_body(("plain",)).get_content()
+
+
+def test_a_wrong_mail_password_is_the_email_channels_error_and_the_others_still_get_it(
+    store, relay, http, settings, caplog
+):
+    settings.EMAIL_HOST_PASSWORD = "not the relay password"
+    channels.install(["email:owner@example.com", "telegram:987654321", f"webhook:{http.base}/hook"])
+
+    with caplog.at_level(logging.DEBUG):
+        result = digest.send_now()
+
+    assert result.sent
+    outcome = {delivery.channel: (delivery.ok, delivery.attempts, delivery.error) for delivery in result.deliveries}
+    assert outcome == {
+        # A wrong password stays wrong: it is not tried again, and the error names the variable to fix.
+        "email:owner@example.com": (
+            False,
+            1,
+            "127.0.0.1 refused the login of EMAIL_HOST_USER 'bestie@example.com': "
+            "535 '5.7.8 Authentication credentials invalid'",
+        ),
+        "telegram:987654321": (True, 1, ""),
+        f"webhook:{http.base}/hook": (True, 1, ""),
+    }
+    assert relay.inbox.messages == [] and {over_tls for _, _, over_tls in relay.logins} == {True}
+    run = JobRun.objects.get(job="digest")
+    assert run.outcome == "ok" and "535" in json.dumps(run.counts)
+    assert "not the relay password" not in json.dumps(run.counts) + caplog.text
+
+
+def test_a_relay_whose_certificate_is_not_trusted_gets_no_login_and_no_mail(store, relay, monkeypatch):
+    monkeypatch.delenv("SSL_CERT_FILE")
+    channels.install(["email:owner@example.com"])
+
+    [delivery] = digest.send_now().deliveries
+
+    assert not delivery.ok and delivery.attempts == 3
+    assert delivery.error.startswith("SSLCertVerificationError: [SSL: CERTIFICATE_VERIFY_FAILED]")
+    assert relay.logins == [] and relay.inbox.messages == []
+
+
+@contextmanager
+def _chat_api(reply):
+    """The base URL of a server that fails this way: nothing listens, it never answers, or it answers
+    ``reply`` (JSON, ``(status, JSON)``, or bytes sent as HTML)."""
+    if reply == "nothing listens":
+        yield f"http://127.0.0.1:{free_port()}"
+    elif reply == "never answers":
+        with silent_server() as base:
+            yield base
+    else:
+        with json_server(lambda path: reply) as server:
+            yield server.base
+
+
+@pytest.mark.parametrize(
+    "kind, reply, error",
+    [
+        pytest.param(
+            "telegram", "nothing listens", "cannot reach {host}: [Errno 111] Connection refused", id="telegram-refused"
+        ),
+        pytest.param("telegram", "never answers", "no answer from {host} within 0.2 s", id="telegram-timeout"),
+        pytest.param(
+            "telegram",
+            (502, b"<html><body>Cannot POST /bot123:secret-token/sendMessage</body></html>"),
+            "Telegram answered HTTP 502 with text/html, not a JSON object, from {host}",
+            id="telegram-not-json",
+        ),
+        pytest.param(
+            "telegram",
+            {"ok": False, "error_code": 403, "description": "Forbidden: bot was blocked by the user"},
+            "Telegram refused it (HTTP 200): 'Forbidden: bot was blocked by the user'",
+            id="telegram-ok-false",
+        ),
+        pytest.param(
+            "telegram",
+            (400, {"ok": False, "error_code": 400, "description": "Bad Request: chat not found"}),
+            "Telegram refused it (HTTP 400): 'Bad Request: chat not found'",
+            id="telegram-400",
+        ),
+        pytest.param(
+            "telegram",
+            (404, {"ok": False, "description": "Not Found:\n/bot123:secret-token/sendMessage \x1b[2J<b>"}),
+            "Telegram refused it (HTTP 404): 'Not Found: /bot[hidden]/sendMessage \\x1b[2J<b>'",
+            id="telegram-echoes-its-url",
+        ),
+        pytest.param("zalo", "never answers", "no answer from {host} within 0.2 s", id="zalo-timeout"),
+        pytest.param(
+            "zalo",
+            {"error": -216, "message": "Access token is invalid"},
+            "Zalo refused it (HTTP 200): error -216 'Access token is invalid'",
+            id="zalo-error-in-200",
+        ),
+        pytest.param(
+            "zalo",
+            b"<html>Service Unavailable</html>",
+            "Zalo answered HTTP 200 with text/html, not a JSON object, from {host}",
+            id="zalo-not-json",
+        ),
+        pytest.param(
+            "webhook", "nothing listens", "cannot reach {host}: [Errno 111] Connection refused", id="webhook-refused"
+        ),
+        pytest.param("webhook", "never answers", "no answer from {host} within 0.2 s", id="webhook-timeout"),
+    ],
+)
+def test_a_failing_channel_is_its_own_clear_error_and_the_others_still_get_it(
+    store, http, settings, caplog, kind, reply, error
+):
+    settings.BESTIE_CHANNEL_TIMEOUT_SECONDS = 0.2
+    with _chat_api(reply) as failing:
+        settings.BESTIE_TELEGRAM_API_URL = failing if kind == "telegram" else http.base
+        settings.BESTIE_ZALO_API_URL = failing if kind == "zalo" else http.base
+        hook = f"webhook:{failing if kind == 'webhook' else http.base}/hook"
+        channels.install(["telegram:987654321", "zalo:8412345678901", hook])
+        with caplog.at_level(logging.DEBUG):
+            result = digest.send_now()
+
+    assert result.sent
+    channel = {"telegram": "telegram:987654321", "zalo": "zalo:8412345678901", "webhook": hook}[kind]
+    outcome = {delivery.channel: (delivery.ok, delivery.attempts, delivery.error) for delivery in result.deliveries}
+    host = failing.removeprefix("http://")
+    assert outcome.pop(channel) == (False, 3, error.format(host=host))
+    assert set(outcome.values()) == {(True, 1, "")}
+    run = JobRun.objects.get(job="digest")
+    assert run.outcome == "ok"
+    assert [d["error"] for d in run.counts["deliveries"] if d["channel"] == channel] == [error.format(host=host)]
+    assert "secret-token" not in json.dumps(run.counts) + caplog.text
 
 
 def test_a_rerun_of_the_schedule_sends_no_second_digest(store, smtp):

@@ -1,6 +1,9 @@
 """``manage.py serve``, as ``make run`` starts it: the web console (gunicorn) and the job cluster (django-q2)
-as real processes on this test's database, answering a login and running a scheduled job."""
+as real processes on this test's database, answering a login and running a scheduled job, with the job
+queue in the database and in Redis (``BESTIE_REDIS_URL``)."""
 
+import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -9,8 +12,10 @@ import time
 import urllib.request
 from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+import redis
 from django.utils import timezone
 from django_q.models import Schedule
 
@@ -19,8 +24,11 @@ from governance.models import HygieneSnapshot, JobRun
 from tests.factories import add_memory, child_env
 
 ROOT = Path(__file__).resolve().parent.parent
-# django-q2's scheduler looks for due schedules every 30 s of its guard loop.
+# django-q2's guard loop first looks for due schedules 30 s after the cluster starts, then every 30 s (a
+# fixed count in its loop, whatever the settings): the job runs some 31 s in; 90 s is the limit.
 SCHEDULED_JOB_WAIT_SECONDS = 90
+# The Redis server of the Redis run (and of CI); the keys go under a cluster name of this run's own.
+REDIS_URL = os.environ.get("TEST_REDIS_URL") or "redis://127.0.0.1:6379/13"
 
 
 def _free_port():
@@ -37,10 +45,31 @@ def _get(url):
         return None, ""
 
 
+@pytest.fixture(params=["database", "redis"])
+def queue(request):
+    """Where the child's job queue lives: the database, or Redis under a cluster name no other run uses
+    (its keys are deleted after). No Redis fails the test: it is not skipped."""
+    if request.param == "database":
+        yield SimpleNamespace(env={}, keys=None)
+        return
+    client = redis.Redis.from_url(REDIS_URL)
+    client.ping()
+    name = f"bestie-test-{os.getpid()}-{secrets.token_hex(4)}"
+    try:
+        yield SimpleNamespace(
+            env={"BESTIE_REDIS_URL": REDIS_URL, "BESTIE_Q_NAME": name},
+            keys=lambda: client.keys(f"django_q:{name}:*"),
+        )
+    finally:
+        if keys := client.keys(f"django_q:{name}:*"):
+            client.delete(*keys)
+        client.close()
+
+
 @pytest.fixture
-def served(transactional_db):
+def served(transactional_db, queue):
     """The console and the job cluster running on this test's database; stopped with SIGTERM after."""
-    env = {**child_env(), "BESTIE_HOST": "127.0.0.1", "BESTIE_PORT": str(_free_port())}
+    env = {**child_env(), **queue.env, "BESTIE_HOST": "127.0.0.1", "BESTIE_PORT": str(_free_port())}
     run = {"cwd": ROOT, "env": env, "capture_output": True, "text": True, "timeout": 120}
     collected = subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput"], **run)
     assert collected.returncode == 0, collected.stderr
@@ -62,7 +91,7 @@ def served(transactional_db):
         assert "Stopped." in output
 
 
-def test_serve_runs_the_console_and_the_scheduled_jobs(served):
+def test_serve_runs_the_console_and_the_scheduled_jobs(served, queue):
     process, url = served
     add_memory("User prefers pnpm.")
     schedules.seed()
@@ -83,3 +112,6 @@ def test_serve_runs_the_console_and_the_scheduled_jobs(served):
         time.sleep(0.5)
     assert HygieneSnapshot.objects.get().counts["live"] == 1
     assert Schedule.objects.get(name="bestie-hygiene").next_run > timezone.now()
+    if queue.keys:
+        # The cluster keeps its status beside its queue: it ran on Redis, not on the database.
+        assert any(b":cluster:" in key for key in queue.keys())
