@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from memories.lifecycle import MAX_LABEL_LENGTH, MAX_TEXT_LENGTH, parse_ttl
+from memories.lifecycle import MAX_ID, MAX_LABEL_LENGTH, MAX_TEXT_LENGTH, parse_ttl
 from memories.models import Layer, Scope
 
 
@@ -50,13 +50,14 @@ class ProposalForm(forms.Form):
 
 
 class MemoryIdsField(forms.TypedMultipleChoiceField):
-    """Ticked memory ids: any whole numbers (whether they exist is the write path's to say)."""
+    """Ticked memory ids: whole numbers an id can be (whether they exist is the write path's to say)."""
 
     def __init__(self, **kwargs):
         super().__init__(coerce=int, **kwargs)
 
     def valid_value(self, value):
-        return str(value).isdigit()
+        value = str(value)
+        return value.isascii() and value.isdigit() and 1 <= int(value) <= MAX_ID
 
 
 class SelectionForm(forms.Form):

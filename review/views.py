@@ -31,6 +31,8 @@ from review.filters import MemoryFilter, PendingFilter
 from review.forms import ProposalForm, SelectionForm
 
 PAGE_SIZE = 50
+# Past the last row any table can have: ?page=1e30 shows an empty page, not an overflow.
+MAX_PAGE = lifecycle.MAX_ID // PAGE_SIZE
 # Deletion requests shown above the proposals: agents ask for few, and the owner decides them in a batch.
 DELETIONS_SHOWN = 100
 # Rows per lifecycle call when deciding a whole filtered set: each call is one UPDATE and one INSERT.
@@ -45,9 +47,10 @@ def fragment(request):
 
 
 def back(request, default):
-    """Where a form came from (its ``next`` field), if that is on this site; ``default`` otherwise."""
+    """Where a form came from (its ``next`` field), if that is a path on this site; ``default`` otherwise
+    (``redirect`` would read a bare word as the name of a view)."""
     target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+    if target.startswith("/") and url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
         return target
     return default
 
@@ -103,7 +106,7 @@ class Page:
 def page_of(queryset, request):
     """The requested page (``?page=N``), read as one more row than it shows to know if there is a next."""
     try:
-        number = max(1, int(request.GET.get("page", 1)))
+        number = min(max(1, int(request.GET.get("page", 1))), MAX_PAGE)
     except ValueError:
         number = 1
     start = (number - 1) * PAGE_SIZE

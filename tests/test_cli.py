@@ -163,7 +163,7 @@ def test_list_status_live_hides_a_memory_the_moment_it_expires(db):
 def test_list_refuses_bad_choices(db):
     assert "invalid choice: 'galaxy'" in refused("list", "--scope", "galaxy")
     assert "invalid choice: 'forgotten'" in refused("list", "--status", "forgotten")
-    assert "must be a positive whole number, not '0'" in refused("list", "--limit", "0")
+    assert "must be a whole number from 1 to 1000000000, not '0'" in refused("list", "--limit", "0")
 
 
 # ---------------------------------------------------------------------------------------------------

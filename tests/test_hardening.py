@@ -176,8 +176,16 @@ def test_the_access_log_keeps_no_query_string():
 HOSTILE = "User likes tea.\x1b]0;owned\x07\x1b[2J\x9b31m\u202egnp.exe\r"
 
 
-def test_the_command_line_prints_agents_text_without_obeying_it():
+def test_the_write_path_keeps_no_control_or_bidirectional_characters():
     stored = add_memory(HOSTILE, source="telegram \x1b[8mhidden\x1b[0m")
+    assert stored.text == "User likes tea.]0;owned[2J31mgnp.exe"
+    assert stored.source == "telegram [8mhidden[0m"
+
+
+def test_the_command_line_prints_agents_text_without_obeying_it():
+    # As an import or an older version may have stored it: the write path would have removed them.
+    stored = add_memory("User likes tea.", source="telegram")
+    Memory.objects.filter(pk=stored.pk).update(text=HOSTILE, source="telegram \x1b[8mhidden\x1b[0m")
     for printed in (memory("list"), memory("search", "tea"), memory("inspect", str(stored.pk))):
         assert "\x1b" not in printed and "\x07" not in printed and "\x9b" not in printed and "\u202e" not in printed
         assert "\r" not in printed

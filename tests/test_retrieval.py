@@ -459,8 +459,10 @@ def test_cli_says_when_memory_is_paused():
 
 def test_cli_errors():
     assert "query: must not be empty" in refused("context", "  ")
-    assert "argument --budget: must be a positive whole number, not '0'" in refused("context", "pnpm", "--budget", "0")
-    assert "argument --limit: must be a positive whole number, not 'many'" in refused(
+    assert "argument --budget: must be a whole number from 1 to 1000000000, not '0'" in refused(
+        "context", "pnpm", "--budget", "0"
+    )
+    assert "argument --limit: must be a whole number from 1 to 1000000000, not 'many'" in refused(
         "context", "pnpm", "--limit", "many"
     )
     assert "the following arguments are required: QUERY" in refused("context")

@@ -5,19 +5,28 @@ line and exit status 2; everything else is the write path's to check.
 """
 
 import argparse
-from datetime import datetime
+from datetime import UTC, datetime
 
-from memories.lifecycle import parse_ttl
+from memories.lifecycle import MAX_TTL, parse_ttl
+
+# Counts (--limit, --budget) and spans of days (--days) beyond these name nothing a store holds or a
+# calendar reaches.
+MAX_COUNT = 1_000_000_000
+MAX_DAYS = MAX_TTL.days
 
 
-def positive_int(value):
+def positive_int(value, maximum=MAX_COUNT):
     try:
         number = int(value)
     except ValueError:
         number = 0
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {value!r}")
+    if not 1 <= number <= maximum:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {maximum}, not {value!r}")
     return number
+
+
+def days(value):
+    return positive_int(value, MAX_DAYS)
 
 
 def ttl(value):
@@ -30,9 +39,14 @@ def ttl(value):
 def moment(value):
     """An ISO-8601 time; the write path insists on a time zone."""
     try:
-        return datetime.fromisoformat(value)
+        moment = datetime.fromisoformat(value)
+        if moment.tzinfo is not None:
+            moment.astimezone(UTC)  # the calendar's edges with an extreme offset fall outside it
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be an ISO-8601 time like 2026-12-01T09:00:00Z, not {value!r}") from None
+    except OverflowError:
+        raise argparse.ArgumentTypeError(f"is outside the calendar once in UTC: {value!r}") from None
+    return moment
 
 
 def add_json(parser, default=False):

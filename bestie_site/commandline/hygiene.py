@@ -7,7 +7,7 @@ from bestie_site.commandline.arguments import (
     add_actions,
     add_json,
     add_verb,
-    positive_int,
+    days,
 )
 from governance import hygiene as store_hygiene
 from memories.times import iso
@@ -36,7 +36,7 @@ def register(verbs):
     )
     add_json(doctor, argparse.SUPPRESS)
     trend = add_verb(actions, "trend", trend_verb, "the score over time, from the daily snapshots")
-    trend.add_argument("--days", type=positive_int, default=90, help="how far back (default 90)")
+    trend.add_argument("--days", type=days, default=90, help="how far back (default 90)")
     add_json(trend, argparse.SUPPRESS)
 
 

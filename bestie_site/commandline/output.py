@@ -11,10 +11,11 @@ from collections import namedtuple
 from datetime import UTC, datetime
 
 import orjson
-from django.core.management.base import BaseCommand, OutputWrapper
+from django.core.management.base import BaseCommand, CommandError, OutputWrapper
 from django.utils import timezone
 
 from memories import transfer
+from memories.language import characters
 from memories.models import Memory
 from memories.times import iso
 
@@ -30,8 +31,9 @@ _ORJSON = orjson.OPT_NAIVE_UTC | orjson.OPT_UTC_Z
 
 # What a terminal obeys instead of showing (C0 controls but newline and tab, DEL, C1 controls: escape and
 # control sequences that clear the screen, set the title, write the clipboard) and what reorders the text
-# it shows (bidirectional controls). Agents write memories and messages, so any of it may come from them.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# it shows (bidirectional controls), and lone surrogates, which a UTF-8 terminal cannot be sent at all.
+# Agents write memories and messages, so any of it may come from them.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def terminal_safe(text):
@@ -87,7 +89,21 @@ class TerminalSafeCommand(BaseCommand):
         for name in ("stdout", "stderr"):
             if stream := options.pop(name, None):
                 setattr(self, name, TerminalSafeOutput(stream))
+        _refuse_undecodable(args, options)
         return super().execute(*args, **options)
+
+
+def _refuse_undecodable(args, options):
+    """An argument that was not UTF-8 reaches Python as lone surrogates, which no database or terminal
+    takes: refused before anything runs, as is a NUL, which no real command line can carry."""
+    values = [("", value) for value in args] + list(options.items())
+    for name, value in values:
+        for text in value if isinstance(value, list | tuple) else [value]:
+            if not isinstance(text, str):
+                continue
+            if characters.lone_surrogate(text) is not None or "\x00" in text:
+                where = name.replace("_", "-") or "an argument"
+                raise CommandError(f"{where} is not valid UTF-8 text: '{terminal_safe(text)}'; nothing was done")
 
 
 class Stream:

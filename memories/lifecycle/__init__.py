@@ -41,6 +41,7 @@ from memories.lifecycle.policies import (
 )
 from memories.lifecycle.validation import (
     KIND_PATTERN,
+    MAX_ID,
     MAX_LABEL_LENGTH,
     MAX_TEXT_LENGTH,
     MAX_TTL,
@@ -48,9 +49,11 @@ from memories.lifecycle.validation import (
     LifecycleError,
     NotFound,
     Refused,
+    clean_characters,
     clean_choice,
     clean_confidence,
     clean_expiry,
+    clean_id,
     clean_ids,
     clean_kind,
     clean_label,
@@ -90,6 +93,7 @@ from memories.lifecycle.writes import (
 __all__ = [
     "AUDITED_FIELDS",
     "KIND_PATTERN",
+    "MAX_ID",
     "MAX_LABEL_LENGTH",
     "MAX_TEXT_LENGTH",
     "MAX_TTL",
@@ -111,6 +115,8 @@ __all__ = [
     "clean_choice",
     "clean_confidence",
     "clean_expiry",
+    "clean_characters",
+    "clean_id",
     "clean_ids",
     "clean_kind",
     "clean_label",

@@ -19,7 +19,15 @@ from django.utils.translation import gettext as _
 from memories.lifecycle.forgetting import erase, forget
 from memories.lifecycle.history import audit_event, record, record_many
 from memories.lifecycle.policies import delete_refusal
-from memories.lifecycle.validation import LifecycleError, NotFound, Refused, clean_ids, refuse_secrets, too_long
+from memories.lifecycle.validation import (
+    LifecycleError,
+    NotFound,
+    Refused,
+    clean_characters,
+    clean_ids,
+    refuse_secrets,
+    too_long,
+)
 from memories.lifecycle.writes import get_memory
 from memories.models import AuditEvent, DeletionRequest, MemorySettings, Policy
 
@@ -39,7 +47,7 @@ class Asked:
 
 
 def _clean_reason(reason):
-    reason = " ".join((reason or "").split())
+    reason = " ".join(clean_characters("reason", reason).split())
     if len(reason) > MAX_REASON_LENGTH:
         raise LifecycleError(f"reason: {too_long(len(reason), MAX_REASON_LENGTH)}")
     refuse_secrets(_("nothing was asked"), reason=reason)

@@ -27,8 +27,18 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from memories import lifecycle
+from memories.language import characters
 from memories.language.meaning import closest, contradicted
-from memories.lifecycle import InvalidValue, LifecycleError, Refused, actors, clean_choice, clean_label
+from memories.lifecycle import (
+    MAX_TTL,
+    InvalidValue,
+    LifecycleError,
+    Refused,
+    actors,
+    clean_characters,
+    clean_choice,
+    clean_label,
+)
 from memories.models import MemorySettings, Message, Policy, Scope, Status
 from memories.screening import secrets
 from memories.screening.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
@@ -40,6 +50,7 @@ PENDING = "pending"
 DUPLICATE = "duplicate"
 REFUSED = "refused"
 MAX_MESSAGE_LENGTH = 20_000
+MAX_TTL_SECONDS = int(MAX_TTL.total_seconds())
 POSSIBLE_UPDATE = "possible_update"
 # How many live memories of the same user, kind and subject a proposal is compared with, newest first: the
 # ones a repeat is most likely to repeat, and few enough that a proposal costs the same on any store.
@@ -60,6 +71,8 @@ def _ttl(ttl_seconds):
         return None
     if isinstance(ttl_seconds, bool) or not isinstance(ttl_seconds, int) or ttl_seconds < 1:
         raise InvalidValue("ttl_seconds", f"must be a positive whole number of seconds, not {ttl_seconds!r}")
+    if ttl_seconds > MAX_TTL_SECONDS:
+        raise InvalidValue("ttl_seconds", f"must be at most {MAX_TTL_SECONDS} ({MAX_TTL.days} days), not {ttl_seconds}")
     return timedelta(seconds=ttl_seconds)
 
 
@@ -289,7 +302,7 @@ def record_message(*, role, text, agent, user="", channel="", project=""):
     while memory is paused nothing is kept (raises ``Refused``)."""
     actors.agent(agent)
     role = clean_choice("role", role, Message.Role)
-    text = (text or "").strip()
+    text = characters.strip(clean_characters("text", text))
     if not text:
         raise InvalidValue("text", "must not be empty")
     if len(text) > MAX_MESSAGE_LENGTH:

@@ -5,6 +5,7 @@ translated (gettext) in the language of the request that caused them: the consol
 Vietnamese or English; the command line and the API speak the default language.
 """
 
+import datetime
 import functools
 import re
 from datetime import timedelta
@@ -12,6 +13,7 @@ from datetime import timedelta
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from memories.language import characters
 from memories.models import Scope
 from memories.screening.secrets import find_secrets
 
@@ -22,6 +24,8 @@ MAX_TEXT_LENGTH = 2000
 MAX_LABEL_LENGTH = 100
 # The longest TTL or token lifetime anything accepts: a century, well inside what a datetime can hold.
 MAX_TTL = timedelta(days=36_500)
+# Ids are 64-bit signed integers in both databases: a larger one names nothing (and overflows a query).
+MAX_ID = 2**63 - 1
 
 
 class LifecycleError(Exception):
@@ -54,19 +58,52 @@ def no_memory(ids):
     return _("no memory with id %(ids)s") % {"ids": ", ".join(map(str, ids))}
 
 
+def clean_id(value, field="id"):
+    """A whole-number id from 1 to ``MAX_ID``."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidValue(field, _("must be a whole number, not %(value)r") % {"value": value}) from None
+    if isinstance(value, bool) or not 1 <= number <= MAX_ID:
+        raise InvalidValue(
+            field, _("must be a whole number from 1 to %(max)s, not %(value)r") % {"max": MAX_ID, "value": value}
+        )
+    return number
+
+
 def clean_ids(ids):
     """Whole-number memory ids, each once, in the given order; at least one."""
     try:
         wanted = list(dict.fromkeys(int(i) for i in ids))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InvalidValue("id", _("ids must be whole numbers, got %(value)r") % {"value": list(ids)}) from None
     if not wanted:
         raise InvalidValue("id", _("give at least one memory id"))
+    for number in wanted:
+        if not 1 <= number <= MAX_ID:
+            raise InvalidValue(
+                "id", _("ids must be from 1 to %(max)s, got %(value)s") % {"max": MAX_ID, "value": number}
+            )
     return wanted
 
 
+def clean_characters(field, value):
+    """``value`` without the characters that are not text (``language.characters``); a lone surrogate,
+    which no file or database can hold, is refused."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InvalidValue(field, _("must be text, not %(value)r") % {"value": value})
+    surrogate = characters.lone_surrogate(value)
+    if surrogate is not None:
+        raise InvalidValue(
+            field, _("is not valid text: it holds %(char)s, half of a UTF-16 pair") % {"char": surrogate}
+        )
+    return characters.visible(value)
+
+
 def clean_text(text, field="text"):
-    text = " ".join((text or "").split())
+    text = characters.strip(" ".join(clean_characters(field, text).split()))
     if not text:
         raise InvalidValue(field, _("must not be empty"))
     if len(text) > MAX_TEXT_LENGTH:
@@ -83,7 +120,7 @@ def refuse_secrets(outcome, **fields):
 
 
 def clean_kind(kind):
-    kind = (kind or "").strip()
+    kind = clean_characters("kind", kind).strip()
     if not KIND_PATTERN.fullmatch(kind):
         raise InvalidValue(
             "kind", _("must be a lower-case slug like preference or project_context, not %(value)r") % {"value": kind}
@@ -103,7 +140,7 @@ def clean_choice(field, value, choices):
 
 
 def clean_label(field, value):
-    value = (value or "").strip()
+    value = characters.strip(clean_characters(field, value))
     if len(value) > MAX_LABEL_LENGTH:
         raise InvalidValue(field, _("must be at most %(limit)s characters") % {"limit": MAX_LABEL_LENGTH})
     return value
@@ -129,8 +166,23 @@ def clean_expiry(expires_at=None, ttl=None, now=None):
         if ttl > MAX_TTL:
             raise InvalidValue("ttl", _("must be at most %(days)s days") % {"days": MAX_TTL.days})
         return (now or timezone.now()) + ttl
-    if expires_at is not None and timezone.is_naive(expires_at):
+    if expires_at is None:
+        return None
+    if timezone.is_naive(expires_at):
         raise InvalidValue("expires_at", _("must include a time zone (e.g. 2026-12-01T09:00:00Z)"))
+    latest = (now or timezone.now()) + MAX_TTL
+    try:
+        # In UTC, as it is stored: the calendar's edges with an extreme offset fall outside it.
+        expires_at = expires_at.astimezone(datetime.UTC)
+        too_late = expires_at > latest
+    except OverflowError:
+        too_late = True
+    if too_late:
+        raise InvalidValue(
+            "expires_at",
+            _("must be at most %(days)s days from now, before %(latest)s")
+            % {"days": MAX_TTL.days, "latest": latest.date()},
+        )
     return expires_at
 
 

@@ -15,6 +15,7 @@ from memories.lifecycle.erasure import finish_pending_erasure
 from memories.lifecycle.history import audit_event, record, record_many, snapshot
 from memories.lifecycle.policies import check_delete_allowed, write_refusal, write_switches
 from memories.lifecycle.validation import (
+    MAX_ID,
     InvalidValue,
     LifecycleError,
     NotFound,
@@ -35,9 +36,9 @@ from memories.models import AuditEvent, Layer, Memory, Scope, SourceKind, Status
 def get_memory(memory_id, *, for_update=False):
     try:
         memory_id = int(memory_id)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InvalidValue("id", _("must be a whole number, not %(value)r") % {"value": memory_id}) from None
-    memory = rows.get(Memory, memory_id, for_update=for_update)
+    memory = rows.get(Memory, memory_id, for_update=for_update) if 1 <= memory_id <= MAX_ID else None
     if memory is None:
         raise NotFound(no_memory([memory_id]))
     return memory

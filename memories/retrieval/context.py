@@ -26,7 +26,7 @@ from datetime import datetime
 from django.db.models import Q
 from django.utils import timezone
 
-from memories.lifecycle import InvalidValue, count_use
+from memories.lifecycle import InvalidValue, clean_characters, count_use
 from memories.models import Governance, Layer, Memory, MemorySettings, Scope
 from memories.retrieval import relevance
 from memories.retrieval.prompt import core_rows, line, line_tokens, pack_core, reachable
@@ -109,7 +109,8 @@ def _positive(name, value):
 
 
 def _clean_query(query):
-    if not isinstance(query, str) or not query.strip():
+    query = clean_characters("query", query)
+    if not query.strip():
         raise InvalidValue("query", "must not be empty")
     if len(query) > MAX_QUERY_LENGTH:
         raise InvalidValue("query", f"is {len(query)} characters long; the limit is {MAX_QUERY_LENGTH}")
@@ -117,9 +118,7 @@ def _clean_query(query):
 
 
 def _label(name, value):
-    if not isinstance(value, str):
-        raise InvalidValue(name, f"must be text, not {value!r}")
-    return value.strip()
+    return clean_characters(name, value).strip()
 
 
 def governed(queryset, policy, *, user, channel, project):

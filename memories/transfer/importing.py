@@ -9,6 +9,7 @@ from functools import partial
 from django.db import connection, transaction
 from django.utils import timezone
 
+from memories.language import characters
 from memories.language.meaning import text_key
 from memories.lifecycle import (
     MAX_LABEL_LENGTH,
@@ -68,7 +69,10 @@ def import_document(source, *, actor, dry_run=False):
     ``actor`` (who imports) is not written anywhere: an import event of its own would make
     export, clear, import, export give a different document.
     """
-    text = source if isinstance(source, str) else source.read()
+    try:
+        text = source if isinstance(source, str) else source.read()
+    except UnicodeDecodeError as error:
+        raise InvalidDocument(f"byte {error.start}: the file is not UTF-8 text ({error.reason})") from None
     document = _parse(text)
     # Values already found free of secrets: an event repeats its memory's text, sources repeat a lot.
     checked = set()
@@ -146,6 +150,8 @@ def _parse(text):
         document = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise InvalidDocument(f"line {error.lineno} column {error.colno}: {error.msg}") from None
+    except RecursionError:
+        raise InvalidDocument("the document nests arrays or objects too deeply to be an export") from None
     except _NotPlainJSON as error:
         raise _locate_not_plain_json(text, error) from None
     expected = ("format", "version", "exported_at", "memories", "history")
@@ -307,10 +313,10 @@ def _refuse_secrets_in_values(record, checked):
     like one in a memory."""
     fields = {"note": record["note"]} if isinstance(record["note"], str) else {}
     for side in ("old", "new"):
-        if isinstance(record[side], dict):
-            fields.update(
-                (f"{side} {name}", value) for name, value in _strings_in(record[side]) if isinstance(value, str)
-            )
+        for name, value in _strings_in(record[side]):
+            where = f"{side} {name}".strip()
+            _storable(where, name)  # the keys too
+            fields[where] = _storable(where, value)
     _refuse_secrets(checked, **fields)
 
 
@@ -358,6 +364,16 @@ def _optional(clean, field, value):
 def _string(field, value):
     if not isinstance(value, str):
         raise InvalidValue(field, f"must be a string, not {_json_type(value)}")
+    return _storable(field, value)
+
+
+def _storable(field, value):
+    """Import keeps every string as it is, so one no column can hold is refused, not cleaned."""
+    surrogate = characters.lone_surrogate(value)
+    if surrogate is not None:
+        raise InvalidValue(field, f"is not valid text: it holds {surrogate}, half of a UTF-16 pair")
+    if "\x00" in value:
+        raise InvalidValue(field, "holds a NUL character, which no database column takes")
     return value
 
 

@@ -59,3 +59,6 @@ class Command(TerminalSafeCommand):
             handler(self, options)
         except LifecycleError as error:
             raise CommandError(str(error)) from error
+        except OSError as error:  # a file or directory named on the command line
+            where = f"{error.filename}: " if error.filename else ""
+            raise CommandError(f"{where}{error.strerror or error}") from error
