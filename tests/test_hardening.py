@@ -154,6 +154,45 @@ def test_a_database_made_readable_by_others_before_is_narrowed_when_opened(tmp_p
     assert _mode(fresh) == 0o600
 
 
+@pytest.mark.sqlite
+@pytest.mark.django_db(transaction=True)
+def test_opening_a_connection_keeps_the_locks_of_the_others_in_this_process():
+    """Closing any descriptor of a file drops every POSIX lock the process holds on it: a new connection
+    must never open and close the database file, or the other connections of this process (each thread of
+    a threaded server has its own) lose their locks, and another process closing its connection believes
+    it is the last one and deletes the WAL and -shm files under them ("disk I/O error", or worse)."""
+    import subprocess
+    import sys
+
+    import sqlean
+    from django.db import connections
+
+    add_memory("User prefers tea.")
+    database = connection.settings_dict["NAME"]
+    other = sqlean.connect(database)  # another thread's connection, say
+    try:
+        assert other.execute("SELECT count(*) FROM memory").fetchone() == (1,)
+        connections.close_all()
+        connection.ensure_connection()  # a new connection, as each request of a threaded server makes
+        closed = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sqlean, sys; sqlean.connect(sys.argv[1]).execute('SELECT 1').close()",
+                database,
+            ],
+            capture_output=True,
+            encoding="utf-8",
+            timeout=60,
+        )
+        assert closed.returncode == 0, closed.stderr
+        assert os.path.exists(f"{database}-wal") and os.path.exists(f"{database}-shm")
+        add_memory("User prefers green tea.")
+        assert other.execute("SELECT count(*) FROM memory").fetchone() == (2,)
+    finally:
+        other.close()
+
+
 def test_the_secret_key_is_made_for_the_owner_only(tmp_path):
     import subprocess
     import sys

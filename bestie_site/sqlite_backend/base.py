@@ -36,8 +36,15 @@ def owner_only(path):
     """Make ``path`` (a database file, created if missing) readable by the owner only, with its WAL and -shm."""
     if str(path) == ":memory:" or str(path).startswith("file:"):
         return
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, OWNER_ONLY)
-    os.close(descriptor)
+    # Never open and close a database file that exists: closing any descriptor of a file drops every POSIX
+    # lock this process holds on it, so the locks of the other connections of this process (another
+    # thread's read or write) would be gone, and another process could checkpoint or truncate the WAL
+    # under them. A file that does not exist yet has no connection to lose its locks.
+    if not os.path.exists(path):
+        try:
+            os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, OWNER_ONLY))
+        except FileExistsError:
+            pass
     for name in (str(path), f"{path}-wal", f"{path}-shm"):
         try:
             if stat.S_IMODE(os.stat(name).st_mode) & 0o077:
