@@ -3,11 +3,15 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from memories.api import api
+from memories.mcp_server import http_endpoint as mcp_endpoint
 from review import views as review_views
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
+    # MCP's streamable HTTP; clients are configured with either spelling.
+    path("mcp/", mcp_endpoint, name="mcp"),
+    path("mcp", mcp_endpoint),
     path("login/", review_views.login, name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

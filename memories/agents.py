@@ -33,6 +33,12 @@ def context(access, query, **request):
     return retrieval.build_context(query, **request, users=access.users or None)
 
 
+def core_profile(access, *, user="", channel="", project=""):
+    """``retrieval.core_profile``, the lines every prompt starts with, for a user the token acts for."""
+    access.require(TokenScope.RECALL)
+    return retrieval.core_profile(user=access.user(user), channel=channel, project=project, users=access.users or None)
+
+
 def memories(access, *, q="", status=None, layer=None, scope=None):
     """The memories the token may see, filtered and searched (best match first) or in id order."""
     access.require(TokenScope.READ)

@@ -50,6 +50,7 @@ MAX_LIMIT = 200
 MAX_OFFSET = 2**62
 MAX_BUDGET_TOKENS = 1_000_000
 MAX_CONTEXT_LIMIT = 10_000
+TOO_BIG = "the body is too large"
 UNAUTHORIZED = "a valid agent token is required: send `Authorization: Bearer TOKEN` (see `bestie token create`)"
 
 
@@ -125,7 +126,7 @@ def _http_error(request, error):
 
 @api.exception_handler(RequestDataTooBig)
 def _too_big(request, error):
-    return api.create_response(request, {"detail": "the body is too large"}, status=413)
+    return api.create_response(request, {"detail": TOO_BIG}, status=413)
 
 
 @api.exception_handler(Exception)
@@ -302,7 +303,10 @@ class MemoryOut(Schema):
 
     @staticmethod
     def resolve_state(memory):
-        return memory.state()
+        # A Memory's state is computed; a MemoryOut validated again (MCP checks what its tools return)
+        # already holds it.
+        state = memory.state
+        return state() if callable(state) else state
 
 
 class MemoryList(Schema):

@@ -5,6 +5,24 @@
 - ``prompt``: lines, their size in tokens, and the core tier every prompt starts with.
 """
 
-from memories.retrieval.context import MAX_QUERY_LENGTH, Context, Item, as_json, build_context, governed
+from memories.retrieval.context import (
+    MAX_QUERY_LENGTH,
+    Context,
+    CoreProfile,
+    Item,
+    as_json,
+    build_context,
+    core_profile,
+    governed,
+)
 
-__all__ = ["MAX_QUERY_LENGTH", "Context", "Item", "as_json", "build_context", "governed"]
+__all__ = [
+    "MAX_QUERY_LENGTH",
+    "Context",
+    "CoreProfile",
+    "Item",
+    "as_json",
+    "build_context",
+    "core_profile",
+    "governed",
+]

@@ -177,6 +177,23 @@ def _left_out(item, reason):
     return replace(item, reason=reason)
 
 
+def _request(user, channel, project):
+    return {"user": _label("user", user), "channel": _label("channel", channel), "project": _label("project", project)}
+
+
+def _allowed(policy, request, users, now):
+    allowed = governed(Memory.objects.injectable(now), policy, **request)
+    return allowed if users is None else allowed.filter(user__in=[*users, ""])
+
+
+def _core_tier(allowed, budget, zone):
+    return pack_core(
+        core_rows(allowed, budget, FIELDS),
+        budget,
+        tokens_of=lambda row: line_tokens(line(row["text"], row["confirmed_at"], zone)),
+    )
+
+
 def build_context(
     query,
     *,
@@ -195,11 +212,7 @@ def build_context(
     memories may be seen (with those of no one in particular), whatever the governance policy: an agent's
     token bound to them. Bad input raises ``InvalidValue``."""
     query = _clean_query(query)
-    request = {
-        "user": _label("user", user),
-        "channel": _label("channel", channel),
-        "project": _label("project", project),
-    }
+    request = _request(user, channel, project)
     budget_tokens = _positive("budget_tokens", budget_tokens)
     limit = _positive("limit", limit)
     now = now or timezone.now()
@@ -212,22 +225,16 @@ def build_context(
     if memory_settings.paused:
         return Context(prompt="", items=(), near_misses=(), tokens=0, paused=True, governance=policy, budgets=budgets)
 
-    allowed = governed(Memory.objects.injectable(now), policy, **request)
-    if users is not None:
-        allowed = allowed.filter(user__in=[*users, ""])
+    allowed = _allowed(policy, request, users, now)
     relevant = dict(relevance.backend().candidates(allowed, query, CANDIDATES))
-    core = core_rows(allowed, budgets["core"], FIELDS)
+    zone = timezone.get_current_timezone()
+    tier = _core_tier(allowed, budgets["core"], zone)
     # The backend drew its candidates from ``allowed``: reading them back needs only their ids.
     working_rows = list(Memory.objects.filter(pk__in=list(relevant), layer=Layer.WORKING).values(*FIELDS))
-
-    zone = timezone.get_current_timezone()
 
     def scored(rows):
         return [_item(row, _signals(row, relevant.get(row["id"], 0.0), request, now, WEIGHTS), zone) for row in rows]
 
-    tier = pack_core(
-        core, budgets["core"], tokens_of=lambda row: line_tokens(line(row["text"], row["confirmed_at"], zone))
-    )
     chosen = scored(tier.fits)
     core_tokens = tier.tokens
     core_misses = [_left_out(item, "core budget") for item in scored(tier.overflow[:NEAR_MISSES])]
@@ -255,6 +262,41 @@ def build_context(
         paused=False,
         governance=policy,
         budgets=budgets,
+    )
+
+
+@dataclass(frozen=True)
+class CoreProfile:
+    """The core tier as a request of one user, channel and project gets it, whatever its query: the lines
+    every prompt of theirs starts with."""
+
+    prompt: str
+    memories: tuple  # ``Item``s, in prompt order
+    tokens: int
+    budget_tokens: int
+    over_budget: bool  # some core memory this request may see does not fit the budget
+    paused: bool
+
+
+def core_profile(*, user="", channel="", project="", users=None, now=None):
+    """What ``build_context`` puts first in every prompt of this request, whatever it asks (``users`` as
+    there). Nothing counts as used: the profile is what will be injected, not an injection."""
+    request = _request(user, channel, project)
+    now = now or timezone.now()
+    memory_settings = MemorySettings.load()
+    budget = memory_settings.core_budget_tokens
+    if memory_settings.paused:
+        return CoreProfile(prompt="", memories=(), tokens=0, budget_tokens=budget, over_budget=False, paused=True)
+    zone = timezone.get_current_timezone()
+    tier = _core_tier(_allowed(memory_settings.governance_policy, request, users, now), budget, zone)
+    items = tuple(_item(row, _signals(row, 0.0, request, now, WEIGHTS), zone) for row in tier.fits)
+    return CoreProfile(
+        prompt="\n".join(item.line for item in items),
+        memories=items,
+        tokens=tier.tokens,
+        budget_tokens=budget,
+        over_budget=bool(tier.overflow),
+        paused=False,
     )
 
 
