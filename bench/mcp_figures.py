@@ -14,7 +14,7 @@ warm-up round:
   alone, since the SDK's client also checks every structured answer against the tool's output schema
   (jsonschema, in the client's process: most of its time for a context of a hundred items).
 Times are the client's round trips in milliseconds (median and p95). The store is generated first unless
-it exists (``--regenerate`` makes it anew).
+it exists (a SQLite file, or a PostgreSQL database with memories; ``--regenerate`` makes it anew).
 """
 
 import argparse
@@ -107,6 +107,19 @@ async def measure(port, token, env, rounds):
     return times
 
 
+def _empty(database_url):
+    """Whether the PostgreSQL store at ``database_url`` has no memories yet (or no tables)."""
+    if not database_url:
+        return False
+    import psycopg
+
+    try:
+        with psycopg.connect(database_url) as connection:
+            return connection.execute("SELECT count(*) FROM memory").fetchone()[0] == 0
+    except psycopg.Error:
+        return True
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=100_000)
@@ -124,7 +137,7 @@ def main():
         env["BESTIE_DB_PATH"] = str(Path(args.db).resolve())
     os.environ.clear()
     os.environ.update(env)
-    if args.regenerate or args.database_url or not Path(args.db).exists():
+    if args.regenerate or (not args.database_url and not Path(args.db).exists()) or _empty(args.database_url):
         target = ["--database-url", args.database_url] if args.database_url else ["--db", args.db]
         subprocess.run(
             [sys.executable, str(ROOT / "bench" / "generate.py"), "--size", str(args.size), *target], check=True
