@@ -1,0 +1,97 @@
+"""Duplicates and contradictions the doctor finds on the blind bilingual meaning sets.
+
+    .venv/bin/python bench/meaning_quality.py                 # the tune part (bench/meaning_set_tune.py)
+    .venv/bin/python bench/meaning_quality.py --held-out      # the held-out part: measure, never tune on it
+
+The sets were written blind (by someone who saw only a description of them): memories of several people
+in Vietnamese and English, each with the user, kind and subject slug an agent would give it, labelled
+with the group of memories stating the same fact, the pairs of groups that cannot both be true, and
+look-alike pairs that are neither. Most duplicate groups mix the two languages, and their subject slugs
+often differ.
+
+Scores:
+- duplicates, over pairs: a pair the doctor groups is right when both memories are in one labelled group
+  (precision); a labelled pair should be grouped (recall);
+- contradictions, over labelled pairs of groups: found when the doctor reports a conflict between a
+  memory of each; a reported conflict between two groups the set says are compatible is a false one;
+- look-alikes taken for duplicates: labelled look-alike pairs the doctor grouped.
+The doctor compares the memories of one block (user, kind, subject), as it does in the store.
+"""
+
+import argparse
+import importlib
+import os
+import sys
+from collections import defaultdict
+from itertools import combinations
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def _pairs(groups):
+    return {tuple(sorted(pair)) for group in groups for pair in combinations(group, 2)}
+
+
+def doctor_findings(rows):
+    """The doctor's duplicate groups and conflicts (lists of keys), block by block."""
+    from governance.doctor import block_findings
+    from memories.language.folding import fold
+
+    blocks = defaultdict(list)
+    for key, user, kind, subject, text, _ in rows:
+        blocks[(user, kind, fold(subject))].append((key, text))
+    duplicates, conflicts = [], []
+    for (_user, kind, subject), members in blocks.items():
+        found, opposed = block_findings(members, subject, kind)
+        duplicates.extend(found)
+        conflicts.extend(opposed)
+    return duplicates, conflicts
+
+
+def score(module, duplicates, conflicts):
+    group_of = {key: group for key, *_, group in module.MEMORIES}
+    labelled = defaultdict(list)
+    for key, group in group_of.items():
+        labelled[group].append(key)
+    truth, guessed = _pairs(labelled.values()), _pairs(duplicates)
+    right = truth & guessed
+    contradictions = {tuple(sorted(pair)) for pair in module.CONTRADICTIONS}
+    reported = set()
+    for keys in conflicts:
+        groups = {group_of[key] for key in keys}
+        reported.update(tuple(sorted(pair)) for pair in combinations(sorted(groups), 2))
+    lookalikes = {tuple(sorted(pair)) for pair in getattr(module, "LOOKALIKES", [])}
+    grouped_groups = {tuple(sorted((group_of[a], group_of[b]))) for a, b in guessed if group_of[a] != group_of[b]}
+    return {
+        "memories": len(group_of),
+        "duplicate_pairs": len(truth),
+        "duplicate_precision": round(len(right) / len(guessed), 3) if guessed else 1.0,
+        "duplicate_recall": round(len(right) / len(truth), 3) if truth else 1.0,
+        "wrong_duplicate_pairs": len(guessed - truth),
+        "contradictions": len(contradictions),
+        "contradictions_found": len(contradictions & reported),
+        "contradictions_missed": len(contradictions - reported),
+        "false_contradictions": len(reported - contradictions),
+        "lookalikes_taken_for_duplicates": len(lookalikes & grouped_groups),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--held-out", action="store_true", help="the held-out part instead of the tune part")
+    options = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bestie_site.settings")
+    import django
+
+    django.setup()
+    module = importlib.import_module("bench.meaning_set_held_out" if options.held_out else "bench.meaning_set_tune")
+    rows = list(module.MEMORIES)
+    duplicates, conflicts = doctor_findings(rows)
+    result = score(module, duplicates, conflicts)
+    print(f"{module.__name__}: " + ", ".join(f"{name} {value}" for name, value in result.items()))
+
+
+if __name__ == "__main__":
+    main()
