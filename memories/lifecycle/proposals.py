@@ -93,12 +93,32 @@ def _lock(user, key, kind, subject):
     the database's write lock."""
     if connection.vendor != "postgresql":
         return
-    keys = sorted(
-        int.from_bytes(hashlib.sha256("\x1f".join(parts).encode()).digest()[:8], "big", signed=True)
-        for parts in (("text", user, key), ("subject", user, kind, subject))
-    )
+    keys = sorted(_lock_keys(user, key, kind, subject))
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s), pg_advisory_xact_lock(%s)", keys)
+
+
+def _lock_keys(user, key, kind, subject):
+    return [
+        int.from_bytes(hashlib.sha256("\x1f".join(parts).encode()).digest()[:8], "big", signed=True)
+        for parts in (("text", user, key), ("subject", user, kind, subject))
+    ]
+
+
+def lock_many(news):
+    """``_lock`` for many prepared memories at once (an import's batch), in one statement, the keys in
+    one order so that two batches cannot wait for each other."""
+    if connection.vendor != "postgresql" or not news:
+        return
+    keys = sorted(
+        {
+            lock
+            for new in news
+            for lock in _lock_keys(*(new.fields[name] for name in ("user", "text_key", "kind", "subject")))
+        }
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(key) FROM unnest(%s::bigint[]) AS key", [keys])
 
 
 # Both duplicate checks are raw SQL: a proposal is on the hot path of every agent turn, and building the
