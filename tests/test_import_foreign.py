@@ -446,3 +446,10 @@ def test_a_missing_key_is_named_as_missing_not_as_what_the_record_has():
 def test_mem0_item_fixture_matches_what_mem0_returns():
     item = mem0_item("x", "Likes tea", "2024-07-20T01:30:42+00:00")
     assert set(item) == {"id", "memory", "hash", "metadata", "created_at", "updated_at", "user_id"}
+
+
+def test_a_mem0_id_is_not_taken_for_a_card_number_or_a_two_factor_secret():
+    ids = ["996c2701-4880-4613-8bb1-219cece798ce", "2fad0f69-3068-4b0a-afbc-bfd7e4524344"]
+    items = [mem0_item(memory_id, text, None) for memory_id, text in zip(ids, TEXTS, strict=False)]
+    result = run(json.dumps(items), "mem0")
+    assert not result.refused and len(result.imported) == 2
