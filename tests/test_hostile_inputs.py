@@ -390,3 +390,23 @@ def test_the_terminal_never_gets_a_lone_surrogate():
 
     assert terminal_safe("x\udcff") == "x\\udcff"
     assert re.fullmatch(r"[ -~]*", terminal_safe("a\x1b\udcff\u202e"))
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("format", ["mem0", "openmemory", "chatgpt", "jsonl", "csv"])
+def test_importing_a_hostile_file_from_another_tool_is_a_clear_error_that_changes_nothing(tmp_path, format):
+    add_memory("User prefers tea.")
+    path = tmp_path / "hostile"
+    # Not UTF-8, the start of a zip and of an SQLite file, then nesting no parser should recurse into.
+    path.write_bytes(b"PK\x03\x04\xff\xfeSQLite format 3\x00" + b"[" * 100_000)
+    before = store()
+    # manage.py of this checkout: the console script of a shared virtualenv may run another checkout's code.
+    manage = Path(__file__).resolve().parent.parent / "manage.py"
+    run = subprocess.run(
+        [sys.executable, str(manage), "memory", "import", "--from", format, str(path), "--approve"],
+        env=child_env(),
+        capture_output=True,
+        timeout=60,
+    )
+    assert run.returncode == 1 and b"Traceback" not in run.stderr, run.stderr
+    assert store() == before

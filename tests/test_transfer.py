@@ -513,7 +513,7 @@ MALFORMED = {
         "expires_at must be an ISO-8601 time like 2026-12-01T09:00:00Z, not 'next tuesday'",
     ),
     "unknown key": (unknown_key, ("memories", 1), "has the unknown key 'colour'"),
-    "missing key": (missing_key, ("memories", 2), "lacks the key source"),
+    "missing key": (missing_key, ("memories", 2), "lacks the required key source"),
     "record not an object": (set_top("memories", [["not", "an", "object"]]), ("memories", 0), "must be an object"),
     "duplicate id": (duplicate_id, ("memories", 3), "is used twice: memories[1] on line 4 has it too"),
     "dangling superseded_by": (

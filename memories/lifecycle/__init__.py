@@ -86,6 +86,7 @@ from memories.lifecycle.writes import (
     set_expiry,
     soft_delete,
     store,
+    store_many,
     supersede,
     unpin,
 )
@@ -152,6 +153,7 @@ __all__ = [
     "snapshot",
     "soft_delete",
     "store",
+    "store_many",
     "successors",
     "supersede",
     "text_sha256",

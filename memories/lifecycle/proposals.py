@@ -93,12 +93,32 @@ def _lock(user, key, kind, subject):
     the database's write lock."""
     if connection.vendor != "postgresql":
         return
-    keys = sorted(
-        int.from_bytes(hashlib.sha256("\x1f".join(parts).encode()).digest()[:8], "big", signed=True)
-        for parts in (("text", user, key), ("subject", user, kind, subject))
-    )
+    keys = sorted(_lock_keys(user, key, kind, subject))
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s), pg_advisory_xact_lock(%s)", keys)
+
+
+def _lock_keys(user, key, kind, subject):
+    return [
+        int.from_bytes(hashlib.sha256("\x1f".join(parts).encode()).digest()[:8], "big", signed=True)
+        for parts in (("text", user, key), ("subject", user, kind, subject))
+    ]
+
+
+def lock_many(news):
+    """``_lock`` for many prepared memories at once (an import's batch), in one statement, the keys in
+    one order so that two batches cannot wait for each other."""
+    if connection.vendor != "postgresql" or not news:
+        return
+    keys = sorted(
+        {
+            lock
+            for new in news
+            for lock in _lock_keys(*(new.fields[name] for name in ("user", "text_key", "kind", "subject")))
+        }
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(key) FROM unnest(%s::bigint[]) AS key", [keys])
 
 
 # Both duplicate checks are raw SQL: a proposal is on the hot path of every agent turn, and building the
@@ -183,30 +203,20 @@ def propose(
             return Proposal(None, REFUSED, f"not stored: {error}")
         fields = new.fields
         _lock(fields["user"], fields["text_key"], fields["kind"], fields["subject"])
-        # Current memories with the same text key, newest first: one that the owner approved, one
-        # waiting for review or one the owner rejected decides the answer.
-        same = _lookup(_SAME_TEXT, [fields["user"], fields["text_key"]])
-        for memory_id, status in same:
+        found = same_text(_lookup(_SAME_TEXT, [fields["user"], fields["text_key"]]))
+        if found is None:
+            alike = dict(_lookup(_SAME_SUBJECT, [fields["user"], fields["kind"], fields["subject"]]))
+            found = same_words(fields["text"], alike)
+        if found is not None:
+            status, memory_id = found
             if status == Status.APPROVED:
                 return _confirm(memory_id, actor)
-        for memory_id, status in same:
             if status == Status.PENDING:
                 return Proposal(memory_id, DUPLICATE, f"already waiting for the owner's review as memory {memory_id}")
-        for memory_id, status in same:
-            if status == Status.REJECTED:
-                return Proposal(
-                    None, REFUSED, f"not stored: the owner rejected the same memory before (memory {memory_id})"
-                )
-        # Otherwise the live memories of the same user, kind and subject, compared word by word.
-        alike = dict(_lookup(_SAME_SUBJECT, [fields["user"], fields["kind"], fields["subject"]]))
-        twin = closest(fields["text"], alike)
-        if twin is not None:
-            return _confirm(twin, actor)
-
-        flags = flags_for(fields["text"], fields["source_kind"])
-        replaces = contradicted(fields["text"], alike, fields["subject"], fields["kind"])
-        if replaces:
-            flags.append(POSSIBLE_UPDATE)
+            return Proposal(
+                None, REFUSED, f"not stored: the owner rejected the same memory before (memory {memory_id})"
+            )
+        flags, replaces = flags_of(fields, alike)
         approve = switches.write_policy == Policy.ALLOW and not flags
         memory = lifecycle.store(new, actor=actor, status=Status.APPROVED if approve else Status.PENDING, flags=flags)
     if approve:
@@ -221,6 +231,70 @@ def propose(
             tuple(flags),
         )
     return Proposal(memory.pk, PENDING, "queued for the owner's review: the write policy is ask")
+
+
+def same_text(same):
+    """The memory with the same text key that decides what becomes of a new one, as ``(status, id)``, or
+    None: of ``same`` (``(id, status)`` rows, newest first), one the owner approved, else one waiting for
+    review, else one the owner rejected."""
+    for wanted in (Status.APPROVED, Status.PENDING, Status.REJECTED):
+        for memory_id, status in same:
+            if status == wanted:
+                return wanted, memory_id
+    return None
+
+
+def same_words(text, alike):
+    """Otherwise: the live memory of the same user, kind and subject (``alike``: ``{id: text}``) that
+    says the same, compared word by word, as ``("approved", id)``, or None."""
+    twin = closest(text, alike)
+    return None if twin is None else (Status.APPROVED, twin)
+
+
+def flags_of(fields, alike):
+    """A new memory's flags (each keeps it for the owner's review) and the ids of the live memories of
+    its subject (``alike``) it says otherwise than."""
+    flags = flags_for(fields["text"], fields["source_kind"])
+    replaces = contradicted(fields["text"], alike, fields["subject"], fields["kind"])
+    if replaces:
+        flags.append(POSSIBLE_UPDATE)
+    return flags, replaces
+
+
+def same_texts(keys):
+    """``_SAME_TEXT`` for many ``(user, text_key)`` pairs in one statement: ``{pair: [(id, status), …]}``,
+    newest first (pairs with none are left out). At most a few hundred pairs a call."""
+    keys = list(dict.fromkeys(keys))
+    if not keys:
+        return {}
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    pairs = ", ".join(["(%s, %s)"] * len(keys))
+    sql = f"""
+SELECT id, status, "user", text_key FROM memory
+WHERE ("user", text_key) IN (VALUES {pairs}) AND superseded_by_id IS NULL AND deleted_at IS NULL
+    AND (expires_at IS NULL OR expires_at > %s)
+ORDER BY id DESC
+"""
+    found = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*(value for key in keys for value in key), now])
+        for memory_id, status, user, key in cursor.fetchall():
+            found.setdefault((user, key), []).append((memory_id, status))
+    return found
+
+
+def same_subjects(blocks):
+    """``_SAME_SUBJECT`` for many ``(user, kind, subject)`` blocks: ``{block: {id: text}}``, in as few
+    statements as SQLite's limit on parameters allows."""
+    blocks = list(dict.fromkeys(blocks))
+    found = {}
+    for start in range(0, len(blocks), _BLOCKS_PER_STATEMENT):
+        found.update(_newest_of_subjects(blocks[start : start + _BLOCKS_PER_STATEMENT]))
+    return found
+
+
+# Four parameters a block: well under the 999 of an SQLite built with its old default.
+_BLOCKS_PER_STATEMENT = 200
 
 
 def _possible_update(memory_ids):

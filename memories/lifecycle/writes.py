@@ -83,9 +83,13 @@ def prepare(
     pinned=False,
     confidence=1.0,
     message=None,
+    created_at=None,
     refusal=None,
 ):
-    """Validate a new memory and refuse secrets in it (``Refused``, whose message ends in ``refusal``)."""
+    """Validate a new memory and refuse secrets in it (``Refused``, whose message ends in ``refusal``).
+
+    ``created_at`` is for a memory written elsewhere first (an import keeps when it was written); a new
+    one is written now."""
     fields = dict(
         text=clean_text(text),
         kind=clean_kind(kind),
@@ -102,6 +106,8 @@ def prepare(
         confidence=clean_confidence(confidence),
         message=message,
     )
+    if created_at is not None:
+        fields["created_at"] = _written_at(created_at)
     refuse_secrets(
         refusal or _("nothing was stored"),
         **{name: fields[name] for name in ("text", "source", "subject", "user", "channel", "project")},
@@ -109,6 +115,14 @@ def prepare(
     fields["text_key"] = text_key(fields["text"])
     clean_placement(scope, fields["project"])
     return NewMemory(fields)
+
+
+def _written_at(created_at):
+    if not isinstance(created_at, datetime) or timezone.is_naive(created_at):
+        raise InvalidValue("created_at", _("must be a time with a time zone (e.g. 2026-12-01T09:00:00Z)"))
+    if created_at > timezone.now():
+        raise InvalidValue("created_at", _("is in the future: %(value)s") % {"value": created_at.isoformat()})
+    return created_at
 
 
 def store(new, *, actor, status=Status.APPROVED, flags=()):
@@ -133,6 +147,30 @@ def store(new, *, actor, status=Status.APPROVED, flags=()):
     if refusal is not None:
         raise refusal
     return memory
+
+
+def store_many(news, *, actor, status, flags):
+    """``store`` for many prepared memories in one transaction (an import's batch): the same guards,
+    read once, and the audit events in one statement. ``flags`` holds each memory's flags, in order.
+    Returns the stored memories."""
+    if not all(isinstance(new, NewMemory) for new in news):
+        raise TypeError("store_many() takes what prepare() returns")
+    status = clean_choice("status", status, Status)
+    event = AuditEvent.Event.PROPOSE if status == Status.PENDING else AuditEvent.Event.ADD
+    with transaction.atomic(savepoint=False):
+        switches = write_switches()
+        refusal = write_refusal(switches)
+        if switches.erasure_pending:
+            transaction.on_commit(finish_pending_erasure)
+        if refusal is None:
+            memories = [
+                rows.insert(Memory(**new.fields, status=status, flags=list(marks)))
+                for new, marks in zip(news, flags, strict=True)
+            ]
+            record_many(audit_event(event, memory.pk, actor, new=snapshot(memory)) for memory in memories)
+    if refusal is not None:
+        raise refusal
+    return memories
 
 
 def add(*, actor, status=Status.APPROVED, flags=(), **fields):

@@ -129,6 +129,22 @@ def _public_spans(text, lowered):
     return spans
 
 
+# A UUID is an object's id (mem0's and OpenMemory's memory ids, a request id). Its digit groups can pass
+# for a card number's and its hex for a 2FA word ("2fa" in "2fad0f69-…"), which it never holds; a
+# password or a token that is a UUID is still found by the words around it.
+_UUID_IN_TEXT = re.compile(r"(?<![0-9A-Fa-f-])[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}(?![0-9A-Fa-f-])")
+_NEVER_IN_A_UUID = frozenset({CARD_NUMBER, TWO_FACTOR_SECRET})
+
+
+def _outside_uuids(text, found):
+    uuids = [match.span() for match in _UUID_IN_TEXT.finditer(text)]
+    return [
+        f
+        for f in found
+        if f.kind not in _NEVER_IN_A_UUID or not any(start <= f.start and f.end <= end for start, end in uuids)
+    ]
+
+
 # Short texts found clean (a user, a channel, a source like "telegram message"): every write screens
 # them again, and they repeat. Only clean ones are kept, so no secret stays in this process's memory.
 _CLEAN_SHORT = set()
@@ -155,6 +171,8 @@ def _find(text):
         found.extend(detect(text, lowered))
     if found and _published_test_data(text):
         return []
+    if found and "-" in text:
+        found = _outside_uuids(text, found)
     if found:
         public = _public_spans(text, lowered)
         found = [f for f in found if not any(start <= f.start and f.end <= end for start, end in public)]

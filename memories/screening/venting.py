@@ -27,6 +27,9 @@ answered from its set of words, without running the patterns: most memories are 
 import re
 import unicodedata
 
+# The flag of an imported memory that reads as venting: kept for the owner to decide, never approved alone.
+VENTING = "venting"
+
 
 def _phrases(text):
     """A ``|``-separated list of plain phrases, longest first."""

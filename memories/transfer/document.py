@@ -6,6 +6,13 @@ from memories.times import json_ready
 FORMAT = "bestie-memory-export"
 VERSION = 1
 
+DOCUMENT_FIELDS = ("format", "version", "exported_at", "memories", "history")
+# What an import needs; a document (one written by hand, say) may leave out the rest, which then take the
+# model's defaults (a memory without a status is pending; history, an empty list).
+REQUIRED_DOCUMENT_FIELDS = ("format", "version", "memories")
+REQUIRED_MEMORY_FIELDS = ("id", "text", "kind", "source", "source_kind")
+REQUIRED_HISTORY_FIELDS = ("id", "event", "actor", "at")
+
 # Export field -> model attribute, in the order they appear in each exported memory.
 MEMORY_FIELDS = {
     "id": "id",

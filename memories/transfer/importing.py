@@ -32,13 +32,23 @@ from memories.models import (
     SourceKind,
     Status,
 )
-from memories.transfer.document import FORMAT, HISTORY_FIELDS, MEMORY_FIELDS, VERSION
+from memories.times import json_ready
+from memories.transfer import locating
+from memories.transfer.document import (
+    DOCUMENT_FIELDS,
+    FORMAT,
+    HISTORY_FIELDS,
+    MEMORY_FIELDS,
+    REQUIRED_DOCUMENT_FIELDS,
+    REQUIRED_HISTORY_FIELDS,
+    REQUIRED_MEMORY_FIELDS,
+    VERSION,
+)
 
 MAX_ID = 2**63 - 1
 MAX_COUNT = 2**31 - 1
 MAX_ACTOR_LENGTH = AuditEvent._meta.get_field("actor").max_length
 _SHA256 = re.compile(r"[0-9a-f]{64}")
-_SPACE = re.compile(r"[ \t\n\r]*")
 # Ids asked about per query: well under SQLite's 999 variables.
 _BATCH = 500
 _CHOICES = {choices: frozenset(choices.values) for choices in (Scope, Layer, Status, SourceKind, AuditEvent.Event)}
@@ -76,8 +86,10 @@ def import_document(source, *, actor, dry_run=False):
     document = _parse(text)
     # Values already found free of secrets: an event repeats its memory's text, sources repeat a lot.
     checked = set()
-    memories = _records(text, document, "memories", partial(_memory_fields, checked=checked))
-    history = _records(text, document, "history", partial(_history_fields, checked=checked))
+    memory_defaults = _defaults(Memory, MEMORY_FIELDS, REQUIRED_MEMORY_FIELDS)
+    history_defaults = _defaults(AuditEvent, HISTORY_FIELDS, REQUIRED_HISTORY_FIELDS)
+    memories = _records(text, document, "memories", partial(_memory_fields, checked=checked, defaults=memory_defaults))
+    history = _records(text, document, "history", partial(_history_fields, checked=checked, defaults=history_defaults))
     _check_supersede_chains(text, memories)
 
     with transaction.atomic():
@@ -154,34 +166,35 @@ def _parse(text):
         raise InvalidDocument("the document nests arrays or objects too deeply to be an export") from None
     except _NotPlainJSON as error:
         raise _locate_not_plain_json(text, error) from None
-    expected = ("format", "version", "exported_at", "memories", "history")
     if not isinstance(document, dict):
         raise InvalidDocument(
-            f"line {_line(text, ())}: the document must be a JSON object with the keys {', '.join(expected)},"
-            f" not {_json_type(document)}"
+            f"line {locating.line(text, ())}: the document must be a JSON object with the keys"
+            f" {', '.join(DOCUMENT_FIELDS)}, not {locating.json_type(document)}"
         )
-    missing = [key for key in expected if key not in document]
-    unknown = [key for key in document if key not in expected]
-    if missing or unknown:
-        raise InvalidDocument(f"line {_line(text, ())}: the document {_key_problem(missing, unknown, expected)}")
+    try:
+        _check_keys(document, DOCUMENT_FIELDS, REQUIRED_DOCUMENT_FIELDS, "the document")
+    except LifecycleError as error:
+        raise InvalidDocument(f"line {locating.line(text, ())}: {error}") from None
+    document.setdefault("exported_at", None)
+    document.setdefault("history", [])
     if document["format"] != FORMAT:
         raise InvalidDocument(
-            f"line {_line(text, ('format',))}: format must be {FORMAT!r}, not {document['format']!r}:"
+            f"line {locating.line(text, ('format',))}: format must be {FORMAT!r}, not {document['format']!r}:"
             " this is not a Bestie memory export"
         )
     if type(document["version"]) is not int or document["version"] != VERSION:
         raise InvalidDocument(
-            f"line {_line(text, ('version',))}: version {document['version']!r} is not supported;"
+            f"line {locating.line(text, ('version',))}: version {document['version']!r} is not supported;"
             f" this Bestie reads version {VERSION}"
         )
     try:
-        _time("exported_at", document["exported_at"])
+        _optional(_time, "exported_at", document["exported_at"])
     except InvalidValue as error:
-        raise InvalidDocument(f"line {_line(text, ('exported_at',))}: {_reason(error)}") from None
+        raise InvalidDocument(f"line {locating.line(text, ('exported_at',))}: {_reason(error)}") from None
     for key in ("memories", "history"):
         if not isinstance(document[key], list):
             raise InvalidDocument(
-                f"line {_line(text, (key,))}: {key} must be an array, not {_json_type(document[key])}"
+                f"line {locating.line(text, (key,))}: {key} must be an array, not {locating.json_type(document[key])}"
             )
     return document
 
@@ -202,19 +215,19 @@ def _no_constant(name):
 def _locate_not_plain_json(text, error):
     """The InvalidDocument for a duplicate key or a NaN: at the record that has it, else the document."""
     try:
-        document = _DECODER.decode(text)
+        document = locating.DECODER.decode(text)
     except json.JSONDecodeError as syntax:
         # Further down than the first problem, but a broken document has to be mended first anyway.
         return InvalidDocument(f"line {syntax.lineno} column {syntax.colno}: {syntax.msg}")
     for name in ("memories", "history"):
         if not (isinstance(document, dict) and isinstance(document.get(name), list)):
             continue
-        for index, pos in enumerate(_element_offsets(text, _offset(text, (name,)))):
+        for index, pos in enumerate(locating.element_offsets(text, locating.offset(text, (name,)))):
             try:
                 _STRICT.raw_decode(text, pos)
             except _NotPlainJSON as record_error:
                 return _invalid(text, name, index, document[name][index], str(record_error))
-    return InvalidDocument(f"line {_line(text, ())}: the document: {error}")
+    return InvalidDocument(f"line {locating.line(text, ())}: the document: {error}")
 
 
 # Each record
@@ -235,7 +248,7 @@ def _records(text, document, name, clean):
             raise _invalid(text, name, index, record, _reason(error)) from None
         if fields["id"] in seen:
             first = seen[fields["id"]]
-            also = f"{name}[{first}] on line {_line(text, (name, first))}"
+            also = f"{name}[{first}] on line {locating.line(text, (name, first))}"
             raise _invalid(text, name, index, record, f"id {fields['id']} is used twice: {also} has it too")
         seen[fields["id"]] = index
         rows.append(fields)
@@ -243,8 +256,19 @@ def _records(text, document, name, clean):
     return rows
 
 
-def _memory_fields(record, checked):
-    _check_keys(record, MEMORY_FIELDS, "a memory")
+def _defaults(model, fields, required):
+    """The values of the fields a record may leave out: the model's defaults, as the export writes them
+    (``created_at`` and ``confirmed_at``: now)."""
+    return {
+        name: json_ready(model._meta.get_field(attribute).get_default())
+        for name, attribute in fields.items()
+        if name not in required
+    }
+
+
+def _memory_fields(record, checked, defaults):
+    _check_keys(record, MEMORY_FIELDS, REQUIRED_MEMORY_FIELDS, "a memory")
+    record = {**defaults, **record}
     fields = {
         "id": _id("id", record["id"]),
         # Text and source are kept exactly: only what the write path would refuse outright is refused.
@@ -278,8 +302,9 @@ def _memory_fields(record, checked):
     return fields
 
 
-def _history_fields(record, checked):
-    _check_keys(record, HISTORY_FIELDS, "a history event")
+def _history_fields(record, checked, defaults):
+    _check_keys(record, HISTORY_FIELDS, REQUIRED_HISTORY_FIELDS, "a history event")
+    record = {**defaults, **record}
     sha = _string("text_sha256", record["text_sha256"])
     if sha and not _SHA256.fullmatch(sha):
         raise InvalidValue("text_sha256", f"must be empty or 64 lower-case hex digits, not {sha!r}")
@@ -332,22 +357,23 @@ def _strings_in(value, name=""):
             yield from _strings_in(item, f"{name}[{index}]")
 
 
-def _check_keys(record, fields, what):
+def _check_keys(record, fields, required, what):
     if not isinstance(record, dict):
-        raise LifecycleError(f"must be an object ({what}), not {_json_type(record)}")
-    missing = [key for key in fields if key not in record]
+        raise LifecycleError(f"must be an object ({what}), not {locating.json_type(record)}")
+    missing = [key for key in required if key not in record]
     unknown = [key for key in record if key not in fields]
     if missing or unknown:
-        raise LifecycleError(f"{what} {_key_problem(missing, unknown, fields)}")
+        raise LifecycleError(f"{what} {_key_problem(missing, unknown, fields, required)}")
 
 
-def _key_problem(missing, unknown, expected):
+def _key_problem(missing, unknown, fields, required):
     problems = []
     if missing:
-        problems.append(f"lacks the key{'s' * (len(missing) > 1)} {', '.join(missing)}")
+        problems.append(f"lacks the required key{'s' * (len(missing) > 1)} {', '.join(missing)}")
     if unknown:
         problems.append(f"has the unknown key{'s' * (len(unknown) > 1)} {', '.join(map(repr, unknown))}")
-    return f"{' and '.join(problems)} (it has exactly {', '.join(expected)})"
+    optional = [key for key in fields if key not in required]
+    return f"{' and '.join(problems)} (it needs {', '.join(required)}; it may have {', '.join(optional)})"
 
 
 def _choice(field, value, choices):
@@ -363,7 +389,7 @@ def _optional(clean, field, value):
 
 def _string(field, value):
     if not isinstance(value, str):
-        raise InvalidValue(field, f"must be a string, not {_json_type(value)}")
+        raise InvalidValue(field, f"must be a string, not {locating.json_type(value)}")
     return _storable(field, value)
 
 
@@ -399,31 +425,31 @@ def _label(field, value):
 
 def _id(field, value):
     if type(value) is not int or not 0 < value <= MAX_ID:
-        raise InvalidValue(field, f"must be a positive whole number, not {_json_value(value)}")
+        raise InvalidValue(field, f"must be a positive whole number, not {locating.json_value(value)}")
     return value
 
 
 def _count(field, value):
     if type(value) is not int or not 0 <= value <= MAX_COUNT:
-        raise InvalidValue(field, f"must be a whole number from 0 to {MAX_COUNT}, not {_json_value(value)}")
+        raise InvalidValue(field, f"must be a whole number from 0 to {MAX_COUNT}, not {locating.json_value(value)}")
     return value
 
 
 def _boolean(field, value):
     if type(value) is not bool:
-        raise InvalidValue(field, f"must be true or false, not {_json_value(value)}")
+        raise InvalidValue(field, f"must be true or false, not {locating.json_value(value)}")
     return value
 
 
 def _confidence(value):
     if type(value) not in (int, float):
-        raise InvalidValue("confidence", f"must be a number from 0 to 1, not {_json_value(value)}")
+        raise InvalidValue("confidence", f"must be a number from 0 to 1, not {locating.json_value(value)}")
     return clean_confidence(value)
 
 
 def _array(field, value):
     if not isinstance(value, list):
-        raise InvalidValue(field, f"must be an array, not {_json_type(value)}")
+        raise InvalidValue(field, f"must be an array, not {locating.json_type(value)}")
     return value
 
 
@@ -431,7 +457,7 @@ def _time(field, value):
     """An aware datetime from ISO-8601 text with a time zone, like every time iso() writes."""
     example = "like 2026-12-01T09:00:00Z"
     if not isinstance(value, str):
-        raise InvalidValue(field, f"must be an ISO-8601 time {example}, not {_json_type(value)}")
+        raise InvalidValue(field, f"must be an ISO-8601 time {example}, not {locating.json_type(value)}")
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
@@ -523,14 +549,13 @@ def _existing(model, ids):
 # Saying where
 
 _STRICT = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constant)
-_DECODER = json.JSONDecoder()
 
 
 def _invalid(text, name, index, record, reason):
     where = f"{name}[{index}]"
     if isinstance(record, dict) and "id" in record:
-        where += f" (id {_json_value(record['id'])})"
-    return InvalidDocument(f"line {_line(text, (name, index))}: {where}: {reason}")
+        where += f" (id {locating.json_value(record['id'])})"
+    return InvalidDocument(f"line {locating.line(text, (name, index))}: {where}: {reason}")
 
 
 def _reason(error):
@@ -538,63 +563,3 @@ def _reason(error):
     if isinstance(error, InvalidValue):
         return str(error).replace(f"{error.field}: ", f"{error.field} ", 1)
     return str(error)
-
-
-def _line(text, path):
-    return text.count("\n", 0, _offset(text, path)) + 1
-
-
-def _offset(text, path):
-    """Where the value at ``path`` (object keys and array indexes) starts in the JSON ``text``.
-
-    Works for any layout, pretty-printed too: json.loads has accepted ``text``, and each value on the way
-    is skipped with raw_decode, which knows where it ends.
-    """
-    pos = _SPACE.match(text).end()
-    for step in path:
-        if isinstance(step, int):
-            for index, offset in enumerate(_element_offsets(text, pos)):
-                if index == step:
-                    pos = offset
-                    break
-        else:
-            pos = _member_offset(text, pos, step)
-    return pos
-
-
-def _element_offsets(text, pos):
-    """Where each element of the array at ``pos`` starts."""
-    pos = _SPACE.match(text, pos + 1).end()
-    while text[pos] != "]":
-        yield pos
-        pos = _SPACE.match(text, _DECODER.raw_decode(text, pos)[1]).end()
-        if text[pos] == ",":
-            pos = _SPACE.match(text, pos + 1).end()
-
-
-def _member_offset(text, pos, key):
-    """Where the value of ``key`` in the object at ``pos`` starts."""
-    pos = _SPACE.match(text, pos + 1).end()
-    while text[pos] != "}":
-        name, pos = _DECODER.raw_decode(text, pos)
-        pos = _SPACE.match(text, _SPACE.match(text, pos).end() + 1).end()
-        if name == key:
-            return pos
-        pos = _SPACE.match(text, _DECODER.raw_decode(text, pos)[1]).end()
-        if text[pos] == ",":
-            pos = _SPACE.match(text, pos + 1).end()
-    raise KeyError(key)
-
-
-_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "true/false", type(None): "null"}
-
-
-def _json_type(value):
-    return _JSON_TYPES.get(type(value), "a number")
-
-
-def _json_value(value):
-    """A value as it reads in the document: 57, "x", true, null."""
-    if isinstance(value, (dict, list)):
-        return _json_type(value)
-    return json.dumps(value, ensure_ascii=False)
