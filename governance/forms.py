@@ -1,9 +1,9 @@
-"""Forms of the settings page."""
+"""Forms of the settings and import pages."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from memories.lifecycle import parse_ttl
+from memories.lifecycle import MAX_LABEL_LENGTH, parse_ttl
 from memories.models import TokenScope, default_token_scopes
 
 POLICIES = [("allow", _("allow")), ("ask", _("ask")), ("deny", _("deny"))]
@@ -65,3 +65,49 @@ class TokenForm(forms.Form):
             return parse_ttl(value)
         except ValueError:
             raise forms.ValidationError(_("Give a positive number followed by s, m, h, d or w, like 90d.")) from None
+
+
+IMPORT_FORMATS = [
+    ("bestie", _("Bestie's own export (JSON)")),
+    ("mem0", _("mem0: the JSON of get_all(), or its history.db")),
+    ("openmemory", _("OpenMemory: the dashboard's export (.zip)")),
+    ("chatgpt", _("ChatGPT: saved memories, pasted one a line or bullet")),
+    ("jsonl", _("JSON Lines: one memory a line, with a text field")),
+    ("csv", _("CSV: one memory a row, with a text column")),
+]
+
+
+class ImportForm(forms.Form):
+    """The import page: a file and what it is. What the file holds is checked by ``memories.transfer``."""
+
+    file = forms.FileField(label=_("File"))
+    format = forms.ChoiceField(label=_("What it is"), choices=IMPORT_FORMATS)
+    user = forms.CharField(
+        label=_("User"),
+        required=False,
+        max_length=MAX_LABEL_LENGTH,
+        help_text=_("Another tool's memories only: whose they are here; empty keeps each one's user from the file."),
+    )
+    no_user = forms.BooleanField(
+        label=_("About no one in particular"),
+        required=False,
+        help_text=_("Another tool's memories only: they apply whoever Bestie talks to, whatever the file says."),
+    )
+    approve = forms.BooleanField(
+        label=_("Approve them at once"),
+        required=False,
+        help_text=_(
+            "Another tool's memories only; flagged ones (instruction-like, venting, possible updates) still wait."
+        ),
+    )
+
+
+class HeldImportForm(forms.Form):
+    """The import of a previewed upload: its token and the choices made for the preview."""
+
+    upload = forms.CharField(max_length=64)
+    format = forms.ChoiceField(choices=IMPORT_FORMATS)
+    user = forms.CharField(required=False, max_length=MAX_LABEL_LENGTH)
+    no_user = forms.BooleanField(required=False)
+    approve = forms.BooleanField(required=False)
+    file_name = forms.CharField(max_length=255)

@@ -16,4 +16,6 @@ urlpatterns = [
     path("doctor/cleanup/", views.cleanup_page, name="cleanup"),
     path("jobs/", views.jobs_page, name="jobs"),
     path("jobs/schedule/", views.set_schedule, name="schedule"),
+    path("import/", views.import_page, name="import"),
+    path("import/apply/", views.import_apply, name="import-apply"),
 ]

@@ -1,5 +1,5 @@
 """The governance pages of the owner's console: settings (policies, pause, tokens), the doctor with its
-merges and cleanup, and the maintenance jobs (schedules and run history)."""
+merges and cleanup, the maintenance jobs (schedules and run history), and import."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from governance import cleanup, consolidation, doctor, hygiene, schedules
-from governance.forms import PoliciesForm, TokenForm
+from governance import cleanup, consolidation, doctor, hygiene, schedules, uploads
+from governance.forms import HeldImportForm, ImportForm, PoliciesForm, TokenForm
 from governance.models import JobRun
-from memories import agent_tokens
+from memories import agent_tokens, transfer
 from memories.lifecycle import LifecycleError, actors, policies
 from memories.models import Memory, MemorySettings
 
@@ -351,3 +351,120 @@ def set_schedule(request):
             },
         )
     return redirect("governance:jobs")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Import (SPEC §10): a file uploaded, previewed as a dry run with what would be imported, skipped and
+# refused by line, then imported. The upload is held in between (``governance.uploads``).
+
+
+def _import(path, *, format, file_name, user, no_user, approve, who, dry_run):
+    """Bestie's own document through ``transfer.import_document`` (all or nothing), another tool's file
+    through ``transfer.import_foreign`` (each memory as a proposal)."""
+    if format == "bestie":
+        with open(path, encoding="utf-8", newline="") as source:
+            return transfer.import_document(source, actor=who, dry_run=dry_run)
+    with open(path, "rb") as source:
+        return transfer.import_foreign(
+            source,
+            format=format,
+            file_name=file_name,
+            actor=who,
+            dry_run=dry_run,
+            approve=approve,
+            user="" if no_user else (user.strip() or None),
+        )
+
+
+def _import_context(form, **extra):
+    return {"form": form, "max_mb": uploads.MAX_BYTES // (1024 * 1024), "shown": IMPORT_ITEMS_SHOWN, **extra}
+
+
+# A preview lists this many memories of each kind (imported, skipped, refused); the counts are whole.
+IMPORT_ITEMS_SHOWN = 200
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def import_page(request):
+    """Upload and preview: the dry run of the file, which changes nothing."""
+    if request.method == "GET":
+        uploads.sweep()
+        return render(request, "governance/import.html", _import_context(ImportForm()))
+    form = ImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return render(request, "governance/import.html", _import_context(form), status=400)
+    data, uploaded = form.cleaned_data, form.cleaned_data["file"]
+    foreign = data["format"] != "bestie"
+    if not foreign and (data["user"].strip() or data["no_user"] or data["approve"]):
+        form.add_error(None, _("User and approval are for other tools' files: Bestie's own export keeps its own."))
+        return render(request, "governance/import.html", _import_context(form), status=400)
+    try:
+        token = uploads.hold(uploaded)
+    except LifecycleError as error:
+        form.add_error("file", str(error))
+        return render(request, "governance/import.html", _import_context(form), status=400)
+    options = {
+        "format": data["format"],
+        "file_name": uploaded.name,
+        "user": data["user"],
+        "no_user": data["no_user"],
+        "approve": data["approve"],
+    }
+    try:
+        preview = _import(uploads.path_of(token), **options, who=actors.owner(request.user), dry_run=True)
+    except LifecycleError as error:
+        uploads.release(token)
+        form.add_error(None, str(error))
+        return render(request, "governance/import.html", _import_context(form), status=400)
+    held = HeldImportForm(initial={"upload": token, **options})
+    return render(
+        request,
+        "governance/import.html",
+        _import_context(ImportForm(initial=options), preview=preview, foreign=foreign, held=held, options=options),
+    )
+
+
+@require_POST
+@login_required
+def import_apply(request):
+    """Import a previewed upload, then let it go."""
+    form = HeldImportForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("This import is not one the console previewed: upload the file again."))
+        return redirect("governance:import")
+    data = form.cleaned_data
+    token = data.pop("upload")
+    if request.POST.get("cancel"):
+        uploads.release(token)
+        messages.info(request, _("Nothing was imported."))
+        return redirect("governance:import")
+    try:
+        result = _import(uploads.path_of(token), **data, who=actors.owner(request.user), dry_run=False)
+    except LifecycleError as error:
+        messages.error(request, str(error))
+        return redirect("governance:import")
+    uploads.release(token)
+    if data["format"] == "bestie":
+        messages.success(
+            request,
+            _("Imported %(memories)s memories and %(history)s history events from %(name)s.")
+            % {"memories": result.memories, "history": result.history, "name": data["file_name"]},
+        )
+        return redirect("review:memory-list")
+    messages.success(
+        request,
+        _(
+            "Imported %(imported)s memories from %(name)s (%(pending)s waiting for your review, %(approved)s "
+            "approved); %(skipped)s skipped, %(refused)s refused."
+        )
+        % {
+            "imported": len(result.imported),
+            "name": data["file_name"],
+            "pending": result.pending,
+            "approved": result.approved,
+            "skipped": len(result.skipped),
+            "refused": len(result.refused),
+        },
+    )
+    return redirect("review:pending" if result.pending else "review:memory-list")
