@@ -12,7 +12,7 @@ from django.urls import reverse
 from governance import uploads
 from memories import transfer
 from memories.models import AuditEvent, Memory, Status
-from tests.data.foreign import mem0_get_all, openmemory_zip, openmemory_memory
+from tests.data.foreign import mem0_get_all, openmemory_memory, openmemory_zip
 from tests.factories import add_memory
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,8 @@ def upload(console, content, format, name="export.json", **fields):
 
 def held_fields(response):
     """The hidden fields of the preview's import form, as the browser would send them back."""
-    form = re.search(r'action="%s".*?</form>' % re.escape(APPLY), response.content.decode(), re.S).group(0)
+    action = re.escape(f'action="{APPLY}"')
+    form = re.search(action + ".*?</form>", response.content.decode(), re.S).group(0)
     return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form)) | {
         name: "on" for name in re.findall(r'<input type="hidden" name="(\w+)" value="True"', form)
     }
