@@ -166,3 +166,32 @@ def test_a_logged_out_visitor_is_sent_to_login_from_every_console_url(live_serve
         page.goto(f"{live_server.url}{path}")
         expect(page).to_have_url(f"{live_server.url}/login/?next={path}")
         expect(page.get_by_role("button", name="Log in")).to_be_visible()
+
+
+def test_owner_imports_chatgpt_memories_after_a_preview(live_server, logged_in, tmp_path, settings):
+    settings.VAR_DIR = tmp_path
+    pasted = tmp_path / "chatgpt.txt"
+    pasted.write_text(
+        "Saved memories\n- Prefers answers in Vietnamese\n- Has a cat named Mochi\n- My PIN is 4821\n",
+        encoding="utf-8",
+    )
+    page = logged_in
+    page.goto(f"{live_server.url}/memories/")
+    page.get_by_role("link", name="Import…").click()
+    page.get_by_label("File").set_input_files(str(pasted))
+    page.get_by_label("What it is").select_option("chatgpt")
+    page.get_by_role("button", name="Preview").click()
+
+    preview = page.locator("#preview")
+    expect(preview).to_contain_text("2 memories would be imported")
+    expect(preview.locator("#refused")).to_contain_text("line 4")
+    expect(preview).not_to_contain_text("4821")
+    assert Memory.objects.count() == 0
+
+    preview.get_by_role("button", name="Import").click()
+    expect(page).to_have_url(f"{live_server.url}/pending/")
+    expect(page.locator(".messages")).to_contain_text("Imported 2 memories from chatgpt.txt")
+    assert sorted(Memory.objects.values_list("text", flat=True)) == [
+        "Has a cat named Mochi",
+        "Prefers answers in Vietnamese",
+    ]
