@@ -2,6 +2,7 @@
 subprocess) and over streamable HTTP (``/mcp/`` on the live server)."""
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import subprocess
@@ -63,7 +64,9 @@ def session(client, steps):
         async with client as connected:
             return await steps(connected)
 
-    return asyncio.run(run())
+    # A thread of its own: the browser tests' Playwright leaves an event loop running in this one.
+    with concurrent.futures.ThreadPoolExecutor(1) as executor:
+        return executor.submit(asyncio.run, run()).result()
 
 
 async def in_thread(function, *args, **kwargs):
