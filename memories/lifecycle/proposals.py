@@ -4,8 +4,9 @@
 - ``refused``: paused, the write policy is ``deny``, a secret in it, one-off venting (a passing mood
   with nothing lasting in it, unless the user asked to remember it), or the owner rejected the same
   memory before; nothing is stored;
-- ``duplicate``: a live memory of the same user already says it (same words in any order, case,
-  punctuation and diacritics aside, or a typo apart); that memory is confirmed instead. A proposal
+- ``duplicate``: a live memory of the same user already says it (the same words, case, punctuation and
+  diacritics aside, or a typo apart, in an order that puts no one in another's place: "Lan owes Minh" is
+  not "Minh owes Lan"); that memory is confirmed instead. A proposal
   already waiting for review is a duplicate too, and is left as it is;
 - ``approved`` under the ``allow`` policy, ``pending`` under ``ask``; but proposals from tool output,
   reading like an instruction, or contradicting a live memory of the same user, kind and subject (a
@@ -28,7 +29,8 @@ from django.utils.translation import gettext as _
 
 from memories import lifecycle
 from memories.language import characters
-from memories.language.meaning import closest, contradicted
+from memories.language.meaning import closest, contradicted, same_memory
+from memories.language.words import sequence
 from memories.lifecycle import (
     MAX_TTL,
     InvalidValue,
@@ -104,7 +106,7 @@ def _lock(user, key, kind, subject):
 # Both duplicate checks are raw SQL: a proposal is on the hot path of every agent turn, and building the
 # querysets in the ORM cost several times what the database needs to answer them.
 _SAME_TEXT = """
-SELECT id, status FROM memory
+SELECT id, status, text FROM memory
 WHERE "user" = %s AND text_key = %s AND superseded_by_id IS NULL AND deleted_at IS NULL
     AND (expires_at IS NULL OR expires_at > %s)
 ORDER BY id DESC LIMIT 20
@@ -183,9 +185,15 @@ def propose(
             return Proposal(None, REFUSED, f"not stored: {error}")
         fields = new.fields
         _lock(fields["user"], fields["text_key"], fields["kind"], fields["subject"])
-        # Current memories with the same text key, newest first: one that the owner approved, one
-        # waiting for review or one the owner rejected decides the answer.
-        same = _lookup(_SAME_TEXT, [fields["user"], fields["text_key"]])
+        # Current memories with the same text key (the same words), newest first, that say them in an
+        # order meaning the same: one that the owner approved, one waiting for review or one the owner
+        # rejected decides the answer.
+        wanted = sequence(fields["text"])
+        same = [
+            (memory_id, status)
+            for memory_id, status, text in _lookup(_SAME_TEXT, [fields["user"], fields["text_key"]])
+            if same_memory(wanted, sequence(text))
+        ]
         for memory_id, status in same:
             if status == Status.APPROVED:
                 return _confirm(memory_id, actor)
