@@ -37,19 +37,17 @@ def doctor_groups(rows):
 
 def write_path_groups(rows):
     from memories.language.meaning import same_memory
-    from memories.language.words import sequence
 
     found = []
     for members in blocks(rows).values():
         groups = []
         for key, text in members:
-            mine = sequence(text)
             for group in groups:
-                if same_memory(mine, group[0]):
+                if same_memory(text, group[0]):
                     group[1].append(key)
                     break
             else:
-                groups.append((mine, [key]))
+                groups.append((text, [key]))
         found.extend(keys for _, keys in groups if len(keys) > 1)
     return found
 

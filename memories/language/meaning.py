@@ -98,27 +98,23 @@ def _base(token):
     return token[: -len(POSSESSIVE)] if token.endswith(POSSESSIVE) else token
 
 
-def _bag(order):
-    """The words of a ``sequence``, sorted, without its marks and without the owner."""
-    return sorted(base for base in map(_base, order) if base not in (JOINT, IS, OWNER))
-
-
 def _rename(token, renames):
     base = _base(token)
     return renames[base] + token[len(base) :] if base in renames else token
 
 
-def same_memory(order_a, order_b):
-    """True when two ``sequence``s say the same: the same words, but for a typo or two in longer words, in
-    an order that puts no one in another's place (``same_order``)."""
-    if order_a == order_b:
-        return True
-    renames = _typo_renames(_bag(order_a), _bag(order_b))
-    if renames is None:
-        return False
+def _said_alike(order_a, order_b, renames):
+    """The end of ``same_memory``, once the words match (``renames`` from ``_typo_renames``)."""
     if renames:
         order_b = tuple(_rename(token, renames) for token in order_b)
-    return same_order(order_a, order_b)
+    return order_a == order_b or same_order(order_a, order_b)
+
+
+def same_memory(text_a, text_b):
+    """True when two texts say the same: the same words, but for a typo or two in longer words, in an order
+    that puts no one in another's place (``same_order``)."""
+    renames = _typo_renames(words(text_a), words(text_b))
+    return renames is not None and _said_alike(sequence(text_a), sequence(text_b), renames)
 
 
 def _split(order, mark):
@@ -238,9 +234,8 @@ def closest(text, candidates):
         score_cutoff=_PREFILTER_SCORE,
         limit=_PREFILTER_LIMIT,
     )
-    wanted = sequence(text)
     for _, _, memory_id in hits:
-        if same_memory(wanted, sequence(candidates[memory_id])):
+        if same_memory(text, candidates[memory_id]):
             return memory_id
     return None
 
@@ -381,12 +376,17 @@ _POSSESSIVE = re.compile(r"['’]s\b")
 
 class Meaning(NamedTuple):
     """What a memory's text says: its folded words in order-free form, the words that say which fact it
-    is (without the frame and the subject's own words), its polarity, and its words in order (``sequence``)."""
+    is (without the frame and the subject's own words), its polarity, and the folded text they come from."""
 
     words: tuple
     content: frozenset
     negated: bool
-    order: tuple
+    folded: str
+
+    @property
+    def order(self):
+        """Its words in order (``sequence``), worked out when they are compared."""
+        return sequence(self.folded)
 
 
 @dataclass(frozen=True)
@@ -397,12 +397,16 @@ class Variant:
     words: tuple
     content: frozenset
     negated: bool
-    order: tuple = ()
+    folded: str = ""
     ids: tuple = ()
 
     @functools.cached_property
     def word_set(self):
         return frozenset(self.words)
+
+    @functools.cached_property
+    def order(self):
+        return sequence(self.folded)
 
 
 def meaning(text, subject="", kind=""):
@@ -412,12 +416,11 @@ def meaning(text, subject="", kind=""):
     for pattern, replacement in _SYNONYMS:
         folded = pattern.sub(replacement, folded)
     # The order keeps whose a thing is ("Lan's boss"); the words do not.
-    order = sequence(folded)
     all_words = words(_POSSESSIVE.sub("", folded))
     own = set(words(f"{subject} {kind}".replace("_", " ")))
     negated = sum(word in _NEGATIONS for word in all_words) % 2 == 1
     content = frozenset(w for w in all_words if w not in _FRAME and w not in _NEGATIONS and w not in own)
-    return Meaning(tuple(all_words), content, negated, order)
+    return Meaning(tuple(all_words), content, negated, folded)
 
 
 def _typo_partner(word, others):
@@ -471,7 +474,8 @@ def same_fact(a, b):
     words they both have are in the same order (``same_order``: "Lan owes Minh" is not "Minh owes Lan")."""
     if a.negated != b.negated:
         return False
-    if same_memory(a.order, b.order):
+    renames = _typo_renames(a.words, b.words)
+    if renames is not None and _said_alike(a.order, b.order, renames):
         return True
     smaller, larger = sorted((a.content, b.content), key=len)
     if not (smaller and _contained(smaller, larger)):

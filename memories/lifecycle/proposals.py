@@ -30,7 +30,6 @@ from django.utils.translation import gettext as _
 from memories import lifecycle
 from memories.language import characters
 from memories.language.meaning import closest, contradicted, same_memory
-from memories.language.words import sequence
 from memories.lifecycle import (
     MAX_TTL,
     InvalidValue,
@@ -188,11 +187,10 @@ def propose(
         # Current memories with the same text key (the same words), newest first, that say them in an
         # order meaning the same: one that the owner approved, one waiting for review or one the owner
         # rejected decides the answer.
-        wanted = sequence(fields["text"])
         same = [
             (memory_id, status)
             for memory_id, status, text in _lookup(_SAME_TEXT, [fields["user"], fields["text_key"]])
-            if same_memory(wanted, sequence(text))
+            if same_memory(fields["text"], text)
         ]
         for memory_id, status in same:
             if status == Status.APPROVED:
