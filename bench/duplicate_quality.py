@@ -3,7 +3,7 @@
 Run from the repository root: ``.venv/bin/python bench/duplicate_quality.py [--verbose]``. Scores are over
 pairs: a pair the doctor groups is right when the set puts both in one group (precision), and a pair of
 one group should be grouped (recall). The baseline is the write path's own check alone (the same
-``text_key``, or ``same_memory``: one word order, typos only), on the same blocks.
+``text_key``, or ``same_memory``: the same words in an order saying the same, typos only), on the same blocks.
 """
 
 import argparse
@@ -37,19 +37,17 @@ def doctor_groups(rows):
 
 def write_path_groups(rows):
     from memories.language.meaning import same_memory
-    from memories.language.words import words
 
     found = []
     for members in blocks(rows).values():
         groups = []
         for key, text in members:
-            mine = words(text)
             for group in groups:
-                if same_memory(mine, group[0]):
+                if same_memory(text, group[0]):
                     group[1].append(key)
                     break
             else:
-                groups.append((mine, [key]))
+                groups.append((text, [key]))
         found.extend(keys for _, keys in groups if len(keys) > 1)
     return found
 

@@ -6,9 +6,9 @@ supersede chains. Nothing is changed; consolidation, cleanup and hygiene act on 
 
 Duplicates and contradictions are only looked for inside a block of live memories with the same user,
 kind, subject and project: memories of different users (or about different things) are never grouped.
-Inside a block, memories with the same folded words share one variant; candidate pairs of variants come
-from an inverted index of their words, where a word shared by more than ``POSTING_CAP`` variants (like
-"prefer" in a block of preferences) proposes no pairs. The work grows with the number of memories, not
+Inside a block, memories with the same folded words in the same order share one variant; candidate pairs
+of variants come from an inverted index of their words, where a word shared by more than ``POSTING_CAP``
+variants (like "prefer" in a block of preferences) proposes no pairs. The work grows with the number of memories, not
 with its square. Whether a pair is the same fact or a contradiction is ``memories.language.meaning``'s
 to say, as it is for the write path.
 """
@@ -88,7 +88,7 @@ def _variants(rows, subject, kind):
     by_meaning = {}
     for memory_id, text in rows:
         found = meaning(text, subject, kind)
-        by_meaning.setdefault((found.words, found.negated), (found, []))[1].append(memory_id)
+        by_meaning.setdefault((found.order, found.negated), (found, []))[1].append(memory_id)
     return [Variant(*found, ids=tuple(ids)) for found, ids in by_meaning.values()]
 
 

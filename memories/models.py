@@ -153,7 +153,7 @@ class Memory(models.Model):
         "Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="memories", db_index=False
     )
     flags = models.JSONField(default=list, blank=True)
-    # ``memories.language.meaning.text_key(text)``, kept by the write path: same key, same memory.
+    # ``memories.language.meaning.text_key(text)``, kept by the write path: same key, same words.
     text_key = models.CharField(max_length=40, blank=True, default="", editable=False)
     created_at = models.DateTimeField(default=timezone.now)
     confirmed_at = models.DateTimeField(default=timezone.now)

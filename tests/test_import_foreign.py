@@ -453,3 +453,11 @@ def test_a_mem0_id_is_not_taken_for_a_card_number_or_a_two_factor_secret():
     items = [mem0_item(memory_id, text, None) for memory_id, text in zip(ids, TEXTS, strict=False)]
     result = run(json.dumps(items), "mem0")
     assert not result.refused and len(result.imported) == 2
+
+
+def test_the_same_words_in_other_roles_are_two_memories_of_one_file():
+    result = run(mem0_get_all(["Lan owes Minh 200k", "Minh owes Lan 200k", "Lan owes Minh 200k"]), "mem0")
+    assert [item.text for item in result.imported] == ["Lan owes Minh 200k", "Minh owes Lan 200k"]
+    assert [item.reason for item in result.skipped] == [
+        f"duplicate: the same as {result.imported[0].where} of this file"
+    ]

@@ -3,21 +3,28 @@
 The write path, the doctor and consolidation ask these questions, and they must get one answer.
 
 **The same memory** (SPEC §3: near-duplicates are not stored twice). After folding case and diacritics,
-dropping punctuation and filler words and English plural and third-person endings, two texts with the
-same words in any order are the same memory: that form's digest is the ``text_key`` column, so the exact
-case is one indexed lookup. On top of it, ``same_memory`` allows typo-sized differences in longer words.
-Numbers, negations and short words must match exactly: "prefers pnpm" and "prefers npm", "before 9am"
-and "before 10am", "likes" and "does not like" are different memories.
+dropping punctuation and filler words and English plural and third-person endings, two texts are the
+same memory when they have the same words, typo-sized differences in longer words aside, in an order
+that says the same (``same_order``): the items of a list in any order ("tea and coffee"), the two sides of
+"is" either way round ("Lan is the owner's sister" / "The owner's sister is Lan"), one phrase moved
+("For deploys, X uses Docker"); but not two parties in each other's places ("Lan owes Minh 200k" / "Minh
+owes Lan 200k", "An là sếp của Bình" / "Bình là sếp của An"), which takes more than one move. Numbers,
+negations and short words must match exactly: "prefers pnpm" and "prefers npm", "before 9am" and "before
+10am", "likes" and "does not like" are different memories. The digest of a text's words in any order is
+the ``text_key`` column: the memories with the same words, found by one indexed lookup, among which
+``same_memory`` decides.
 
 **The same fact**, a looser test for memories already grouped by user, kind and subject: same polarity
 (both or neither negated), and the content words of one (its words without the frame: "prefer",
 "always", "answer", the subject's own words, negations) all found in the other, a typo allowed in longer
-words. The seed's "User prefers Vietnamese.", "User wants Vietnamese-first." and "Always answer in
-Vietnamese with diacritics." all hold "vietnamese": one fact.
+words, with the words both have in an order that says the same. The seed's "User prefers Vietnamese.",
+"User wants Vietnamese-first." and "Always answer in Vietnamese with diacritics." all hold "vietnamese":
+one fact.
 
-**A contradiction**: one is the negation of the other, or both keep the same frame and each puts one or
-two words of its own in the same slot: "prefers pnpm" and "prefers npm", "before 9am" and "before 10am",
-"thích cà phê" and "không thích cà phê".
+**A contradiction**: one is the negation of the other, the same words with the parties in other places
+("Lan owes Minh" and "Minh owes Lan"), or both keep the same frame and each puts one or two words of its
+own in the same slot: "prefers pnpm" and "prefers npm", "before 9am" and "before 10am", "thích cà phê"
+and "không thích cà phê".
 """
 
 import functools
@@ -31,17 +38,20 @@ from rapidfuzz.distance import Levenshtein
 from rapidfuzz.utils import default_process
 
 from memories.language.folding import fold
-from memories.language.words import words
+from memories.language.words import IS, JOINT, OWNER, POSSESSIVE, sequence, words
 
 # Compared words shorter than this must match exactly (pnpm/npm, 9am/8am, Lan/Lam).
 FUZZY_MIN_LENGTH = 5
 # rapidfuzz's first pass (0..100); only its best few hits get the word-by-word check.
 _PREFILTER_SCORE = 80
 _PREFILTER_LIMIT = 5
+# How many words before the point where two texts part a reordered list's first item may start.
+_LIST_REACH = 8
 
 
 def text_key(text):
-    """The indexed key of a memory's text: equal keys mean the same memory, whatever its wording."""
+    """The indexed key of a memory's text: its words in any order. Equal keys mean the same words, and a
+    memory with them is the same memory when ``same_memory`` says their order agrees."""
     normal = " ".join(words(text))
     return hashlib.sha256(normal.encode("utf-8")).hexdigest()[:40]
 
@@ -62,23 +72,150 @@ def typo_of(a, b):
     return Levenshtein.distance(a, b, score_cutoff=allowed) <= allowed
 
 
-def same_memory(words_a, words_b):
-    """True when two ``words`` lists differ only by a typo or two in longer words."""
+def _typo_renames(words_a, words_b):
+    """How the words of ``words_b`` (sorted) become those of ``words_a``: ``{typo: word}``, empty when they
+    are the same words, None when they differ by more than a typo or two in longer words."""
     if words_a == words_b:
-        return True
+        return {}
     if len(words_a) != len(words_b):
-        return False
+        return None
     only_a = sorted(set(words_a) - set(words_b))
     only_b = sorted(set(words_b) - set(words_a))
     if len(only_a) != len(only_b) or len(only_a) > 2:
-        return False
+        return None
+    renames = {}
     unmatched = list(only_b)
     for word in only_a:
         partner = next((other for other in unmatched if typo_of(word, other)), None)
         if partner is None:
-            return False
+            return None
         unmatched.remove(partner)
-    return True
+        renames[partner] = word
+    return renames
+
+
+def _base(token):
+    return token[: -len(POSSESSIVE)] if token.endswith(POSSESSIVE) else token
+
+
+def _rename(token, renames):
+    base = _base(token)
+    return renames[base] + token[len(base) :] if base in renames else token
+
+
+def _said_alike(order_a, order_b, renames):
+    """The end of ``same_memory``, once the words match (``renames`` from ``_typo_renames``)."""
+    if renames:
+        order_b = tuple(_rename(token, renames) for token in order_b)
+    return order_a == order_b or same_order(order_a, order_b)
+
+
+def same_memory(text_a, text_b):
+    """True when two texts say the same: the same words, but for a typo or two in longer words, in an order
+    that puts no one in another's place (``same_order``)."""
+    renames = _typo_renames(words(text_a), words(text_b))
+    return renames is not None and _said_alike(sequence(text_a), sequence(text_b), renames)
+
+
+def _split(order, mark):
+    parts, part = [], []
+    for token in order:
+        if token == mark:
+            parts.append(tuple(part))
+            part = []
+        else:
+            part.append(token)
+    parts.append(tuple(part))
+    return parts
+
+
+def _joined(parts, mark):
+    joined = []
+    for part in parts:
+        if joined:
+            joined.append(mark)
+        joined.extend(part)
+    return tuple(joined)
+
+
+def _sides_sorted(order):
+    """``order`` with the two sides of each clause's one "is" in a fixed order: "Lan is the owner's sister"
+    and "The owner's sister is Lan" say the same, as the clause runs from one joint to the next."""
+    clauses = []
+    for clause in _split(order, JOINT):
+        sides = _split(clause, IS)
+        clauses.append(_joined(sorted(sides), IS) if len(sides) == 2 else clause)
+    return _joined(clauses, JOINT)
+
+
+def _one_phrase_moved(a, b):
+    """``b`` is ``a`` with at most one run of words moved elsewhere ("For deploys, X uses Docker" / "X uses
+    Docker for deploys"). Two parties changing sides of a relation ("Lan owes Minh" / "Minh owes Lan")
+    take two moves."""
+    start, end = _common_ends(a, b)
+    middle_a, middle_b = a[start:end], b[start:end]
+    return not middle_a or any(middle_b == middle_a[k:] + middle_a[:k] for k in range(1, len(middle_a)))
+
+
+def _common_ends(a, b):
+    start, end = 0, len(a)
+    while start < end and a[start] == b[start]:
+        start += 1
+    while end > start and a[end - 1] == b[end - 1]:
+        end -= 1
+    return start, end
+
+
+def _list_reordered(a, b):
+    """``b`` is ``a`` with the items of one list in another order ("likes tea, coffee and milk" / "likes milk,
+    tea and coffee"). The list ends where its clause does: "Lan owes Minh and Hoa owes Lan" is no list of
+    Minh and Hoa."""
+    start, end = _common_ends(a, b)
+    if JOINT not in a[start:end] or not (end == len(a) or a[end] in (JOINT, IS)):
+        return False
+    # Where the list starts is not known: its first item may begin before the texts part.
+    for first in range(start, max(-1, start - _LIST_REACH), -1):
+        items_a, items_b = _split(a[first:end], JOINT), _split(b[first:end], JOINT)
+        if all(items_a) and all(items_b) and sorted(items_a) == sorted(items_b):
+            return True
+    return False
+
+
+def _owners(order):
+    return [token for token in order if _base(token) == OWNER]
+
+
+def _owner_left_out(named, bare):
+    """``named`` names the owner and ``bare`` does not: a text that leaves the owner out ("Likes tea") has
+    them as its subject, in front, when the other names them once; otherwise the other's mentions go."""
+    if _owners(named) == [OWNER]:
+        return named, (OWNER, *bare)
+    return tuple(token for token in named if _base(token) != OWNER), bare
+
+
+def _with_owner(a, b):
+    if bool(_owners(a)) == bool(_owners(b)):
+        return a, b
+    if _owners(a):
+        return _owner_left_out(a, b)
+    b, a = _owner_left_out(b, a)
+    return a, b
+
+
+def same_order(a, b):
+    """Whether two ``sequence``s of the same words say who does what to whom alike. Which side of "is" a
+    party is on does not count ("Lan is the owner's sister" / "The owner's sister is Lan"), nor the order
+    of a list's items ("tea and coffee"), nor one phrase moved; anything more, like two parties changing
+    places around what joins them ("Lan owes Minh" / "Minh owes Lan"), does."""
+    a, b = _with_owner(a, b)
+    for mark in (JOINT, IS):
+        # One says in clauses, or with "is", what the other says in one go: those marks are not compared.
+        if a.count(mark) != b.count(mark):
+            a, b = tuple(t for t in a if t != mark), tuple(t for t in b if t != mark)
+    if sorted(a) != sorted(b):
+        return False
+    a, b = _sides_sorted(a), _sides_sorted(b)
+    return _one_phrase_moved(a, b) or _list_reordered(a, b)
 
 
 def closest(text, candidates):
@@ -97,9 +234,8 @@ def closest(text, candidates):
         score_cutoff=_PREFILTER_SCORE,
         limit=_PREFILTER_LIMIT,
     )
-    wanted = words(text)
     for _, _, memory_id in hits:
-        if same_memory(wanted, words(candidates[memory_id])):
+        if same_memory(text, candidates[memory_id]):
             return memory_id
     return None
 
@@ -240,11 +376,17 @@ _POSSESSIVE = re.compile(r"['’]s\b")
 
 class Meaning(NamedTuple):
     """What a memory's text says: its folded words in order-free form, the words that say which fact it
-    is (without the frame and the subject's own words), and its polarity."""
+    is (without the frame and the subject's own words), its polarity, and the folded text they come from."""
 
     words: tuple
     content: frozenset
     negated: bool
+    folded: str
+
+    @property
+    def order(self):
+        """Its words in order (``sequence``), worked out when they are compared."""
+        return sequence(self.folded)
 
 
 @dataclass(frozen=True)
@@ -255,24 +397,30 @@ class Variant:
     words: tuple
     content: frozenset
     negated: bool
+    folded: str = ""
     ids: tuple = ()
 
     @functools.cached_property
     def word_set(self):
         return frozenset(self.words)
 
+    @functools.cached_property
+    def order(self):
+        return sequence(self.folded)
+
 
 def meaning(text, subject="", kind=""):
     """The ``Meaning`` of a memory of this subject and kind."""
     text = _VIETNAMESE_WORDS.sub(lambda match: f" {_VIETNAMESE[match.group(1).lower()]} ", text)
-    folded = _ORDINAL.sub(r"\1", _POSSESSIVE.sub("", _CONTRACTION.sub(" not", fold(text))))
+    folded = _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
     for pattern, replacement in _SYNONYMS:
         folded = pattern.sub(replacement, folded)
-    all_words = words(folded)
+    # The order keeps whose a thing is ("Lan's boss"); the words do not.
+    all_words = words(_POSSESSIVE.sub("", folded))
     own = set(words(f"{subject} {kind}".replace("_", " ")))
     negated = sum(word in _NEGATIONS for word in all_words) % 2 == 1
     content = frozenset(w for w in all_words if w not in _FRAME and w not in _NEGATIONS and w not in own)
-    return Meaning(tuple(all_words), content, negated)
+    return Meaning(tuple(all_words), content, negated, folded)
 
 
 def _typo_partner(word, others):
@@ -303,18 +451,44 @@ def _contained(smaller, larger):
     return all(_typo_partner(word, others) for word in smaller - larger)
 
 
+def _restricted(order, kept):
+    """The tokens of ``order`` whose word is in ``kept``, with the owner and the marks between them; whose a
+    thing is counts only when that thing is kept ("User's birthday is on 12 March" / "born on March 12")."""
+    tokens = []
+    for index, token in enumerate(order):
+        if token == JOINT:
+            if tokens and tokens[-1] != JOINT:
+                tokens.append(token)
+        elif token == IS or _base(token) in kept or _base(token) == OWNER:
+            following = order[index + 1] if index + 1 < len(order) else ""
+            if token.endswith(POSSESSIVE) and _base(following) not in kept:
+                token = _base(token)
+            tokens.append(token)
+    if tokens and tokens[-1] == JOINT:
+        tokens.pop()
+    return tuple(tokens)
+
+
 def same_fact(a, b):
-    """``a`` and ``b`` (Variants) state the same fact: one's content is all found in the other's."""
+    """``a`` and ``b`` (Variants) state the same fact: one's content is all found in the other's, and the
+    words they both have are in the same order (``same_order``: "Lan owes Minh" is not "Minh owes Lan")."""
     if a.negated != b.negated:
         return False
-    if same_memory(list(a.words), list(b.words)):
+    renames = _typo_renames(a.words, b.words)
+    if renames is not None and _said_alike(a.order, b.order, renames):
         return True
     smaller, larger = sorted((a.content, b.content), key=len)
-    return bool(smaller) and _contained(smaller, larger)
+    if not (smaller and _contained(smaller, larger)):
+        return False
+    shared = a.word_set & b.word_set
+    return same_order(_restricted(a.order, shared), _restricted(b.order, shared))
 
 
 def contradict(a, b, has_subject):
     """``a`` and ``b`` (Variants of one user, kind and subject, not the same fact) cannot both be true."""
+    if a.negated == b.negated and a.words == b.words:
+        # The same words with the parties in other places: "Lan owes Minh" against "Minh owes Lan".
+        return not same_order(a.order, b.order)
     if a.negated != b.negated:
         smaller, larger = sorted((a.content, b.content), key=len)
         return bool(smaller) and _contained(smaller, larger)

@@ -1,4 +1,4 @@
-"""Words: how texts are split, which words carry nothing, and the two stems.
+"""Words: how texts are split, which words carry nothing, the two stems, and a text's words in order.
 
 Two stems for two jobs, both of English endings only (folded Vietnamese words never end in "s"):
 - ``singular`` is the canonical form a memory's words are keyed and compared by ("replies" -> "reply",
@@ -94,3 +94,43 @@ def words(text):
     """The words that carry a memory's meaning, folded and singular, sorted (word order does not count)."""
     folded = _OWNER_PHRASES.sub(" ", fold(text))
     return tuple(sorted(singular(word) for word in WORD.findall(folded) if word not in FILLER_WORDS))
+
+
+# A memory's words in the order it says them (``sequence``), with three marks standing for what the
+# order is read around: the owner (who is often one of the parties), the joints of a list or of clauses
+# ("and", "or", a comma before a space), and "is" (whose two sides may change places).
+OWNER = "@"
+JOINT = "&"
+IS = "="
+POSSESSIVE = "'s"
+_OWNER_WORDS = frozenset(["user", "users", "owner"])
+_JOINTS = frozenset(["and", "or", "va", "hoac"])
+_COPULAS = frozenset(["is", "are", "was", "were", "la"])
+# A comma or a full stop only joins when a space or the end follows: "1,5" and "1.5" are numbers.
+_SEQUENCE_TOKEN = re.compile(r"(\w+)(['’]s\b)?|[,;.!?]+(?=\s|$)")
+
+
+@functools.lru_cache(maxsize=4096)
+def sequence(text):
+    """The words of ``text`` as ``words`` keeps them (folded, singular, no filler), in the text's order,
+    with the marks above; a possessive stays on its word ("Lan's" -> "lan's"), since it says whose."""
+    folded = _OWNER_PHRASES.sub(" user", fold(text))
+    tokens = []
+    for match in _SEQUENCE_TOKEN.finditer(folded):
+        word, possessive = match.groups()
+        if word is None or word in _JOINTS:
+            token = JOINT
+        elif word in _COPULAS:
+            token = IS
+        elif word in _OWNER_WORDS:
+            token = OWNER + (POSSESSIVE if possessive else "")
+        elif word in FILLER_WORDS:
+            continue
+        else:
+            token = singular(word) + (POSSESSIVE if possessive else "")
+        if token == JOINT and (not tokens or tokens[-1] == JOINT):
+            continue
+        tokens.append(token)
+    if tokens and tokens[-1] == JOINT:
+        tokens.pop()
+    return tuple(tokens)

@@ -4,8 +4,9 @@
 - ``refused``: paused, the write policy is ``deny``, a secret in it, one-off venting (a passing mood
   with nothing lasting in it, unless the user asked to remember it), or the owner rejected the same
   memory before; nothing is stored;
-- ``duplicate``: a live memory of the same user already says it (same words in any order, case,
-  punctuation and diacritics aside, or a typo apart); that memory is confirmed instead. A proposal
+- ``duplicate``: a live memory of the same user already says it (the same words, case, punctuation and
+  diacritics aside, or a typo apart, in an order that puts no one in another's place: "Lan owes Minh" is
+  not "Minh owes Lan"); that memory is confirmed instead. A proposal
   already waiting for review is a duplicate too, and is left as it is;
 - ``approved`` under the ``allow`` policy, ``pending`` under ``ask``; but proposals from tool output,
   reading like an instruction, or contradicting a live memory of the same user, kind and subject (a
@@ -28,7 +29,7 @@ from django.utils.translation import gettext as _
 
 from memories import lifecycle
 from memories.language import characters
-from memories.language.meaning import closest, contradicted
+from memories.language.meaning import closest, contradicted, same_memory
 from memories.lifecycle import (
     MAX_TTL,
     InvalidValue,
@@ -124,7 +125,7 @@ def lock_many(news):
 # Both duplicate checks are raw SQL: a proposal is on the hot path of every agent turn, and building the
 # querysets in the ORM cost several times what the database needs to answer them.
 _SAME_TEXT = """
-SELECT id, status FROM memory
+SELECT id, status, text FROM memory
 WHERE "user" = %s AND text_key = %s AND superseded_by_id IS NULL AND deleted_at IS NULL
     AND (expires_at IS NULL OR expires_at > %s)
 ORDER BY id DESC LIMIT 20
@@ -203,7 +204,7 @@ def propose(
             return Proposal(None, REFUSED, f"not stored: {error}")
         fields = new.fields
         _lock(fields["user"], fields["text_key"], fields["kind"], fields["subject"])
-        found = same_text(_lookup(_SAME_TEXT, [fields["user"], fields["text_key"]]))
+        found = same_text(fields["text"], _lookup(_SAME_TEXT, [fields["user"], fields["text_key"]]))
         if found is None:
             alike = dict(_lookup(_SAME_SUBJECT, [fields["user"], fields["kind"], fields["subject"]]))
             found = same_words(fields["text"], alike)
@@ -233,10 +234,12 @@ def propose(
     return Proposal(memory.pk, PENDING, "queued for the owner's review: the write policy is ask")
 
 
-def same_text(same):
-    """The memory with the same text key that decides what becomes of a new one, as ``(status, id)``, or
-    None: of ``same`` (``(id, status)`` rows, newest first), one the owner approved, else one waiting for
+def same_text(text, same):
+    """The memory with the same text key that decides what becomes of a new one of ``text``, as
+    ``(status, id)``, or None: of ``same`` (``(id, status, text)`` rows, newest first) that say the same
+    words in an order meaning the same (``same_memory``), one the owner approved, else one waiting for
     review, else one the owner rejected."""
+    same = [(memory_id, status) for memory_id, status, other in same if same_memory(text, other)]
     for wanted in (Status.APPROVED, Status.PENDING, Status.REJECTED):
         for memory_id, status in same:
             if status == wanted:
@@ -262,7 +265,7 @@ def flags_of(fields, alike):
 
 
 def same_texts(keys):
-    """``_SAME_TEXT`` for many ``(user, text_key)`` pairs in one statement: ``{pair: [(id, status), …]}``,
+    """``_SAME_TEXT`` for many ``(user, text_key)`` pairs in one statement: ``{pair: [(id, status, text), …]}``,
     newest first (pairs with none are left out). At most a few hundred pairs a call."""
     keys = list(dict.fromkeys(keys))
     if not keys:
@@ -270,7 +273,7 @@ def same_texts(keys):
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     pairs = ", ".join(["(%s, %s)"] * len(keys))
     sql = f"""
-SELECT id, status, "user", text_key FROM memory
+SELECT id, status, text, "user", text_key FROM memory
 WHERE ("user", text_key) IN (VALUES {pairs}) AND superseded_by_id IS NULL AND deleted_at IS NULL
     AND (expires_at IS NULL OR expires_at > %s)
 ORDER BY id DESC
@@ -278,8 +281,8 @@ ORDER BY id DESC
     found = {}
     with connection.cursor() as cursor:
         cursor.execute(sql, [*(value for key in keys for value in key), now])
-        for memory_id, status, user, key in cursor.fetchall():
-            found.setdefault((user, key), []).append((memory_id, status))
+        for memory_id, status, text, user, key in cursor.fetchall():
+            found.setdefault((user, key), []).append((memory_id, status, text))
     return found
 
 

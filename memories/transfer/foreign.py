@@ -29,7 +29,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from memories import lifecycle
-from memories.language.meaning import closest
+from memories.language.meaning import closest, same_memory
 from memories.lifecycle import MAX_LABEL_LENGTH, InvalidValue, LifecycleError, proposals
 from memories.models import Layer, Scope, SourceKind, Status
 from memories.screening import secrets
@@ -179,7 +179,8 @@ class _Run:
     def _check(self, record, fields, same, alike):
         """The memory's flags if it is to be imported; None once it is reported skipped or refused."""
         key, block = (fields["user"], fields["text_key"]), _block(fields)
-        earlier = self.seen.get(key)
+        # The same words earlier in the file, in an order meaning the same.
+        earlier = next((where for where, text in self.seen.get(key, ()) if same_memory(fields["text"], text)), None)
         if earlier is None:
             mine = dict(enumerate(where for where, _ in self.seen_alike[block]))
             twin = closest(fields["text"], {i: text for i, (_, text) in enumerate(self.seen_alike[block])})
@@ -188,7 +189,7 @@ class _Run:
             self.skipped.append(Item(record.where, fields["text"], f"duplicate: the same as {earlier} of this file"))
             return None
         stored = alike.get(block, {})
-        found = proposals.same_text(same.get(key, [])) or proposals.same_words(fields["text"], stored)
+        found = proposals.same_text(fields["text"], same.get(key, [])) or proposals.same_words(fields["text"], stored)
         if found is not None:
             status, memory_id = found
             if status == Status.REJECTED:
@@ -202,7 +203,7 @@ class _Run:
         flags, _ = proposals.flags_of(fields, stored)
         if is_venting(fields["text"]):
             flags.append(VENTING)
-        self.seen[key] = record.where
+        self.seen.setdefault(key, []).append((record.where, fields["text"]))
         self.seen_alike[block].append((record.where, fields["text"]))
         return flags
 

@@ -1,0 +1,139 @@
+"""A duplicate is the same fact: who does what to whom, negations and numbers count; word order that
+changes none of them (a list, a moved phrase, the two sides of "is") does not.
+
+Asked of the write path (``propose``) and the doctor alike, in English and Vietnamese."""
+
+import pytest
+
+from governance import doctor
+from memories import lifecycle
+from memories.lifecycle import policies, proposals
+from memories.models import AuditEvent, Memory
+from tests.factories import OWNER, add_memory
+
+pytestmark = pytest.mark.django_db
+
+# Pairs of different facts made of the same words, or nearly: the second must never be taken for the first.
+ROLES_SWAPPED = [
+    ("Minh owes Lan 200k.", "Lan owes Minh 200k."),
+    ("Alice sent money to Bob.", "Bob sent money to Alice."),
+    ("User owes Lan 200k.", "Lan owes the user 200k."),
+    ("Lan is Minh's boss.", "Minh is Lan's boss."),
+    ("An là sếp của Bình.", "Bình là sếp của An."),
+    ("Lan nợ Minh 200 nghìn.", "Minh nợ Lan 200 nghìn."),
+    ("Người dùng chuyển tiền cho Lan.", "Lan chuyển tiền cho người dùng."),
+]
+NEGATED = [
+    ("User drinks coffee.", "User does not drink coffee."),
+    ("Người dùng thích cà phê.", "Người dùng không thích cà phê."),
+]
+OTHER_NUMBERS = [
+    ("User owes Lan 200k.", "User owes Lan 300k."),
+    ("User wakes at 6am.", "User wakes at 7am."),
+    ("Người dùng dậy lúc 6 giờ sáng.", "Người dùng dậy lúc 7 giờ sáng."),
+]
+DIFFERENT = ROLES_SWAPPED + NEGATED + OTHER_NUMBERS
+
+# The same fact in other words: each pair is one memory.
+SAME = [
+    ("User likes tea and coffee.", "User likes coffee and tea."),
+    ("Người dùng thích trà và cà phê.", "Người dùng thích cà phê và trà."),
+    ("User likes tea, coffee and milk.", "User likes milk, tea and coffee."),
+    ("Lan is the owner's sister.", "The owner's sister is Lan."),
+    ("An là sếp của Bình.", "Sếp của Bình là An."),
+    ("Lan owes Minh 200k.", "lan OWES minh 200K!"),
+    ("On Mondays, Lan owes Minh 200k.", "Lan owes Minh 200k on Mondays."),
+    ("Lan nợ Minh 200 nghìn.", "lan no minh 200 nghin"),
+    ("Alice sends money to Bob every month.", "Alice sends money to Bob every mounth."),
+]
+
+
+def propose(text, **fields):
+    fields.setdefault("kind", "fact")
+    fields.setdefault("source", "telegram message 42")
+    fields.setdefault("source_kind", "user_message")
+    fields.setdefault("agent", "bestie")
+    fields.setdefault("user", "owner")
+    return proposals.propose(text=text, **fields)
+
+
+def _untouched(memory):
+    before = memory.confirmed_at
+    memory.refresh_from_db()
+    assert memory.confirmed_at == before
+    assert not AuditEvent.objects.filter(memory_id=memory.pk, event="confirm").exists()
+
+
+@pytest.mark.parametrize("subject", ["", "money"])
+@pytest.mark.parametrize("original, other", DIFFERENT)
+def test_a_different_fact_of_the_same_words_is_stored_not_confirmed(original, other, subject):
+    existing = add_memory(original, kind="fact", user="owner", subject=subject)
+    answer = propose(other, subject=subject)
+    assert answer.status == "pending" and answer.id != existing.pk
+    assert Memory.objects.get(pk=answer.id).text == other
+    assert Memory.objects.count() == 2
+    _untouched(existing)
+
+
+@pytest.mark.parametrize("original, other", ROLES_SWAPPED)
+def test_the_same_words_in_other_roles_are_stored_under_another_subject_too(original, other):
+    """The exact-key lookup spans every kind and subject of a user: it must not take a swap for a repeat."""
+    existing = add_memory(original, kind="fact", user="owner", subject="debts")
+    answer = propose(other, kind="preference", subject="")
+    assert answer.status == "pending" and answer.id != existing.pk
+    _untouched(existing)
+
+
+@pytest.mark.parametrize("original, other", ROLES_SWAPPED)
+def test_swapped_roles_are_a_possible_update_for_the_owner_even_under_allow(original, other):
+    policies.set_write_policy("allow", actor=OWNER)
+    existing = add_memory(original, kind="fact", user="owner", subject="money")
+    answer = propose(other, subject="money")
+    assert (answer.status, answer.flags) == ("pending", ("possible_update",))
+    assert f"says otherwise than memory {existing.pk}" in answer.reason
+
+
+def test_a_rejected_memory_does_not_refuse_its_swapped_roles():
+    first = propose("Minh owes Lan 200k.")
+    lifecycle.reject([first.id], actor=OWNER)
+    assert propose("minh owes LAN 200k").status == "refused"
+    assert propose("Lan owes Minh 200k.").status == "pending"
+
+
+@pytest.mark.parametrize("subject", ["", "money"])
+@pytest.mark.parametrize("original, again", SAME)
+def test_the_same_fact_in_other_words_confirms_the_memory(original, again, subject):
+    existing = add_memory(original, kind="fact", user="owner", subject=subject)
+    answer = propose(again, subject=subject)
+    assert (answer.status, answer.id) == ("duplicate", existing.pk)
+    assert Memory.objects.count() == 1
+
+
+def _groups(texts):
+    ids = [add_memory(text, kind="fact", user="owner", subject="money").pk for text in texts]
+    return ids, doctor.analyze().duplicates
+
+
+@pytest.mark.parametrize("original, other", DIFFERENT)
+def test_the_doctor_does_not_group_different_facts(original, other):
+    _, groups = _groups([original, other])
+    assert groups == []
+
+
+@pytest.mark.parametrize("original, other", ROLES_SWAPPED)
+def test_the_doctor_reports_swapped_roles_as_a_contradiction(original, other):
+    ids, _ = _groups([original, other])
+    assert doctor.analyze("conflicts").conflicts == [sorted(ids)]
+
+
+@pytest.mark.parametrize("original, again", SAME)
+def test_the_doctor_groups_the_same_fact_in_other_words(original, again):
+    ids, groups = _groups([original, again])
+    assert groups == [sorted(ids)]
+
+
+def test_the_doctor_keeps_a_fact_and_its_swap_in_separate_groups():
+    ids, groups = _groups(
+        ["Minh owes Lan 200k.", "minh owes lan 200K", "Lan owes Minh 200k.", "Lan owes Minh 200k!", "Lan nợ Minh 200k"]
+    )
+    assert sorted(groups) == sorted([ids[:2], ids[2:4]])
