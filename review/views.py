@@ -436,6 +436,7 @@ def memory_detail(request, memory_id):
     context = {
         "memory": memory,
         "state": memory.state(),
+        "current": lifecycle.is_current(memory),
         "history": [
             (event, [(name, (event.old or {}).get(name), value) for name, value in (event.new or {}).items()])
             for event in AuditEvent.objects.filter(memory_id=memory.pk).order_by("id")
