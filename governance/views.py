@@ -107,7 +107,12 @@ def create_token(request):
 @require_POST
 @login_required
 def revoke_token(request):
+    """Revoke an agent's token, after a page that names it and says what revoking does."""
     name = request.POST.get("name", "")
+    if request.POST.get("confirm") != "yes":
+        token = agent_tokens.list_tokens().filter(name=name, revoked_at__isnull=True).first()
+        if token is not None:
+            return render(request, "governance/token_revoke_confirm.html", {"token": token})
     try:
         agent_tokens.revoke_token(name, actor=actors.owner(request.user))
     except LifecycleError as error:
