@@ -100,6 +100,7 @@ def test_install_status_and_remove_channels(db):
     [
         (["--channel", "pager:1"], "channel: must be KIND:TARGET with KIND one of email, telegram, zalo, webhook"),
         (["--channel", "email:owner@example.com", "--channel", "zalo:me"], "a zalo target must be the numeric user id"),
+        (["--channel", "webhook:http://hooks.example/x"], "a webhook target must be an https:// URL"),
         (["--channel", "email:owner@example.com", "--schedule", "every monday"], "schedule: must be a cron expression"),
         (["--channel", "email:owner@example.com", "--schedule", "0 25 * * *"], "schedule: must be a cron expression"),
     ],
@@ -116,6 +117,26 @@ def test_removing_a_channel_that_is_not_installed_is_named(db):
     with pytest.raises(CommandError, match="not installed: telegram:42"):
         memory("maintenance", "remove", "--channel", "telegram:42")
     assert channels() == ["email:owner@example.com"]
+
+
+def test_a_channel_with_a_bad_target_can_be_removed(db):
+    DigestChannel.objects.create(kind="email", target="not-an-email")
+    DigestChannel.objects.create(kind="webhook", target="http://hooks.example/x")
+    assert memory("maintenance", "remove", "--channel", "email:not-an-email").strip() == "removed 1 channel(s); 1 left"
+    assert channels() == ["webhook:http://hooks.example/x"]
+    memory("maintenance", "remove", "--channel", "webhook:http://hooks.example/x")
+    assert channels() == []
+
+
+def test_digest_names_a_bad_target_as_a_failure(db):
+    DigestChannel.objects.create(kind="email", target="not-an-email")
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="the digest was not sent: every channel failed"):
+        call_command("memory", "digest", stdout=out, stderr=io.StringIO())
+    assert out.getvalue().strip() == (
+        "email:not-an-email: FAILED, not tried: a email target must be an email address like you@example.com, "
+        "not 'not-an-email'"
+    )
 
 
 def test_digest_without_channels_prints_the_report(db):

@@ -85,9 +85,12 @@ def send_digest(command, options):
         return
     result = digest.send_now()
     for delivery in result.deliveries:
-        line = f"{delivery.channel}: " + (
-            "sent" if delivery.ok else f"FAILED after {delivery.attempts} attempts: {delivery.error}"
-        )
+        if delivery.ok:
+            line = f"{delivery.channel}: sent"
+        elif delivery.attempts:
+            line = f"{delivery.channel}: FAILED after {delivery.attempts} attempts: {delivery.error}"
+        else:
+            line = f"{delivery.channel}: FAILED, not tried: {delivery.error}"
         command.stdout.write(command.style.SUCCESS(line) if delivery.ok else command.style.ERROR(line))
     if not result.sent:
         raise Refused(f"the digest was not sent: {result.reason}")
