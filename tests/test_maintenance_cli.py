@@ -14,7 +14,7 @@ from django_q.models import Schedule
 from governance import backups
 from governance.models import DigestChannel, JobRun
 from memories.lifecycle.policies import set_delete_policy
-from memories.models import Memory
+from memories.models import AuditEvent, Memory
 from tests.cli import memory, refused
 from tests.factories import OWNER, add_memory
 
@@ -117,6 +117,18 @@ def test_removing_a_channel_that_is_not_installed_is_named(db):
     with pytest.raises(CommandError, match="not installed: telegram:42"):
         memory("maintenance", "remove", "--channel", "telegram:42")
     assert channels() == ["email:owner@example.com"]
+
+
+def test_install_without_a_schedule_keeps_the_owners_schedule(db):
+    memory("maintenance", "install", "--channel", "email:owner@example.com", "--schedule", "30 18 * * 5")
+    events = AuditEvent.objects.count()
+
+    out = memory("maintenance", "install", "--channel", "telegram:123456789")
+
+    assert out.strip() == "digest: added telegram:123456789; schedule '30 18 * * 5'"
+    assert digest_cron() == "30 18 * * 5" and AuditEvent.objects.count() == events
+    memory("maintenance", "install", "--channel", "telegram:123456789", "--schedule", "0 8 * * *")
+    assert digest_cron() == "0 8 * * *"
 
 
 def test_a_channel_with_a_bad_target_can_be_removed(db):
