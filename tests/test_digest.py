@@ -559,6 +559,14 @@ def test_a_digest_only_to_bad_targets_is_not_sent(store, smtp):
     assert smtp.messages == [] and DigestState.objects.get().last_sent_at == LAST_DIGEST
 
 
+def test_every_link_in_the_digest_starts_with_the_base_url(store, settings):
+    settings.BESTIE_BASE_URL = "http://127.0.0.1:9000"
+    built = digest.build(LAST_DIGEST, NOW)
+    links = [built.pending_url] + [m.url for m in built.new_memories] + [d.url for d in built.drift]
+    assert links and all(link.startswith("http://127.0.0.1:9000/") for link in links)
+    assert "8000" not in built.text and "http://127.0.0.1:9000/pending/" in built.text
+
+
 def test_a_digest_job_is_recorded_even_when_nothing_is_sent(db, frozen):
     jobs_before = JobRun.objects.count()
     digest.send_now()
