@@ -154,3 +154,9 @@ def test_the_admin_refuses_a_channel_whose_target_is_not_one_for_its_kind(consol
 
     console.post(url, {"kind": "email", "target": " owner@example.com ", "_save": "Save"})
     assert [str(channel) for channel in DigestChannel.objects.all()] == ["email:owner@example.com"]
+
+
+def test_the_admin_names_memories_in_plain_english(console):
+    page = console.get(reverse("admin:index")).content.decode()
+    assert ">Memories<" in page and "Memorys" not in page
+    assert "Memorys" not in console.get(reverse("admin:memories_memory_changelist")).content.decode()
