@@ -41,6 +41,25 @@ def test_the_history_shows_each_run_with_what_it_did_or_its_error(console):
     assert "/backups/bestie-2026-05-31.sqlite3" in page
 
 
+def test_what_a_run_did_reads_as_key_value_text_not_python(console):
+    deliveries = [
+        {"channel": "email:owner@example.com", "ok": True, "attempts": 1, "error": ""},
+        {"channel": "telegram:42", "ok": False, "attempts": 3, "error": "HTTP 502 from api.telegram.org"},
+    ]
+    run("digest", counts={"sent": True, "new_count": 2, "deliveries": deliveries})
+    run("hygiene", counts={"score": 81, "counts": {"live": 40, "pending_old": 2}, "ids": [3, 5]}, minutes=1)
+
+    page = console.get("/jobs/").content.decode()
+
+    assert "{&#x27;" not in page and "{'" not in page and "True" not in page and "[3" not in page
+    assert (
+        "deliveries</dt><dd>channel: email:owner@example.com, ok: yes, attempts: 1, error: –<br>"
+        "channel: telegram:42, ok: no, attempts: 3, error: HTTP 502 from api.telegram.org</dd>"
+    ) in page
+    assert "sent</dt><dd>yes</dd>" in page and "new count</dt><dd>2</dd>" in page
+    assert "counts</dt><dd>live: 40, pending old: 2</dd>" in page and "ids</dt><dd>3, 5</dd>" in page
+
+
 def test_the_history_filters_by_job_as_a_page_and_as_the_htmx_fragment(console):
     run("prune", counts={"deleted": 31})
     run("hygiene", counts={"score": 87}, minutes=1)
