@@ -4,11 +4,12 @@ import os
 import secrets
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from bestie_site import sqlite  # noqa: F401  (swaps in a current SQLite before Django loads its backend)
+from bestie_site import addresses, sqlite  # noqa: F401  (swaps in a current SQLite before Django loads its backend)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -281,7 +282,31 @@ BESTIE_MERGE_DRAFTER_API_KEY = os.environ.get("BESTIE_MERGE_DRAFTER_API_KEY", ""
 BESTIE_MERGE_DRAFTER_TIMEOUT_SECONDS = env_int("BESTIE_MERGE_DRAFTER_TIMEOUT_SECONDS", 20, minimum=1)
 
 # Jobs, digests and backups (SPEC §6).
-BESTIE_BASE_URL = os.environ.get("BESTIE_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+
+def _base_url():
+    """The console's address for links sent away from it (the digest): ``BESTIE_BASE_URL``, or where
+    ``bestie serve`` listens."""
+    value = os.environ.get("BESTIE_BASE_URL", "").strip()
+    if not value:
+        try:
+            return addresses.console_url("")
+        except ValueError as error:
+            raise ImproperlyConfigured(str(error)) from None
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018  (reading it checks it)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in {"http", "https"} or not parts.hostname or parts.query or parts.fragment:
+        raise ImproperlyConfigured(
+            f"BESTIE_BASE_URL must be the console's http:// or https:// address, like https://bestie.example.com, "
+            f"not {value!r}"
+        )
+    return value.rstrip("/")
+
+
+BESTIE_BASE_URL = _base_url()
 BESTIE_BACKUP_DIR = Path(os.environ.get("BESTIE_BACKUP_DIR") or VAR_DIR / "backups")
 BESTIE_BACKUP_KEEP = env_int("BESTIE_BACKUP_KEEP", 7, minimum=1)
 # 0 keeps raw messages forever.

@@ -8,7 +8,6 @@ answers 2xx, whatever the body.
 """
 
 import json
-import re
 import smtplib
 import time
 import urllib.error
@@ -16,23 +15,19 @@ import urllib.request
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.core.mail import EmailMultiAlternatives
-from django.core.validators import URLValidator, validate_email
 from django.db import transaction
 from django.template.loader import render_to_string
 
-from governance.models import DigestChannel
+from governance.models import DigestChannel, target_error
 from memories.lifecycle import InvalidValue
 
 TELEGRAM_TEXT_LIMIT = 4096
 ZALO_TEXT_LIMIT = 2000
-_TELEGRAM_CHAT = re.compile(r"-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31}")
-_ZALO_USER = re.compile(r"\d{1,30}")
 
 
-def parse_channel(value):
-    """``KIND:TARGET`` as (kind, target), with the target's shape checked for its kind."""
+def _split(value):
+    """``KIND:TARGET`` as (kind, target), the kind checked; the target as it was given."""
     kind, separator, target = (value or "").partition(":")
     kind, target = kind.strip().lower(), target.strip()
     if not separator or kind not in DigestChannel.Kind.values:
@@ -41,23 +36,15 @@ def parse_channel(value):
             f"must be KIND:TARGET with KIND one of {', '.join(DigestChannel.Kind.values)} "
             f"(email:you@example.com, telegram:123456789, zalo:8412345678901, webhook:https://…), not {value!r}",
         )
-    problem = None
-    if kind == DigestChannel.Kind.EMAIL:
-        try:
-            validate_email(target)
-        except ValidationError:
-            problem = "an email address like you@example.com"
-    elif kind == DigestChannel.Kind.TELEGRAM and not _TELEGRAM_CHAT.fullmatch(target):
-        problem = "a numeric chat id like 123456789 (or -100… for a group) or a @channelname"
-    elif kind == DigestChannel.Kind.ZALO and not _ZALO_USER.fullmatch(target):
-        problem = "the numeric user id the Official Account sees, like 8412345678901"
-    elif kind == DigestChannel.Kind.WEBHOOK:
-        try:
-            URLValidator(schemes=["http", "https"])(target)
-        except ValidationError:
-            problem = "an http:// or https:// URL"
-    if problem:
-        raise InvalidValue("channel", f"a {kind} target must be {problem}, not {target!r}")
+    return kind, target
+
+
+def parse_channel(value):
+    """``KIND:TARGET`` as (kind, target), with the target's shape checked for its kind."""
+    kind, target = _split(value)
+    error = target_error(kind, target)
+    if error:
+        raise InvalidValue("channel", error)
     return kind, target
 
 
@@ -224,7 +211,11 @@ SENDERS = {
 
 
 def deliver(channel, digest):
-    """Send ``digest`` to one channel, retrying with backoff; never raises."""
+    """Send ``digest`` to one channel, retrying with backoff; never raises. A target that is not one
+    for its kind (stored before targets were checked) fails at once: nothing can deliver there."""
+    invalid = target_error(channel.kind, channel.target)
+    if invalid:
+        return Delivery(str(channel), ok=False, attempts=0, error=invalid)
     attempts, pause = settings.BESTIE_CHANNEL_ATTEMPTS, settings.BESTIE_CHANNEL_BACKOFF_MS / 1000
     error = ""
     for attempt in range(1, attempts + 1):
@@ -258,10 +249,11 @@ def install(specs):
 
 @transaction.atomic
 def remove(specs=()):
-    """Remove these channels, or every channel when none is given; returns how many were removed."""
+    """Remove these channels, or every channel when none is given; returns how many were removed. A
+    channel is named as it is installed, whatever its target: a bad one can be removed too."""
     if not specs:
         return DigestChannel.objects.all().delete()[0]
-    parsed = [parse_channel(spec) for spec in specs]
+    parsed = [_split(spec) for spec in specs]
     missing = [f"{k}:{t}" for k, t in parsed if not DigestChannel.objects.filter(kind=k, target=t).exists()]
     if missing:
         raise InvalidValue("channel", f"not installed: {', '.join(missing)}")

@@ -1,6 +1,12 @@
 """Maintenance records (SPEC §6): what each job did, hygiene over time, where digests go and when the
 last one went out."""
 
+import ipaddress
+import re
+from urllib.parse import urlsplit
+
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator, validate_email
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -46,8 +52,57 @@ class HygieneSnapshot(models.Model):
         return f"hygiene {self.score} at {self.taken_at:%Y-%m-%d %H:%M}"
 
 
+_TELEGRAM_CHAT = re.compile(r"-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31}")
+_ZALO_USER = re.compile(r"\d{1,30}")
+_LOOPBACK_NAMES = {"localhost"}
+
+
+def _is_loopback(host):
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host.lower() in _LOOPBACK_NAMES
+
+
+def _webhook_problem(target):
+    try:
+        URLValidator(schemes=["http", "https"])(target)
+    except ValidationError:
+        return "an https:// URL"
+    # The digest lists what Bestie remembers: it crosses a network only encrypted. Plain http is for a
+    # receiver on this machine.
+    parts = urlsplit(target)
+    if parts.scheme != "https" and not _is_loopback(parts.hostname or ""):
+        return "an https:// URL (http:// only to this machine: localhost, 127.0.0.1, [::1])"
+    return None
+
+
+def target_problem(kind, target):
+    """What a digest target of ``kind`` must be, when ``target`` is not that; None when it is. The one
+    check of a channel's target: installing one (command line, admin) and sending to one ask it."""
+    if kind == DigestChannel.Kind.EMAIL:
+        try:
+            validate_email(target)
+        except ValidationError:
+            return "an email address like you@example.com"
+    elif kind == DigestChannel.Kind.TELEGRAM and not _TELEGRAM_CHAT.fullmatch(target):
+        return "a numeric chat id like 123456789 (or -100… for a group) or a @channelname"
+    elif kind == DigestChannel.Kind.ZALO and not _ZALO_USER.fullmatch(target):
+        return "the numeric user id the Official Account sees, like 8412345678901"
+    elif kind == DigestChannel.Kind.WEBHOOK:
+        return _webhook_problem(target)
+    return None
+
+
+def target_error(kind, target):
+    """The sentence that refuses ``target`` for ``kind``, or None when it is a good one."""
+    problem = target_problem(kind, target)
+    return f"a {kind} target must be {problem}, not {target!r}" if problem else None
+
+
 class DigestChannel(models.Model):
-    """Where the digest goes: ``email:ADDRESS``, ``telegram:CHAT_ID``, ``zalo:USER_ID``, ``webhook:URL``."""
+    """Where the digest goes: ``email:ADDRESS``, ``telegram:CHAT_ID``, ``zalo:USER_ID``, ``webhook:URL``
+    (https, or http to this machine); ``target_problem`` checks the target for its kind."""
 
     class Kind(models.TextChoices):
         EMAIL = "email", "email"
@@ -66,6 +121,12 @@ class DigestChannel(models.Model):
 
     def __str__(self):
         return f"{self.kind}:{self.target}"
+
+    def clean(self):
+        self.target = (self.target or "").strip()
+        error = target_error(self.kind, self.target) if self.kind in self.Kind.values else None
+        if error:
+            raise ValidationError({"target": error})
 
 
 class DigestState(models.Model):

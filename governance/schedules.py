@@ -104,6 +104,13 @@ def set_cron(name, cron, *, actor, now=None):
     return cron
 
 
+def cron_of(name, now=None):
+    """The cron the job ``name`` runs on now (its default until the owner changed it)."""
+    job = job_named(name)
+    seed(now)
+    return Schedule.objects.get(name=job.schedule).cron
+
+
 def set_digest_cron(cron, *, actor, now=None):
     return set_cron("digest", cron, actor=actor, now=now)
 

@@ -107,7 +107,12 @@ def create_token(request):
 @require_POST
 @login_required
 def revoke_token(request):
+    """Revoke an agent's token, after a page that names it and says what revoking does."""
     name = request.POST.get("name", "")
+    if request.POST.get("confirm") != "yes":
+        token = agent_tokens.list_tokens().filter(name=name, revoked_at__isnull=True).first()
+        if token is not None:
+            return render(request, "governance/token_revoke_confirm.html", {"token": token})
     try:
         agent_tokens.revoke_token(name, actor=actors.owner(request.user))
     except LifecycleError as error:
@@ -296,11 +301,33 @@ OUTCOME_LABELS = {
 RUNS_PER_PAGE = 50
 
 
+def _label(key):
+    return str(key).replace("_", " ")
+
+
+def _readable(value):
+    """A value of a run's result as text for a person: ``key: value`` pairs, never a Python repr."""
+    if isinstance(value, dict):
+        return ", ".join(f"{_label(key)}: {_readable(item)}" for key, item in value.items())
+    if isinstance(value, list):
+        return ", ".join(_readable(item) for item in value)
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if value is None or value == "":
+        return "–"
+    return str(value)
+
+
+def _lines(value):
+    """A result's value as the lines shown for it: one per item of a list of records (a digest's
+    deliveries), one otherwise."""
+    if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+        return [_readable(item) for item in value]
+    return [_readable(value)]
+
+
 def _run_row(run):
-    counts = [
-        (key.replace("_", " "), ", ".join(map(str, value)) if isinstance(value, list) else value)
-        for key, value in run.counts.items()
-    ]
+    counts = [(_label(key), _lines(value)) for key, value in run.counts.items()]
     took = run.finished_at - run.started_at if run.finished_at else None
     return {
         "run": run,

@@ -165,6 +165,7 @@ class Memory(models.Model):
 
     class Meta:
         db_table = "memory"
+        verbose_name_plural = "memories"
         ordering = ["id"]
         indexes = [
             models.Index(fields=["status", "layer", "scope"], name="memory_status_layer_scope"),

@@ -436,6 +436,7 @@ def memory_detail(request, memory_id):
     context = {
         "memory": memory,
         "state": memory.state(),
+        "current": lifecycle.is_current(memory),
         "history": [
             (event, [(name, (event.old or {}).get(name), value) for name, value in (event.new or {}).items()])
             for event in AuditEvent.objects.filter(memory_id=memory.pk).order_by("id")
@@ -555,6 +556,19 @@ def drift_apply(memory_id, data, who):
 @require_POST
 @login_required
 def drift_decide(request, memory_id):
+    if request.POST.get("action") == "forget" and request.POST.get("confirm") != "yes":
+        # Forgetting goes through the same confirmation page as everywhere else in the console.
+        memory = Memory.objects.filter(pk=memory_id).first()
+        if memory is not None:
+            context = {
+                "action": "forget",
+                "action_label": dict(MEMORY_ACTIONS)["forget"],
+                "memories": [memory],
+                "missing": 0,
+                "next": reverse("review:drift"),
+                "confirm_url": reverse("review:drift-decide", args=[memory.pk]),
+            }
+            return render(request, "review/memory_confirm.html", context)
     try:
         text = drift_apply(memory_id, request.POST, actors.owner(request.user))
     except lifecycle.LifecycleError as error:

@@ -2,6 +2,7 @@ import pytest
 from django import forms
 from django.urls import reverse
 
+from governance.models import DigestChannel
 from memories import lifecycle
 from memories.lifecycle import policies
 from memories.models import AuditEvent, Memory, MemorySettings, Message
@@ -133,3 +134,29 @@ def test_the_admin_bulk_delete_is_forgetting_once_the_owner_confirms(console):
     console.post(url, {"action": "delete_selected", "_selected_action": memories, "post": "yes"})
     assert not Memory.objects.exists()
     assert AuditEvent.objects.filter(event="forget", actor="owner:owner").count() == 2
+
+
+@pytest.mark.parametrize(
+    "kind, target, error",
+    [
+        ("email", "not-an-email", "a email target must be an email address"),
+        ("telegram", "my chat", "a telegram target must be a numeric chat id"),
+        ("zalo", "abc", "a zalo target must be the numeric user id"),
+        ("webhook", "http://hooks.example/x", "a webhook target must be an https:// URL"),
+    ],
+)
+def test_the_admin_refuses_a_channel_whose_target_is_not_one_for_its_kind(console, kind, target, error):
+    url = reverse("admin:governance_digestchannel_add")
+    response = console.post(url, {"kind": kind, "target": target, "_save": "Save"})
+    assert response.status_code == 200
+    assert error in response.content.decode().replace("&#x27;", "'")
+    assert not DigestChannel.objects.exists()
+
+    console.post(url, {"kind": "email", "target": " owner@example.com ", "_save": "Save"})
+    assert [str(channel) for channel in DigestChannel.objects.all()] == ["email:owner@example.com"]
+
+
+def test_the_admin_names_memories_in_plain_english(console):
+    page = console.get(reverse("admin:index")).content.decode()
+    assert ">Memories<" in page and "Memorys" not in page
+    assert "Memorys" not in console.get(reverse("admin:memories_memory_changelist")).content.decode()

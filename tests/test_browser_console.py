@@ -195,3 +195,28 @@ def test_owner_imports_chatgpt_memories_after_a_preview(live_server, logged_in, 
         "Has a cat named Mochi",
         "Prefers answers in Vietnamese",
     ]
+
+
+def test_the_memory_lists_dates_stay_on_one_line_in_a_narrow_window(live_server, logged_in):
+    page = logged_in
+    for n in range(3):
+        lifecycle.add(
+            text=f"User keeps a long note number {n} about the shop's suppliers, prices and delivery days.",
+            kind="project_context_with_a_long_kind_name",
+            subject="suppliers_and_delivery_schedule",
+            project="a-shop-with-a-long-project-name",
+            scope="project",
+            source="test",
+            source_kind="owner",
+            actor="owner:test",
+        )
+    page.set_viewport_size({"width": 560, "height": 800})
+    page.goto(f"{live_server.url}/memories/")
+
+    dates = page.locator("td.date time")
+    expect(dates).to_have_count(3)
+    lines = dates.evaluate_all(
+        "times => times.map(t => { const r = document.createRange(); r.selectNodeContents(t);"
+        " return new Set([...r.getClientRects()].map(rect => Math.round(rect.top))).size; })"
+    )
+    assert lines == [1, 1, 1]

@@ -351,6 +351,16 @@ def test_edit_pin_unpin_confirm_and_move(db):
     assert list(events) == [("add", OWNER)] + [(event, ACTOR) for event in ("edit", "pin", "unpin", "confirm", "move")]
 
 
+@pytest.mark.parametrize("verb", ["pin", "unpin", "confirm"])
+@pytest.mark.parametrize("state", ["rejected", "old", "expired", "deleted"])
+def test_pin_unpin_and_confirm_refuse_a_memory_that_is_history(every_state, verb, state):
+    target = every_state[state]
+    done = {"pin": "pinned", "unpin": "unpinned", "confirm": "confirmed"}[verb]
+    assert refused(verb, str(target.pk)) == (
+        f"memory {target.pk} is {target.state()}: only a live or pending memory can be {done}"
+    )
+
+
 @pytest.mark.parametrize(
     "args",
     [

@@ -507,13 +507,64 @@ def test_the_digest_schedule_follows_its_cron(store, smtp):
         ("email:not-an-address", "a email target must be an email address"),
         ("telegram:chat one", "a telegram target must be a numeric chat id"),
         ("zalo:abc", "a zalo target must be the numeric user id"),
-        ("webhook:ftp://example.com/x", "a webhook target must be an http:// or https:// URL"),
+        ("webhook:ftp://example.com/x", "a webhook target must be an https:// URL"),
+        ("webhook:http://hooks.example/bestie", r"a webhook target must be an https:// URL \(http:// only to this"),
     ],
 )
 def test_a_bad_channel_is_named_and_nothing_is_installed(db, spec, message):
     with pytest.raises(lifecycle.InvalidValue, match=message):
         channels.install(["email:fine@example.com", spec])
     assert not DigestChannel.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "kind, target",
+    [
+        ("email", "owner@example.com"),
+        ("telegram", "-1001234567890"),
+        ("telegram", "@bestie_digest"),
+        ("zalo", "8412345678901"),
+        ("webhook", "https://hooks.example/bestie"),
+        ("webhook", "http://127.0.0.1:8080/hook"),
+        ("webhook", "http://localhost/hook"),
+    ],
+)
+def test_a_good_target_of_each_kind_is_accepted(db, kind, target):
+    assert channels.parse_channel(f"{kind}:{target}") == (kind, target)
+    DigestChannel(kind=kind, target=target).full_clean()
+
+
+def test_a_digest_to_a_bad_target_stored_anyway_is_a_failure_not_a_delivery(store, smtp):
+    DigestChannel.objects.create(kind="email", target="not-an-email")
+    DigestChannel.objects.create(kind="email", target="owner@example.com")
+
+    result = digest.send_now()
+
+    outcome = {d.channel: (d.ok, d.attempts, d.error) for d in result.deliveries}
+    assert outcome == {
+        "email:not-an-email": (
+            False,
+            0,
+            "a email target must be an email address like you@example.com, not 'not-an-email'",
+        ),
+        "email:owner@example.com": (True, 1, ""),
+    }
+    assert [recipients for recipients, _ in smtp.messages] == [["owner@example.com"]]
+
+
+def test_a_digest_only_to_bad_targets_is_not_sent(store, smtp):
+    DigestChannel.objects.create(kind="email", target="owner at example.com")
+    result = digest.send_now()
+    assert not result.sent and result.reason == "every channel failed"
+    assert smtp.messages == [] and DigestState.objects.get().last_sent_at == LAST_DIGEST
+
+
+def test_every_link_in_the_digest_starts_with_the_base_url(store, settings):
+    settings.BESTIE_BASE_URL = "http://127.0.0.1:9000"
+    built = digest.build(LAST_DIGEST, NOW)
+    links = [built.pending_url] + [m.url for m in built.new_memories] + [d.url for d in built.drift]
+    assert links and all(link.startswith("http://127.0.0.1:9000/") for link in links)
+    assert "8000" not in built.text and "http://127.0.0.1:9000/pending/" in built.text
 
 
 def test_a_digest_job_is_recorded_even_when_nothing_is_sent(db, frozen):

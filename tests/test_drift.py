@@ -177,7 +177,7 @@ def test_each_action_without_javascript_redirects_back_with_a_message(db, frozen
         (a, {"action": "confirm"}),
         (b, {"action": "supersede", "text": "A newer fact about the owner."}),
         (c, {"action": "expire", "ttl": "30d"}),
-        (d, {"action": "forget"}),
+        (d, {"action": "forget", "confirm": "yes"}),
     ):
         response = console.post(f"/review/{memory_id}/", data, follow=True)
         assert response.redirect_chain[-1][0] == "/review/"
@@ -187,6 +187,33 @@ def test_each_action_without_javascript_redirects_back_with_a_message(db, frozen
     assert Memory.objects.get(pk=c).expires_at == NOW + timedelta(days=30)
     assert not Memory.objects.filter(pk=d).exists()
     assert AuditEvent.objects.filter(note="drift review").count() == 4
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["plain", "htmx"])
+def test_forget_asks_for_a_confirmation_first_even_under_delete_policy_ask(db, frozen, console, headers):
+    old = confirmed(200, "User works at a bank.")
+    before = (list(Memory.objects.values()), AuditEvent.objects.count())
+
+    asked = console.post(f"/review/{old}/", {"action": "forget"}, **headers)
+    page = asked.content.decode()
+    assert asked.status_code == 200 and "<html" in page
+    assert "forget 1 memory?" in page and "User works at a bank." in page
+    assert f'action="/review/{old}/"' in page and 'name="confirm" value="yes"' in page
+    assert 'href="/review/"' in page
+    assert (list(Memory.objects.values()), AuditEvent.objects.count()) == before
+
+    done = console.post(f"/review/{old}/", {"action": "forget", "confirm": "yes"}, follow=True)
+    assert done.redirect_chain[-1][0] == "/review/" and f"Forgot #{old}." in done.content.decode()
+    assert not Memory.objects.filter(pk=old).exists()
+    assert AuditEvent.objects.get(memory_id=old, event="forget").note == "drift review"
+
+
+def test_the_forget_button_leads_to_the_confirmation_page(db, frozen, console):
+    old = confirmed(200)
+    page = console.get("/review/").content.decode()
+    form = page.split('value="forget"')[0].rsplit("<form", 1)[1]
+    assert f'action="/review/{old}/"' in form and "hx-post" not in form
+    assert "Forget…" in page
 
 
 def test_a_bad_value_shows_the_error_in_the_item_and_changes_nothing(db, frozen, console):

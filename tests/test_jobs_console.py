@@ -41,6 +41,31 @@ def test_the_history_shows_each_run_with_what_it_did_or_its_error(console):
     assert "/backups/bestie-2026-05-31.sqlite3" in page
 
 
+def test_what_a_run_did_reads_as_key_value_text_not_python(console):
+    deliveries = [
+        {"channel": "email:owner@example.com", "ok": True, "attempts": 1, "error": ""},
+        {"channel": "telegram:42", "ok": False, "attempts": 3, "error": "HTTP 502 from api.telegram.org"},
+    ]
+    run("digest", counts={"sent": True, "new_count": 2, "deliveries": deliveries})
+    run("hygiene", counts={"score": 81, "counts": {"live": 40, "pending_old": 2}, "ids": [3, 5]}, minutes=1)
+
+    page = console.get("/jobs/").content.decode()
+
+    def shown(key):
+        """What the history shows for ``key``: each line as its set of pairs (PostgreSQL's JSON keeps
+        no key order)."""
+        value = page.split(f"<dt>{key}</dt><dd>")[1].split("</dd>")[0]
+        return [set(line.split(", ")) for line in value.split("<br>")]
+
+    assert "{&#x27;" not in page and "{'" not in page and "True" not in page and "[3" not in page
+    assert shown("deliveries") == [
+        {"channel: email:owner@example.com", "ok: yes", "attempts: 1", "error: –"},
+        {"channel: telegram:42", "ok: no", "attempts: 3", "error: HTTP 502 from api.telegram.org"},
+    ]
+    assert shown("sent") == [{"yes"}] and shown("new count") == [{"2"}]
+    assert shown("counts") == [{"live: 40", "pending old: 2"}] and shown("ids") == [{"3", "5"}]
+
+
 def test_the_history_filters_by_job_as_a_page_and_as_the_htmx_fragment(console):
     run("prune", counts={"deleted": 31})
     run("hygiene", counts={"score": 87}, minutes=1)

@@ -123,6 +123,43 @@ def test_edit_pin_move_confirm_record_old_and_new_values():
     assert move_event.old == {"scope": "core", "project": "", "layer": "working"}
 
 
+def _memory_that_is(state):
+    """A memory in one of the states that are history, not current."""
+    memory = add_memory(f"A {state} memory.", status="pending" if state == "rejected" else "approved")
+    if state == "rejected":
+        lifecycle.reject([memory.pk], actor=OWNER)
+    elif state == "superseded":
+        lifecycle.supersede(memory.pk, add_memory("Its replacement.").pk, actor=OWNER)
+    elif state == "expired":
+        Memory.objects.filter(pk=memory.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
+    else:
+        Memory.objects.filter(pk=memory.pk).update(deleted_at=timezone.now())
+    return Memory.objects.get(pk=memory.pk)
+
+
+@pytest.mark.parametrize("state", ["rejected", "superseded", "expired", "deleted"])
+@pytest.mark.parametrize(
+    ("change", "done"), [(lifecycle.pin, "pinned"), (lifecycle.unpin, "unpinned"), (lifecycle.confirm, "confirmed")]
+)
+def test_pin_unpin_and_confirm_refuse_a_memory_that_is_history(state, change, done):
+    memory = _memory_that_is(state)
+    before = (Memory.objects.filter(pk=memory.pk).values().get(), events(memory.pk))
+    with pytest.raises(lifecycle.Refused) as refusal:
+        change(memory.pk, actor=OWNER)
+    assert str(refusal.value) == f"memory {memory.pk} is {state}: only a live or pending memory can be {done}"
+    assert (Memory.objects.filter(pk=memory.pk).values().get(), events(memory.pk)) == before
+
+
+def test_pin_unpin_and_confirm_still_take_stale_and_pending_memories():
+    stale, waiting = add_memory("A stale memory."), add_memory("A proposal.", status="pending")
+    Memory.objects.filter(pk=stale.pk).update(stale=True)
+    for memory in (stale, waiting):
+        lifecycle.pin(memory.pk, actor=OWNER)
+        lifecycle.unpin(memory.pk, actor=OWNER)
+        lifecycle.confirm(memory.pk, actor=OWNER)
+        assert events(memory.pk)[-3:] == ["pin", "unpin", "confirm"]
+
+
 def test_edit_keeps_full_text_search_in_sync():
     memory = add_memory("Người dùng thích phở Hà Nội.")
     assert list(search.matching(Memory.objects.all(), "ha noi")) == [memory]
@@ -184,11 +221,12 @@ def test_supersede_hides_the_old_memory_for_good():
     assert list(Memory.objects.live()) == [new]
     old.refresh_from_db()
     assert old.superseded_by == new and old.state() == "superseded"
-    # Touching the old one does not bring it back.
-    lifecycle.confirm(old.pk, actor=OWNER)
+    # Touching the old one does not bring it back, and it cannot be confirmed as still true.
+    with pytest.raises(lifecycle.Refused):
+        lifecycle.confirm(old.pk, actor=OWNER)
     lifecycle.edit(old.pk, "Prefers yarn.", actor=OWNER)
     assert list(Memory.objects.live()) == [new]
-    assert events(old.pk)[-3:] == ["supersede", "confirm", "edit"]
+    assert events(old.pk)[-2:] == ["supersede", "edit"]
 
 
 def test_supersede_refuses_loops_and_hidden_targets():

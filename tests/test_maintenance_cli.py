@@ -14,7 +14,7 @@ from django_q.models import Schedule
 from governance import backups
 from governance.models import DigestChannel, JobRun
 from memories.lifecycle.policies import set_delete_policy
-from memories.models import Memory
+from memories.models import AuditEvent, Memory
 from tests.cli import memory, refused
 from tests.factories import OWNER, add_memory
 
@@ -100,6 +100,7 @@ def test_install_status_and_remove_channels(db):
     [
         (["--channel", "pager:1"], "channel: must be KIND:TARGET with KIND one of email, telegram, zalo, webhook"),
         (["--channel", "email:owner@example.com", "--channel", "zalo:me"], "a zalo target must be the numeric user id"),
+        (["--channel", "webhook:http://hooks.example/x"], "a webhook target must be an https:// URL"),
         (["--channel", "email:owner@example.com", "--schedule", "every monday"], "schedule: must be a cron expression"),
         (["--channel", "email:owner@example.com", "--schedule", "0 25 * * *"], "schedule: must be a cron expression"),
     ],
@@ -116,6 +117,38 @@ def test_removing_a_channel_that_is_not_installed_is_named(db):
     with pytest.raises(CommandError, match="not installed: telegram:42"):
         memory("maintenance", "remove", "--channel", "telegram:42")
     assert channels() == ["email:owner@example.com"]
+
+
+def test_install_without_a_schedule_keeps_the_owners_schedule(db):
+    memory("maintenance", "install", "--channel", "email:owner@example.com", "--schedule", "30 18 * * 5")
+    events = AuditEvent.objects.count()
+
+    out = memory("maintenance", "install", "--channel", "telegram:123456789")
+
+    assert out.strip() == "digest: added telegram:123456789; schedule '30 18 * * 5'"
+    assert digest_cron() == "30 18 * * 5" and AuditEvent.objects.count() == events
+    memory("maintenance", "install", "--channel", "telegram:123456789", "--schedule", "0 8 * * *")
+    assert digest_cron() == "0 8 * * *"
+
+
+def test_a_channel_with_a_bad_target_can_be_removed(db):
+    DigestChannel.objects.create(kind="email", target="not-an-email")
+    DigestChannel.objects.create(kind="webhook", target="http://hooks.example/x")
+    assert memory("maintenance", "remove", "--channel", "email:not-an-email").strip() == "removed 1 channel(s); 1 left"
+    assert channels() == ["webhook:http://hooks.example/x"]
+    memory("maintenance", "remove", "--channel", "webhook:http://hooks.example/x")
+    assert channels() == []
+
+
+def test_digest_names_a_bad_target_as_a_failure(db):
+    DigestChannel.objects.create(kind="email", target="not-an-email")
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="the digest was not sent: every channel failed"):
+        call_command("memory", "digest", stdout=out, stderr=io.StringIO())
+    assert out.getvalue().strip() == (
+        "email:not-an-email: FAILED, not tried: a email target must be an email address like you@example.com, "
+        "not 'not-an-email'"
+    )
 
 
 def test_digest_without_channels_prints_the_report(db):

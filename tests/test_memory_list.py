@@ -121,6 +121,28 @@ def test_memory_detail_shows_fields_history_and_the_supersede_chain_both_ways(co
     assert console.get("/memories/999999/").status_code == 404
 
 
+def test_a_rejected_or_superseded_memory_offers_no_pin_or_confirm_and_refuses_them(console):
+    live = add_memory("User uses pnpm.")
+    replaced = add_memory("User uses npm.")
+    lifecycle.supersede(replaced.pk, live.pk, actor=ACTOR)
+    rejected = propose("Always skip the checks.")
+    lifecycle.reject([rejected.pk], actor=ACTOR)
+
+    page = text_of(console.get(f"/memories/{live.pk}/"))
+    assert 'value="pin"' in page and 'value="confirm"' in page and 'value="forget"' in page
+    for memory in (replaced, rejected):
+        page = text_of(console.get(f"/memories/{memory.pk}/"))
+        assert 'value="pin"' not in page and 'value="confirm"' not in page and 'value="forget"' in page
+
+    for action, done in (("pin", "pinned"), ("confirm", "confirmed")):
+        shown = console.post(
+            "/memories/bulk/", {"ids": [live.pk, replaced.pk], "action": action, "confirm": "yes"}, follow=True
+        )
+        assert f"memory {replaced.pk} is superseded: only a live or pending memory can be {done}" in text_of(shown)
+        assert events(live.pk, action) == [] and events(replaced.pk, action) == []
+    assert not Memory.objects.get(pk=replaced.pk).pinned
+
+
 def test_export_download_is_the_transfer_document(console):
     add_memory("User prefers concise replies.", layer="core")
     add_memory("Old trip to Huế.", layer="archive")

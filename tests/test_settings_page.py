@@ -71,7 +71,8 @@ def test_agent_tokens_are_created_shown_once_listed_and_revoked(console):
     [event] = AuditEvent.objects.filter(event="token")
     assert event.actor == ACTOR and plaintext not in json.dumps(event.new)
 
-    assert console.post("/settings/tokens/revoke/", {"name": "laptop-agent"})["Location"] == "/settings/"
+    revoked = console.post("/settings/tokens/revoke/", {"name": "laptop-agent", "confirm": "yes"})
+    assert revoked["Location"] == "/settings/"
     assert agent_tokens.authenticate(plaintext) is None
     assert "revoked" in text_of(console.get("/settings/"))
 
@@ -92,6 +93,21 @@ def test_a_refused_token_name_says_why_and_creates_nothing(console, name, error)
     assert error in text_of(response)
     assert '<p class="token">' not in text_of(response)
     assert AgentToken.objects.count() == 1
+
+
+def test_revoking_a_token_asks_for_a_confirmation_first(console):
+    plaintext = agent_tokens.create_token("laptop-agent", actor=ACTOR)
+    assert "Revoke…" in text_of(console.get("/settings/"))
+
+    asked = console.post("/settings/tokens/revoke/", {"name": "laptop-agent"})
+    page = text_of(asked)
+    assert asked.status_code == 200 and "Revoke the token of laptop-agent?" in page
+    assert 'name="confirm" value="yes"' in page and 'value="laptop-agent"' in page
+    assert agent_tokens.authenticate(plaintext) is not None
+    assert not AuditEvent.objects.filter(event="token", new__action="revoke").exists()
+
+    console.post("/settings/tokens/revoke/", {"name": "laptop-agent", "confirm": "yes"})
+    assert agent_tokens.authenticate(plaintext) is None
 
 
 def test_revoking_an_unknown_token_says_so(console):

@@ -201,6 +201,10 @@ def test_deploy_check_is_clean_with_production_settings():
         ("BESTIE_HTTPS", "sure"),
         ("BESTIE_CORE_BUDGET_TOKENS", "lots"),
         ("DATABASE_URL", "mysql://root@127.0.0.1/bestie"),
+        ("BESTIE_BASE_URL", "bestie.example.com"),
+        ("BESTIE_BASE_URL", "ftp://bestie.example.com"),
+        ("BESTIE_BASE_URL", "https://bestie.example.com/?page=1"),
+        ("BESTIE_PORT", "eighty"),
     ],
 )
 def test_bad_environment_value_is_refused_naming_the_variable(name, value):
@@ -208,6 +212,26 @@ def test_bad_environment_value_is_refused_naming_the_variable(name, value):
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert name in result.stderr.splitlines()[-1]
+
+
+def base_url(**environment):
+    """``settings.BESTIE_BASE_URL`` in a process started with this environment."""
+    env = settings_env(**environment)
+    for name in ("BESTIE_BASE_URL", "BESTIE_HOST", "BESTIE_PORT"):
+        if name not in environment:
+            env.pop(name, None)
+    code = "import django; django.setup(); from django.conf import settings; print(settings.BESTIE_BASE_URL)"
+    result = run([sys.executable, "-c", code], env=env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_the_base_url_is_where_bestie_serve_listens_unless_it_is_set():
+    assert base_url() == "http://127.0.0.1:8000"
+    assert base_url(BESTIE_PORT="8123") == "http://127.0.0.1:8123"
+    assert base_url(BESTIE_HOST="0.0.0.0", BESTIE_PORT="9000") == "http://127.0.0.1:9000"
+    assert base_url(BESTIE_HOST="::1", BESTIE_PORT="9000") == "http://[::1]:9000"
+    assert base_url(BESTIE_BASE_URL="https://bestie.example.com/", BESTIE_PORT="9000") == "https://bestie.example.com"
 
 
 def test_a_database_under_tmp_gets_a_warning(monkeypatch):

@@ -40,7 +40,10 @@ def register(verbs):
         help="email:ADDRESS, telegram:CHAT_ID, zalo:USER_ID or webhook:URL; repeat for several",
     )
     parser.add_argument(
-        "--schedule", metavar="CRON", help=f"when, as cron (default {schedules.DEFAULT_DIGEST_CRON!r}: Mondays 09:00)"
+        "--schedule",
+        metavar="CRON",
+        help=f"when, as cron; without it the schedule stays as it is ({schedules.DEFAULT_DIGEST_CRON!r}, "
+        "Mondays 09:00, until changed)",
     )
     add_json(add_verb(actions, "status", status, "channels, schedules, next and last runs, last outcomes"))
     parser = add_verb(actions, "remove", remove, "stop sending the digest to these channels (all without --channel)")
@@ -85,9 +88,12 @@ def send_digest(command, options):
         return
     result = digest.send_now()
     for delivery in result.deliveries:
-        line = f"{delivery.channel}: " + (
-            "sent" if delivery.ok else f"FAILED after {delivery.attempts} attempts: {delivery.error}"
-        )
+        if delivery.ok:
+            line = f"{delivery.channel}: sent"
+        elif delivery.attempts:
+            line = f"{delivery.channel}: FAILED after {delivery.attempts} attempts: {delivery.error}"
+        else:
+            line = f"{delivery.channel}: FAILED, not tried: {delivery.error}"
         command.stdout.write(command.style.SUCCESS(line) if delivery.ok else command.style.ERROR(line))
     if not result.sent:
         raise Refused(f"the digest was not sent: {result.reason}")
@@ -125,10 +131,15 @@ def restore(command, options):
 
 
 def install(command, options):
-    cron = schedules.clean_cron(options["schedule"] or schedules.DEFAULT_DIGEST_CRON)
+    """Add channels; only a given ``--schedule`` changes when the digest goes out."""
+    given = options["schedule"]
+    cron = None if given is None else schedules.clean_cron(given)
     with transaction.atomic():
         added = channels.install(options["channel"])
-        schedules.set_digest_cron(cron, actor=ACTOR)
+        if cron is None:
+            cron = schedules.cron_of("digest")
+        else:
+            schedules.set_digest_cron(cron, actor=ACTOR)
     names = ", ".join(str(channel) for channel in added) or "no new channel (all were installed already)"
     command.stdout.write(command.style.SUCCESS(f"digest: added {names}; schedule {cron!r}"))
 

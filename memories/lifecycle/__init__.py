@@ -66,6 +66,7 @@ from memories.lifecycle.validation import (
     too_long,
 )
 from memories.lifecycle.writes import (
+    CURRENT_STATES,
     NewMemory,
     add,
     approve,
@@ -74,6 +75,7 @@ from memories.lifecycle.writes import (
     edit,
     fill_text_keys,
     get_memory,
+    is_current,
     mark_stale,
     move,
     move_layer,
@@ -93,6 +95,7 @@ from memories.lifecycle.writes import (
 
 __all__ = [
     "AUDITED_FIELDS",
+    "CURRENT_STATES",
     "KIND_PATTERN",
     "MAX_ID",
     "MAX_LABEL_LENGTH",
@@ -133,6 +136,7 @@ __all__ = [
     "finish_pending_erasure",
     "forget",
     "get_memory",
+    "is_current",
     "mark_stale",
     "move",
     "move_layer",

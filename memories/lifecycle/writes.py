@@ -19,6 +19,7 @@ from memories.lifecycle.validation import (
     InvalidValue,
     LifecycleError,
     NotFound,
+    Refused,
     clean_choice,
     clean_confidence,
     clean_expiry,
@@ -223,12 +224,34 @@ def relabel(memory_id, *, actor, kind=None, subject=None):
     return _change(memory_id, actor, AuditEvent.Event.EDIT, **changes)
 
 
+# What the owner may still pin, unpin or confirm: a memory Bestie may know (stale ones included) or a
+# proposal waiting for a decision. A rejected, replaced, expired or deleted memory is history: marking it
+# kept or true would say something of a memory nothing reads.
+CURRENT_STATES = frozenset({"live", "stale", Status.PENDING})
+
+
+def is_current(memory, now=None):
+    return memory.state(now) in CURRENT_STATES
+
+
+def _change_current(memory_id, actor, event, refusal, note="", **changes):
+    """``_change`` for a memory that must be current; ``Refused`` with ``refusal`` (which names
+    ``%(id)s`` and ``%(state)s``) when it is not."""
+    with transaction.atomic():
+        memory = get_memory(memory_id, for_update=True)
+        if not is_current(memory):
+            raise Refused(refusal % {"id": memory.pk, "state": state_label(memory.state())})
+        return _apply(memory, actor, event, note, **changes)
+
+
 def pin(memory_id, *, actor):
-    return _change(memory_id, actor, AuditEvent.Event.PIN, pinned=True)
+    refusal = _("memory %(id)s is %(state)s: only a live or pending memory can be pinned")
+    return _change_current(memory_id, actor, AuditEvent.Event.PIN, refusal, pinned=True)
 
 
 def unpin(memory_id, *, actor):
-    return _change(memory_id, actor, AuditEvent.Event.UNPIN, pinned=False)
+    refusal = _("memory %(id)s is %(state)s: only a live or pending memory can be unpinned")
+    return _change_current(memory_id, actor, AuditEvent.Event.UNPIN, refusal, pinned=False)
 
 
 def move(memory_id, *, actor, scope=None, layer=None, project=None):
@@ -245,7 +268,10 @@ def move(memory_id, *, actor, scope=None, layer=None, project=None):
 
 def confirm(memory_id, *, actor, note=""):
     """Checked against its source and still true: fresh ``confirmed_at``, no longer stale."""
-    return _change(memory_id, actor, AuditEvent.Event.CONFIRM, note=note, confirmed_at=timezone.now(), stale=False)
+    refusal = _("memory %(id)s is %(state)s: only a live or pending memory can be confirmed")
+    return _change_current(
+        memory_id, actor, AuditEvent.Event.CONFIRM, refusal, note=note, confirmed_at=timezone.now(), stale=False
+    )
 
 
 def set_expiry(memory_id, *, actor, expires_at=None, ttl=None, note=""):

@@ -7,26 +7,23 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from bestie_site import addresses
+
 STOP_TIMEOUT_SECONDS = 15
 ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(L)ss "%(a)s"'
 
 
 def listen_address():
     """Where the console listens: BESTIE_HOST and BESTIE_PORT, 127.0.0.1:8000 by default."""
-    host = os.environ.get("BESTIE_HOST") or "127.0.0.1"
-    port = os.environ.get("BESTIE_PORT") or "8000"
-    if not port.isdigit() or not 0 < int(port) < 65536:
-        raise CommandError(f"BESTIE_PORT must be a port number, not {port!r}")
-    return host, int(port)
+    try:
+        return addresses.listen_address()
+    except ValueError as error:
+        raise CommandError(str(error)) from None
 
 
 def console_url(path="/"):
-    host, port = listen_address()
-    if host in {"0.0.0.0", "::"}:
-        host = "127.0.0.1"
-    if ":" in host:
-        host = f"[{host}]"
-    return f"http://{host}:{port}{path}"
+    listen_address()
+    return addresses.console_url(path)
 
 
 class Command(BaseCommand):
