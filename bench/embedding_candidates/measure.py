@@ -142,7 +142,7 @@ def quality(eq, ep):
         Q = norm(eq([q for q, _ in items]))
         S = Q @ C.T
         r1 = r3 = 0
-        for row, (_q, gold) in zip(S, items):
+        for row, (q, gold) in zip(S, items):
             order = np.argsort(-row)
             rank = int(np.where(order == gold)[0][0]) + 1
             r1 += rank == 1
