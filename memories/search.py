@@ -121,6 +121,9 @@ def install_stored_vectors(schema_connection):
 # whose count reaches 0 leaves (a forgotten memory's words with it). Every statement that changes it takes
 # the total's row first, so two writers never wait for each other's words in opposite orders.
 PG_VOCABULARY = "memory_vocabulary"
+# The words FTS5 would count: the parser also keeps "mobile-app", "a@b.com" or "1.2.3" whole beside their
+# parts, which would count "mobile-app" twice for the prefix "mobil".
+_PG_WORD = "term !~ '[[:punct:]]'"
 _PG_VOCABULARY_UPSERT = f"""
     upserted AS (
         INSERT INTO {PG_VOCABULARY} AS v (term, documents) SELECT term, documents FROM change ORDER BY term
@@ -140,13 +143,13 @@ BEGIN
         WITH change AS (
             SELECT '' AS term, count(*) AS documents FROM new_rows
             UNION ALL SELECT term, count(*) FROM new_rows, unnest(tsvector_to_array({PG_COLUMN})) AS term
-            GROUP BY term
+            WHERE {_PG_WORD} GROUP BY term
         ), {_PG_VOCABULARY_UPSERT};
     ELSIF TG_OP = 'DELETE' THEN
         WITH change AS (
             SELECT '' AS term, -count(*) AS documents FROM old_rows
             UNION ALL SELECT term, -count(*) FROM old_rows, unnest(tsvector_to_array({PG_COLUMN})) AS term
-            GROUP BY term
+            WHERE {_PG_WORD} GROUP BY term
         ), {_PG_VOCABULARY_UPSERT};
     ELSE
         WITH changed AS (
@@ -156,7 +159,7 @@ BEGIN
             SELECT term, sum(documents) AS documents FROM (
                 SELECT unnest(tsvector_to_array(new_vector)) AS term, 1 AS documents FROM changed
                 UNION ALL SELECT unnest(tsvector_to_array(old_vector)), -1 FROM changed
-            ) each_word GROUP BY term HAVING sum(documents) <> 0
+            ) each_word WHERE {_PG_WORD} GROUP BY term HAVING sum(documents) <> 0
         ), change AS (
             SELECT '' AS term, 0::bigint AS documents WHERE EXISTS (SELECT FROM words)
             UNION ALL SELECT term, documents FROM words
@@ -200,7 +203,7 @@ def install_vocabulary(cursor):
         cursor.execute(
             f"INSERT INTO {PG_VOCABULARY} (term, documents) SELECT '', count(*) FROM memory"
             f" UNION ALL SELECT term, count(*) FROM memory, unnest(tsvector_to_array({PG_COLUMN})) AS term"
-            " GROUP BY term"
+            f" WHERE {_PG_WORD} GROUP BY term"
         )
 
 
