@@ -1,16 +1,18 @@
-"""Context assembly timings next to the raw FTS5 BM25 query for the same text on the same rows.
+"""Context assembly timings next to the raw full-text query for the same text on the same rows.
 
     .venv/bin/python bench/generate.py --size 10000 --db var/bench-retrieval-10000.sqlite3
     .venv/bin/python bench/generate.py --size 100000 --db var/bench-retrieval-100000.sqlite3
     .venv/bin/python bench/context_figures.py --db var/bench-retrieval-10000.sqlite3 \
         --db var/bench-retrieval-100000.sqlite3
+    .venv/bin/python bench/generate.py --size 100000 --database-url postgres://postgres@127.0.0.1:5432/bench_pg
+    .venv/bin/python bench/context_figures.py --database-url postgres://postgres@127.0.0.1:5432/bench_pg
 
 For each store, every query runs ``build_context`` as the agent API does (user ``owner``, project
 ``bestie``, channel ``cli``, recording access: one UPDATE per request) and, interleaved with it, the
-baseline: ``SELECT rowid, bm25(memory_fts)`` for the query's words (any of them, as plain BM25 would
-take a natural-language question) over the injectable rows, best ten. Times are server-side, in this
-process, after one warm-up round; each store is measured in its own child process so the stores do not
-share a connection or caches.
+baseline: ``SELECT rowid, bm25(memory_fts)`` (on PostgreSQL ``ts_rank`` over the indexed ``tsvector``)
+for the query's words (any of them, as plain BM25 would take a natural-language question) over the
+injectable rows, best ten. Times are server-side, in this process, after one warm-up round; each store
+is measured in its own child process so the stores do not share a connection or caches.
 """
 
 import argparse
@@ -48,7 +50,7 @@ QUERIES = [
 ]
 
 INJECTABLE = (
-    "m.status = 'approved' AND m.superseded_by_id IS NULL AND m.deleted_at IS NULL AND m.stale = 0"
+    "m.status = 'approved' AND m.superseded_by_id IS NULL AND m.deleted_at IS NULL AND NOT m.stale"
     " AND m.layer != 'archive' AND (m.expires_at IS NULL OR m.expires_at > %s)"
 )
 
@@ -58,9 +60,12 @@ def percentile(values, share):
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def measure(db, rounds):
-    os.environ["BESTIE_DB_PATH"] = str(Path(db).resolve())
-    os.environ.pop("DATABASE_URL", None)
+def measure(store, rounds):
+    if store.startswith("postgres"):
+        os.environ["DATABASE_URL"] = store
+    else:
+        os.environ["BESTIE_DB_PATH"] = str(Path(store).resolve())
+        os.environ.pop("DATABASE_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bestie_site.settings")
     sys.path.insert(0, str(ROOT))
     import django
@@ -72,8 +77,19 @@ def measure(db, rounds):
     from memories.language.folding import search_terms
     from memories.models import Memory
     from memories.retrieval import build_context
+    from memories.search import PG_VECTOR
 
     def baseline(query):
+        if connection.vendor == "postgresql":
+            vector = f"m.{PG_VECTOR}"
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"SELECT m.id, ts_rank({vector}, q) AS r FROM memory m,"
+                    " to_tsquery('simple'::regconfig, %s) q"
+                    f" WHERE {vector} @@ q AND {INJECTABLE} ORDER BY r DESC LIMIT 10",
+                    [" | ".join(search_terms(query)), timezone.now()],
+                )
+                return cursor.fetchall()
         expression = " OR ".join(f'"{word}"' for word in search_terms(query))
         with connection.cursor() as cursor:
             cursor.execute(
@@ -101,19 +117,25 @@ def measure(db, rounds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--db", action="append", required=True, help="an SQLite store from bench/generate.py")
+    parser.add_argument("--db", action="append", default=[], help="an SQLite store from bench/generate.py")
+    parser.add_argument(
+        "--database-url", action="append", default=[], help="a postgres:// store from bench/generate.py"
+    )
     parser.add_argument("--rounds", type=int, default=10, help="times each query is asked (default 10)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    stores = args.db + args.database_url
+    if not stores:
+        parser.error("give at least one --db or --database-url")
     if args.child:
-        print(json.dumps(measure(args.db[0], args.rounds)))
+        print(json.dumps(measure(stores[0], args.rounds)))
         return
 
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     print("wall = elapsed time; cpu = this thread's CPU time (what the work costs when other processes compete)")
     print(f"{'store':<34}{'live':>8}  {'clock':<5}{'context median/p95 ms':>23}  {'bm25 median/p95 ms':>19}  ratio")
     medians = {"wall": {}, "cpu": {}}
-    for db in args.db:
+    for db in stores:
         answer = subprocess.run(
             [sys.executable, __file__, "--child", "--db", db, "--rounds", str(args.rounds)],
             check=True,
@@ -130,8 +152,8 @@ def main():
                 f"{statistics.median(bm25):>9.2f} / {percentile(bm25, 0.95):>6.2f}  "
                 f"{statistics.median(context) / statistics.median(bm25):>5.2f}x"
             )
-    if len(args.db) > 1:
-        smallest, largest = args.db[0], args.db[-1]
+    if len(stores) > 1:
+        smallest, largest = stores[0], stores[-1]
         for clock in ("wall", "cpu"):
             growth = medians[clock][largest] / medians[clock][smallest]
             print(f"growth {Path(smallest).name} -> {Path(largest).name} ({clock}, median): {growth:.2f}x")

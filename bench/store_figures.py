@@ -163,9 +163,8 @@ def figure_search(args):
                 )
             else:
                 cursor.execute(
-                    "SELECT * FROM memory WHERE to_tsvector('simple'::regconfig, bestie_fold(text))"
-                    " @@ to_tsquery('simple'::regconfig, %s) ORDER BY ts_rank(to_tsvector('simple'::regconfig,"
-                    " bestie_fold(text)), to_tsquery('simple'::regconfig, %s)) DESC, id LIMIT 20",
+                    "SELECT * FROM memory WHERE search_vector @@ to_tsquery('simple'::regconfig, %s)"
+                    " ORDER BY ts_rank(search_vector, to_tsquery('simple'::regconfig, %s)) DESC, id LIMIT 20",
                     [" & ".join(f"{t}:*" for t in terms)] * 2,
                 )
             return cursor.fetchall()

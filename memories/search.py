@@ -3,14 +3,17 @@
 SQLite: an FTS5 index per table (``memory_fts``, ``message_fts``) with external content, kept in sync by
 triggers so that every write path (the ORM, bulk updates, an owner's own SQL) updates it. ``secure-delete``
 makes a deleted row's words leave the index at once, which forgetting relies on.
-PostgreSQL: a GIN expression index on ``to_tsvector('simple', bestie_fold(text))``, where ``bestie_fold`` is
-an immutable wrapper of ``unaccent``.
+PostgreSQL: a stored generated column ``search_vector`` on each table, ``to_tsvector('simple',
+bestie_fold(text))``, with a GIN index (``memory_search_vector``, ``message_search_vector``). PostgreSQL
+computes it on every insert and every change of ``text``, whatever writes it, and it leaves with its row;
+ranking and rechecks read it instead of folding the text again. ``bestie_fold`` is plain SQL, with no
+extension (see ``PG_FOLD``).
 
 Both fold "đ" to "d" like ``memories.language.folding.fold`` does for the query, so "da nang" finds "Đà Nẵng".
 """
 
-from django.db import connection
-from django.db.models import BooleanField, F, FloatField, Func, Value
+from django.db import connection, transaction
+from django.db.models import BooleanField, Expression, F, Field, FloatField, Func, Value
 
 from memories.language.folding import search_terms
 
@@ -66,18 +69,142 @@ def install(schema_connection):
                     cursor.execute(
                         f"INSERT INTO {index}(rowid, text) SELECT id, {_SQLITE_FOLD.format('text')} FROM {table}"
                     )
-        else:
-            cursor.execute("CREATE EXTENSION IF NOT EXISTS unaccent")
+    if schema_connection.vendor == "postgresql":
+        install_stored_vectors(schema_connection)
+
+
+# PostgreSQL's ``bestie_fold``: what ``memories.language.folding.fold`` does, in built-in SQL (no extension):
+# "đ" by hand (it has no decomposition) and "ß" as ``casefold`` has it, then NFKD and the combining marks
+# dropped, then lower case. It gives ``fold``'s answer for every Latin letter with diacritics (U+00C0-U+024F,
+# U+1E00-U+1EFF; ``tests/test_search_postgres.py``), as ``unaccent`` did not ("ø", "ł", "æ"). Immutable, so
+# that a generated column may use it; it needs a UTF-8 database, as ``normalize`` does.
+PG_FOLD = (
+    "CREATE OR REPLACE FUNCTION bestie_fold(value text) RETURNS text"
+    " LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE"
+    " AS $$ SELECT lower(regexp_replace(normalize("
+    "replace(replace(translate(value, 'đĐ', 'dD'), 'ß', 'ss'), 'ẞ', 'ss'), NFKD),"
+    " '[\\u0300-\\u036f\\u1ab0-\\u1aff\\u1dc0-\\u1dff\\u20d0-\\u20ff\\ufe20-\\ufe2f]', '', 'g')) $$"
+)
+# The stored column each indexed table carries on PostgreSQL, and its index.
+PG_COLUMN = "search_vector"
+PG_INDEXES = {"memory": "memory_search_vector", "memory_message": "message_search_vector"}
+
+
+def install_stored_vectors(schema_connection):
+    """PostgreSQL: ``bestie_fold``, the stored ``search_vector`` columns and their GIN indexes. Idempotent.
+
+    Adding a column computes it for every row in one pass (a table rewrite, under an exclusive lock: a
+    100,000-memory store takes seconds). The GIN expression indexes of earlier versions are dropped.
+    Does nothing on SQLite.
+    """
+    if schema_connection.vendor != "postgresql":
+        return
+    with transaction.atomic(using=schema_connection.alias), schema_connection.cursor() as cursor:
+        cursor.execute(PG_FOLD)
+        for table, index in PG_INDEXES.items():
             cursor.execute(
-                "CREATE OR REPLACE FUNCTION bestie_fold(value text) RETURNS text"
-                " LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE"
-                " AS $$ SELECT lower(public.unaccent('public.unaccent'::regdictionary, value)) $$"
+                f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {PG_COLUMN} tsvector"
+                f" GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, bestie_fold(text))) STORED"
             )
-            for table, index in INDEXED_TABLES.items():
-                cursor.execute(
-                    f"CREATE INDEX IF NOT EXISTS {index} ON {table}"
-                    f" USING gin (to_tsvector('simple'::regconfig, bestie_fold(text)))"
-                )
+            # No pending list: every search reads the index as it is, not a list of recent writes besides.
+            cursor.execute(
+                f"CREATE INDEX IF NOT EXISTS {index} ON {table} USING gin ({PG_COLUMN}) WITH (fastupdate = off)"
+            )
+            cursor.execute(f"DROP INDEX IF EXISTS {INDEXED_TABLES[table]}")
+        install_vocabulary(cursor)
+
+
+# PostgreSQL's counterpart of FTS5's vocabulary: how many memories hold each word of ``search_vector``, and
+# under the empty word (which no tsvector holds) how many memories there are. A GIN index cannot count
+# without reading every matching row of the table; this table answers BM25's document frequencies from its
+# primary key. Triggers keep it: one statement per write statement, from its transition tables, and a word
+# whose count reaches 0 leaves (a forgotten memory's words with it). Every statement that changes it takes
+# the total's row first, so two writers never wait for each other's words in opposite orders.
+PG_VOCABULARY = "memory_vocabulary"
+# The words FTS5 would count: the parser also keeps "mobile-app", "a@b.com" or "1.2.3" whole beside their
+# parts, which would count "mobile-app" twice for the prefix "mobil".
+_PG_WORD = "term !~ '[[:punct:]]'"
+_PG_VOCABULARY_UPSERT = f"""
+    upserted AS (
+        INSERT INTO {PG_VOCABULARY} AS v (term, documents) SELECT term, documents FROM change ORDER BY term
+        ON CONFLICT (term) DO UPDATE SET documents = v.documents + excluded.documents RETURNING term, documents
+    )
+    SELECT array_agg(term) INTO emptied FROM upserted WHERE documents <= 0 AND term <> ''"""
+_PG_VOCABULARY_FUNCTION = f"""
+CREATE OR REPLACE FUNCTION {PG_VOCABULARY}_count() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    emptied text[];
+BEGIN
+    IF TG_OP = 'TRUNCATE' THEN
+        DELETE FROM {PG_VOCABULARY};
+        INSERT INTO {PG_VOCABULARY} (term, documents) VALUES ('', 0);
+        RETURN NULL;
+    ELSIF TG_OP = 'INSERT' THEN
+        WITH change AS (
+            SELECT '' AS term, count(*) AS documents FROM new_rows
+            UNION ALL SELECT term, count(*) FROM new_rows, unnest(tsvector_to_array({PG_COLUMN})) AS term
+            WHERE {_PG_WORD} GROUP BY term
+        ), {_PG_VOCABULARY_UPSERT};
+    ELSIF TG_OP = 'DELETE' THEN
+        WITH change AS (
+            SELECT '' AS term, -count(*) AS documents FROM old_rows
+            UNION ALL SELECT term, -count(*) FROM old_rows, unnest(tsvector_to_array({PG_COLUMN})) AS term
+            WHERE {_PG_WORD} GROUP BY term
+        ), {_PG_VOCABULARY_UPSERT};
+    ELSE
+        WITH changed AS (
+            SELECT n.{PG_COLUMN} AS new_vector, o.{PG_COLUMN} AS old_vector
+            FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE n.{PG_COLUMN} <> o.{PG_COLUMN}
+        ), words AS (
+            SELECT term, sum(documents) AS documents FROM (
+                SELECT unnest(tsvector_to_array(new_vector)) AS term, 1 AS documents FROM changed
+                UNION ALL SELECT unnest(tsvector_to_array(old_vector)), -1 FROM changed
+            ) each_word WHERE {_PG_WORD} GROUP BY term HAVING sum(documents) <> 0
+        ), change AS (
+            SELECT '' AS term, 0::bigint AS documents WHERE EXISTS (SELECT FROM words)
+            UNION ALL SELECT term, documents FROM words
+        ), {_PG_VOCABULARY_UPSERT};
+    END IF;
+    IF emptied IS NOT NULL THEN
+        DELETE FROM {PG_VOCABULARY} WHERE term = ANY (emptied) AND documents <= 0;
+    END IF;
+    RETURN NULL;
+END $$
+"""
+_PG_VOCABULARY_TRIGGERS = {
+    "insert": "AFTER INSERT ON memory REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT",
+    "delete": "AFTER DELETE ON memory REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT",
+    # Transition tables cannot go with ``UPDATE OF text``: the function compares the vectors instead.
+    "update": "AFTER UPDATE ON memory REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT",
+    "truncate": "AFTER TRUNCATE ON memory FOR EACH STATEMENT",
+}
+
+
+def install_vocabulary(cursor):
+    """PostgreSQL: ``memory_vocabulary``, its function and triggers; counted again from ``memory`` in one
+    statement when a trigger was missing (as SQLite's index is rebuilt)."""
+    cursor.execute(
+        f'CREATE TABLE IF NOT EXISTS {PG_VOCABULARY} (term text COLLATE "C" PRIMARY KEY, documents bigint NOT NULL)'
+    )
+    cursor.execute(
+        "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'memory'::regclass AND tgname LIKE %s",
+        [f"{PG_VOCABULARY}_%"],
+    )
+    intact = cursor.fetchone()[0] == len(_PG_VOCABULARY_TRIGGERS)
+    cursor.execute(f"SELECT count(*) FROM {PG_VOCABULARY} WHERE term = ''")
+    intact = intact and cursor.fetchone()[0] == 1
+    cursor.execute(_PG_VOCABULARY_FUNCTION)
+    for name, when in _PG_VOCABULARY_TRIGGERS.items():
+        cursor.execute(f"DROP TRIGGER IF EXISTS {PG_VOCABULARY}_{name} ON memory")
+        cursor.execute(f"CREATE TRIGGER {PG_VOCABULARY}_{name} {when} EXECUTE FUNCTION {PG_VOCABULARY}_count()")
+    if not intact:
+        cursor.execute("LOCK TABLE memory IN SHARE MODE")
+        cursor.execute(f"DELETE FROM {PG_VOCABULARY}")
+        cursor.execute(
+            f"INSERT INTO {PG_VOCABULARY} (term, documents) SELECT '', count(*) FROM memory"
+            f" UNION ALL SELECT term, count(*) FROM memory, unnest(tsvector_to_array({PG_COLUMN})) AS term"
+            f" WHERE {_PG_WORD} GROUP BY term"
+        )
 
 
 def install_live_view(schema_connection):
@@ -109,14 +236,30 @@ def uninstall(schema_connection):
                 cursor.execute(f"DROP TABLE IF EXISTS {index}")
             else:
                 cursor.execute(f"DROP INDEX IF EXISTS {index}")
+        if schema_connection.vendor == "postgresql":
+            cursor.execute(f"DROP TABLE IF EXISTS {PG_VOCABULARY}")
+            cursor.execute(f"DROP FUNCTION IF EXISTS {PG_VOCABULARY}_count() CASCADE")
+            for table in PG_INDEXES:
+                cursor.execute(f"ALTER TABLE {table} DROP COLUMN IF EXISTS {PG_COLUMN}")
 
 
-# PostgreSQL: the indexed expression (it must read exactly as the GIN index does), a tsquery, and a match.
-PG_VECTOR = "to_tsvector('simple'::regconfig, bestie_fold(text))"
+# PostgreSQL: the indexed column (in raw SQL over ``memory``), a tsquery, and a match.
+PG_VECTOR = PG_COLUMN
+
+
+class StoredVector(Expression):
+    """The ``search_vector`` column of the queryset's own table (``memory`` or ``memory_message``): not a
+    model field, since SQLite has no such column."""
+
+    output_field = Field()
+
+    def as_sql(self, compiler, connection):
+        alias = compiler.query.get_initial_alias()
+        return f"{compiler.quote_name_unless_alias(alias)}.{PG_COLUMN}", []
 
 
 def pg_vector():
-    return Func(Func(F("text"), function="bestie_fold"), template="to_tsvector('simple'::regconfig, %(expressions)s)")
+    return StoredVector()
 
 
 def pg_tsquery(expression):

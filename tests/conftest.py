@@ -101,13 +101,13 @@ def _default_language():
 
 
 def pytest_collection_modifyitems(config, items):
-    """SQLite-only tests do not apply to a PostgreSQL run: deselect them rather than skip them."""
-    if connection.vendor == "sqlite":
-        return
-    deselected = [item for item in items if item.get_closest_marker("sqlite")]
+    """SQLite-only tests do not apply to a PostgreSQL run, nor PostgreSQL-only ones to an SQLite run:
+    deselect them rather than skip them."""
+    other = "postgresql" if connection.vendor == "sqlite" else "sqlite"
+    deselected = [item for item in items if item.get_closest_marker(other)]
     if deselected:
         config.hook.pytest_deselected(items=deselected)
-        items[:] = [item for item in items if not item.get_closest_marker("sqlite")]
+        items[:] = [item for item in items if not item.get_closest_marker(other)]
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -25,7 +25,7 @@ from django.utils.module_loading import import_string
 
 from memories.language.folding import fold
 from memories.language.words import INDEX_WORD, is_query_stopword, search_stem
-from memories.search import PG_VECTOR, pg_matches, pg_tsquery, pg_vector
+from memories.search import PG_VOCABULARY, pg_matches, pg_tsquery, pg_vector
 
 # Words at least this long match as a prefix ("prefer" finds "preferred", "work" finds "works"), unless
 # they are written with diacritics or could be a Vietnamese syllable typed without them: those are
@@ -192,13 +192,20 @@ class LexicalBackend:
         ]
         # Up to half the places for memories holding two query words side by side: for Vietnamese, where
         # "đi chợ" is one word of two common syllables, no single syllable would find them.
-        rows = list(self._newest(queryset, phrases)[: limit // 2]) if phrases else []
+        rows = []
+        if phrases:
+            # At most this many memories hold the phrases: as many as hold their rarer words.
+            at_most = sum(min(frequencies[term] for term in phrase) for phrase in phrases)
+            rows = list(self._newest(queryset, phrases, at_most)[: limit // 2])
         if selective:
             found = [memory_id for memory_id, _ in rows]
             rows += list(self._ranked(queryset.exclude(pk__in=found), selective)[: limit - len(rows)])
         if len(rows) < limit:
             found = [memory_id for memory_id, _ in rows]
-            rows += list(self._newest(queryset.exclude(pk__in=found), [[term] for term in known])[: limit - len(rows)])
+            at_most = sum(frequencies[term] for term in known)
+            rows += list(
+                self._newest(queryset.exclude(pk__in=found), [[term] for term in known], at_most)[: limit - len(rows)]
+            )
         scores = self.scoring.relevance(terms, frequencies, total, rows, pairs)
         return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))[:limit]
 
@@ -225,17 +232,23 @@ class LexicalBackend:
                         parts.append("(SELECT coalesce(sum(doc), 0) FROM temp.memory_fts_vocabulary WHERE term = %s)")
                         params.append(term.text)
             else:
-                parts, params = ["(SELECT count(*) FROM memory)"], []
+                # The same sums from ``memory_vocabulary``, its primary key and no row of ``memory``.
+                parts, params = [f"(SELECT documents FROM {PG_VOCABULARY} WHERE term = '')"], []
                 for term in terms:
-                    parts.append(
-                        f"(SELECT count(*) FROM memory WHERE {PG_VECTOR} @@ to_tsquery('simple'::regconfig, %s))"
-                    )
-                    params.append(_pg_term(term))
+                    if term.prefix:
+                        parts.append(
+                            f"(SELECT coalesce(sum(documents), 0) FROM {PG_VOCABULARY} WHERE term >= %s AND term < %s)"
+                        )
+                        params += [term.text, _after_prefix(term.text)]
+                    else:
+                        parts.append(f"(SELECT coalesce(sum(documents), 0) FROM {PG_VOCABULARY} WHERE term = %s)")
+                        params.append(term.text)
             cursor.execute("SELECT " + ", ".join(parts), params)
             total, *counts = cursor.fetchone()
+            counts = [int(count) for count in counts]
         if connection.vendor == "sqlite":
             total = _varint(total) if total else 0
-        return dict(zip(terms, counts)), total
+        return dict(zip(terms, counts)), total or 0
 
     def _ranked(self, queryset, terms):
         if connection.vendor == "sqlite":
@@ -254,8 +267,9 @@ class LexicalBackend:
             .values_list("id", "text")
         )
 
-    def _newest(self, queryset, phrases):
-        """Rows holding any of ``phrases`` (each a list of terms side by side), newest first."""
+    def _newest(self, queryset, phrases, at_most):
+        """Rows holding any of ``phrases`` (each a list of terms side by side), newest first; at most
+        ``at_most`` memories hold them."""
         if connection.vendor == "sqlite":
             expression = " OR ".join(
                 _fts_term(words[0]) if len(words) == 1 else '"' + " ".join(term.text for term in words) + '"'
@@ -269,7 +283,13 @@ class LexicalBackend:
                 .values_list("id", "text")
             )
         expression = " | ".join("(" + " <-> ".join(_pg_term(term) for term in words) + ")" for words in phrases)
-        return queryset.filter(pg_matches(pg_tsquery(expression))).order_by("-id").values_list("id", "text")
+        newest = F("id").desc()
+        if at_most <= self.selective_documents:
+            # Few rows hold them: PostgreSQL is to find them in the GIN index and sort them, not walk the
+            # primary key backwards past every other memory (``id + 0`` is not the key's order). When many
+            # do, walking backwards meets enough of them soon.
+            newest = (F("id") + 0).desc()
+        return queryset.filter(pg_matches(pg_tsquery(expression))).order_by(newest).values_list("id", "text")
 
 
 def _varint(data):

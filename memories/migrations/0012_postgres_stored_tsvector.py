@@ -1,0 +1,40 @@
+"""PostgreSQL: a stored, GIN-indexed ``search_vector`` column on ``memory`` and ``memory_message`` in place
+of the GIN expression indexes, ``bestie_fold`` in built-in SQL instead of ``unaccent``, and
+``memory_vocabulary`` (each word's number of memories, kept by triggers) for BM25's document frequencies.
+
+``ADD COLUMN … GENERATED ALWAYS AS (…) STORED`` computes every row's vector in one set-based pass; from
+then on PostgreSQL computes it on every insert and every change of ``text``. Nothing happens on SQLite,
+whose FTS5 index already stores the words.
+
+``memory_vocabulary`` is counted from the vectors in one ``INSERT … SELECT``. Going back drops the
+vocabulary, the columns and their indexes; the earlier code recreates its expression indexes on the
+next ``migrate``.
+"""
+
+from django.db import migrations
+
+
+def forwards(apps, schema_editor):
+    if schema_editor.connection.vendor != "postgresql":
+        return
+    from memories import search
+
+    search.install_stored_vectors(schema_editor.connection)
+
+
+def backwards(apps, schema_editor):
+    if schema_editor.connection.vendor != "postgresql":
+        return
+    from memories import search
+
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {search.PG_VOCABULARY}")
+        cursor.execute(f"DROP FUNCTION IF EXISTS {search.PG_VOCABULARY}_count() CASCADE")
+        for table in search.PG_INDEXES:
+            cursor.execute(f"ALTER TABLE {table} DROP COLUMN IF EXISTS {search.PG_COLUMN}")
+
+
+class Migration(migrations.Migration):
+    dependencies = [("memories", "0011_erasure_pending")]
+
+    operations = [migrations.RunPython(forwards, backwards)]
