@@ -35,6 +35,6 @@ def backwards(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("memories", "0011_erasure_pending")]
+    dependencies = [("memories", "0012_memory_plural")]
 
     operations = [migrations.RunPython(forwards, backwards)]
