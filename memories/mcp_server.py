@@ -32,7 +32,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import ToolAnnotations
 from pydantic import Field
 
-from memories import agent_tokens, agents, api, retrieval
+from memories import agents, api, retrieval
 from memories.lifecycle import MAX_ID, MAX_LABEL_LENGTH, MAX_TEXT_LENGTH, LifecycleError, parse_ttl
 from memories.lifecycle.deletions import MAX_REASON_LENGTH
 from memories.models import Layer, MemoryQuerySet, SourceKind
@@ -290,8 +290,7 @@ def _scope(request):
 def http_endpoint(request):
     """``/mcp/``: MCP's streamable HTTP for a remote assistant, with ``Authorization: Bearer TOKEN``.
     Without a valid token the answer is 401 and nothing runs."""
-    scheme, _, plaintext = request.headers.get("Authorization", "").partition(" ")
-    access = agent_tokens.authenticate(plaintext.strip()) if scheme.lower() == "bearer" else None
+    access = api.AgentBearer()(request)
     if access is None:
         response = JsonResponse({"detail": api.UNAUTHORIZED}, status=401)
         response["WWW-Authenticate"] = "Bearer"

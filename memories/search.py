@@ -236,11 +236,19 @@ def uninstall(schema_connection):
                 cursor.execute(f"DROP TABLE IF EXISTS {index}")
             else:
                 cursor.execute(f"DROP INDEX IF EXISTS {index}")
-        if schema_connection.vendor == "postgresql":
-            cursor.execute(f"DROP TABLE IF EXISTS {PG_VOCABULARY}")
-            cursor.execute(f"DROP FUNCTION IF EXISTS {PG_VOCABULARY}_count() CASCADE")
-            for table in PG_INDEXES:
-                cursor.execute(f"ALTER TABLE {table} DROP COLUMN IF EXISTS {PG_COLUMN}")
+    uninstall_stored_vectors(schema_connection)
+
+
+def uninstall_stored_vectors(schema_connection):
+    """PostgreSQL: drop what ``install_stored_vectors`` made (the vocabulary, its function and triggers,
+    the stored columns with their indexes). Does nothing on SQLite."""
+    if schema_connection.vendor != "postgresql":
+        return
+    with schema_connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {PG_VOCABULARY}")
+        cursor.execute(f"DROP FUNCTION IF EXISTS {PG_VOCABULARY}_count() CASCADE")
+        for table in PG_INDEXES:
+            cursor.execute(f"ALTER TABLE {table} DROP COLUMN IF EXISTS {PG_COLUMN}")
 
 
 # PostgreSQL: the indexed column (in raw SQL over ``memory``), a tsquery, and a match.

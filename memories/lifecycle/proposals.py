@@ -56,7 +56,8 @@ POSSIBLE_UPDATE = "possible_update"
 # How many live memories of the same user, kind and subject a proposal is compared with, newest first: the
 # ones a repeat is most likely to repeat, and few enough that a proposal costs the same on any store.
 CANDIDATES = 50
-_FLAG_REASONS = {TOOL_OUTPUT: "it comes from tool output", INSTRUCTION_LIKE: "it reads like an instruction"}
+# Why a flagged memory waits for the owner, said in its answer (and in an import's report).
+FLAG_REASONS = {TOOL_OUTPUT: "it comes from tool output", INSTRUCTION_LIKE: "it reads like an instruction"}
 
 
 @dataclass(frozen=True)
@@ -223,7 +224,7 @@ def propose(
     if approve:
         return Proposal(memory.pk, APPROVED, "stored and approved: the write policy is allow")
     if flags:
-        reasons = {**_FLAG_REASONS, POSSIBLE_UPDATE: _possible_update(replaces)}
+        reasons = {**FLAG_REASONS, POSSIBLE_UPDATE: _possible_update(replaces)}
         why = " and ".join(reasons[flag] for flag in flags)
         return Proposal(
             memory.pk,

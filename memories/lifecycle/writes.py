@@ -132,32 +132,22 @@ def store(new, *, actor, status=Status.APPROVED, flags=()):
     proposals follow the write policy)."""
     if not isinstance(new, NewMemory):
         raise TypeError("store() takes what prepare() returns")
-    status = clean_choice("status", status, Status)
-    # No savepoint inside a caller's transaction (``propose`` holds one, and a savepoint costs a proposal
-    # two statements): a refusal is raised once the block is left, so the caller's transaction stays
-    # usable, and a failed insert aborts that transaction as a whole.
-    with transaction.atomic(savepoint=False):
-        switches = write_switches()
-        refusal = write_refusal(switches)
-        if switches.erasure_pending:
-            transaction.on_commit(finish_pending_erasure)
-        if refusal is None:
-            memory = rows.insert(Memory(**new.fields, status=status, flags=list(flags)))
-            event = AuditEvent.Event.PROPOSE if status == Status.PENDING else AuditEvent.Event.ADD
-            record(event, memory.pk, actor, new=snapshot(memory))
-    if refusal is not None:
-        raise refusal
+    [memory] = store_many([new], actor=actor, status=status, flags=[flags])
     return memory
 
 
 def store_many(news, *, actor, status, flags):
-    """``store`` for many prepared memories in one transaction (an import's batch): the same guards,
-    read once, and the audit events in one statement. ``flags`` holds each memory's flags, in order.
+    """Write prepared memories and their audit events in one transaction (``store`` is this for one, an
+    import's batch many): the guards are read once, and the events written in one statement. ``flags``
+    holds each memory's flags, in order.
     Returns the stored memories."""
     if not all(isinstance(new, NewMemory) for new in news):
         raise TypeError("store_many() takes what prepare() returns")
     status = clean_choice("status", status, Status)
     event = AuditEvent.Event.PROPOSE if status == Status.PENDING else AuditEvent.Event.ADD
+    # No savepoint inside a caller's transaction (``propose`` holds one, and a savepoint costs a proposal
+    # two statements): a refusal is raised once the block is left, so the caller's transaction stays
+    # usable, and a failed insert aborts that transaction as a whole.
     with transaction.atomic(savepoint=False):
         switches = write_switches()
         refusal = write_refusal(switches)

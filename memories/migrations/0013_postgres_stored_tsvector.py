@@ -23,15 +23,9 @@ def forwards(apps, schema_editor):
 
 
 def backwards(apps, schema_editor):
-    if schema_editor.connection.vendor != "postgresql":
-        return
     from memories import search
 
-    with schema_editor.connection.cursor() as cursor:
-        cursor.execute(f"DROP TABLE IF EXISTS {search.PG_VOCABULARY}")
-        cursor.execute(f"DROP FUNCTION IF EXISTS {search.PG_VOCABULARY}_count() CASCADE")
-        for table in search.PG_INDEXES:
-            cursor.execute(f"ALTER TABLE {table} DROP COLUMN IF EXISTS {search.PG_COLUMN}")
+    search.uninstall_stored_vectors(schema_editor.connection)
 
 
 class Migration(migrations.Migration):

@@ -42,8 +42,7 @@ BATCH = 250
 DEFAULT_KIND = "fact"
 _TRUE, _FALSE = frozenset({"true", "yes", "1"}), frozenset({"false", "no", "0", ""})
 _FLAG_REASONS = {
-    "tool_output": "it comes from tool output",
-    "instruction_like": "it reads like an instruction",
+    **proposals.FLAG_REASONS,
     VENTING: "it reads as one-off venting",
     proposals.POSSIBLE_UPDATE: "it says otherwise than a live memory of the same subject",
 }
