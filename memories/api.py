@@ -360,6 +360,10 @@ class ContextOut(Schema):
     tokens: int
     paused: bool
     governance: str
+    meaning: str = Field(
+        description='"on" when the ranking used meaning (embeddings), "off" when embeddings are off, '
+        "else why the model could not be used (the ranking was by words alone)"
+    )
     near_misses: list[NearMiss]
 
 

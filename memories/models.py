@@ -221,6 +221,28 @@ class Memory(models.Model):
         return self.state(now) in ("live", "stale")
 
 
+class MemoryVector(models.Model):
+    """What a memory's text means, as the embeddings model ``model`` put it (``memories.vectors``): derived
+    from the text like the full-text index, made in the background after a write, made again when the text
+    changes (``text_sha256`` is that of the text it was made from) and erased with the memory."""
+
+    memory = models.OneToOneField(Memory, on_delete=models.CASCADE, primary_key=True, related_name="vector")
+    model = models.CharField(max_length=200)
+    text_sha256 = models.CharField(max_length=64)
+    # "vi" for a text written with Vietnamese letters, else "": similarities are compared within a language.
+    language = models.CharField(max_length=8, blank=True, default="")
+    # float32, little-endian, unit length.
+    vector = models.BinaryField()
+    made_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "memory_vector"
+        indexes = [models.Index(fields=["model", "made_at"], name="memory_vector_model_made")]
+
+    def __str__(self):
+        return f"vector of memory #{self.memory_id} ({self.model})"
+
+
 class AuditEvent(models.Model):
     """One change to a memory (or to the settings), with who made it and the values before and after.
 

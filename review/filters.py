@@ -5,7 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from memories.models import STATE_LABELS, Layer, Memory, Scope, SourceKind
-from memories.search import matching
+from memories.retrieval.finding import find
 
 STATES = list(STATE_LABELS.items())
 YES_NO = [("true", _("yes")), ("false", _("no"))]
@@ -25,7 +25,7 @@ class _MemoryFilter(django_filters.FilterSet):
         fields = []
 
     def search(self, queryset, name, value):
-        return matching(queryset, value) if value.strip() else queryset
+        return find(queryset, value) if value.strip() else queryset
 
 
 class PendingFilter(_MemoryFilter):

@@ -68,6 +68,7 @@ def test_paused_memory_answers_an_empty_prompt(ask):
         "tokens": 0,
         "paused": True,
         "governance": "governed",
+        "meaning": "off",
         "near_misses": [],
     }
     assert statistics() == before

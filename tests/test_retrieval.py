@@ -442,7 +442,7 @@ def test_cli_prints_the_prompt_each_score_and_the_near_misses():
 def test_cli_json_has_the_api_shape():
     memory_id = everywhere("Prefers pnpm.", user="lan")
     answer = memory_json("context", "pnpm", "--user", "lan", "--budget", "100")
-    assert set(answer) == {"prompt", "items", "tokens", "paused", "governance", "near_misses"}
+    assert set(answer) == {"prompt", "items", "tokens", "paused", "governance", "meaning", "near_misses"}
     (item,) = answer["items"]
     assert set(item) == {"id", "text", "layer", "score", "signals", "confirmed_at"}
     assert item["id"] == memory_id and item["confirmed_at"].endswith("Z")

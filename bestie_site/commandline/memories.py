@@ -7,7 +7,7 @@ from bestie_site.commandline import ACTOR, output
 from bestie_site.commandline.arguments import add_json, add_limit, add_query, add_verb, moment, ttl
 from memories import lifecycle, transfer
 from memories.models import AuditEvent, Layer, Memory, MemoryQuerySet, Message, Scope, SourceKind, Status
-from memories.search import matching
+from memories.retrieval.finding import find
 
 # What ``--status`` accepts: the owner's decision on a memory and the states ``Memory.state`` derives.
 STATES = MemoryQuerySet.STATES
@@ -114,7 +114,7 @@ def search(command, options):
     memories = Memory.objects.all()
     if options["status"]:
         memories = memories.in_state(options["status"], now)
-    found = matching(memories, " ".join(options["query"]))[: options["limit"]]
+    found = find(memories, " ".join(options["query"]))[: options["limit"]]
     output.write_memories(command, found, as_json=options["json"], now=now, empty="no memory matches")
 
 

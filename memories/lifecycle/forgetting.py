@@ -11,6 +11,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from memories import vectors
 from memories.lifecycle.chains import predecessors
 from memories.lifecycle.erasure import finish_erasure
 from memories.lifecycle.history import audit_event, record_many, text_sha256
@@ -57,6 +58,7 @@ def erase(ids, *, actor, confirmed, note=""):
     )
     # Every row that points at a doomed row is doomed itself (``predecessors``), so one plain DELETE
     # does what Django's collector would do row by row; foreign keys are still checked at commit.
+    vectors.erase(doomed)
     Memory.objects.filter(pk__in=doomed)._raw_delete(Memory.objects.db)
     if messages:
         Memory.objects.filter(message_id__in=messages).update(message=None)
@@ -104,6 +106,7 @@ def clear(*, actor, confirmed):
         count = Memory.objects.count()
         # One statement: foreign keys are checked at commit, when no row points anywhere any more.
         DeletionRequest.objects.all()._raw_delete(DeletionRequest.objects.db)
+        vectors.erase_all()
         Memory.objects.all()._raw_delete(Memory.objects.db)
         Message.objects.all()._raw_delete(Message.objects.db)
         AuditEvent.objects.all()._raw_delete(AuditEvent.objects.db)

@@ -9,7 +9,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from memories import rows
+from memories import rows, vectors
 from memories.language.meaning import text_key
 from memories.lifecycle.erasure import finish_pending_erasure
 from memories.lifecycle.history import audit_event, record, record_many, snapshot
@@ -159,6 +159,7 @@ def store_many(news, *, actor, status, flags):
                 for new, marks in zip(news, flags, strict=True)
             ]
             record_many(audit_event(event, memory.pk, actor, new=snapshot(memory)) for memory in memories)
+            vectors.embed_soon()
     if refusal is not None:
         raise refusal
     return memories
@@ -188,6 +189,8 @@ def _apply(memory, actor, event, note="", **changes):
         setattr(memory, field, changes[field])
     if changed:
         rows.update(memory, changed)
+    if "text" in changed:
+        vectors.text_changed([memory.pk])
     record(event, memory.pk, actor, old=old, new=snapshot(memory, changed), note=note)
     return memory
 

@@ -6,6 +6,7 @@
 Each candidate gets one score, the sum of named contributions (``Item.signals``)::
 
     score = relevance  × query relevance (0..1, BM25 from the relevance backend)
+          + semantic   × closeness in meaning (0..1, with embeddings on: ``memories.vectors.nearest``)
           + context    × match on the request's user/channel/project (1 same, ½ applies everywhere, 0 other)
           + recency    × ½ ** (days since confirmed_at / RECENCY_HALF_LIFE_DAYS)
           + access     × log(1 + access_count) / log(1 + ACCESS_SATURATION), at most 1
@@ -26,6 +27,8 @@ from datetime import datetime
 from django.db.models import Q
 from django.utils import timezone
 
+from memories import vectors
+from memories.language import embeddings
 from memories.lifecycle import InvalidValue, clean_characters, count_use
 from memories.models import Governance, Layer, Memory, MemorySettings, Scope
 from memories.retrieval import relevance
@@ -40,6 +43,7 @@ class Weights:
     query above one that matches all of it, and a memory matching nothing is never a working candidate."""
 
     relevance: float = 1.0
+    semantic: float = 1.0
     context: float = 0.1
     recency: float = 0.05
     access: float = 0.05
@@ -55,6 +59,10 @@ MIN_SCORE = 0.3
 # How many working candidates the relevance backend returns.
 CANDIDATES = 50
 NEAR_MISSES = 5
+# Closeness in meaning (standard deviations above what the query has with unrelated sentences) from
+# which a memory starts to count as relevant, and at which it counts fully.
+CLOSENESS_FROM = 2.5
+CLOSENESS_FULL = 8.0
 MAX_QUERY_LENGTH = 2000
 
 FIELDS = (
@@ -98,6 +106,8 @@ class Context:
     paused: bool
     governance: str
     budgets: dict = field(default_factory=dict)
+    # "on" when meaning was used, "off" when embeddings are off, else why they could not be used.
+    meaning: str = "off"
 
 
 def _positive(name, value):
@@ -143,11 +153,12 @@ def _context_match(row, request):
     return match / len(wanted)
 
 
-def _signals(row, relevance_value, request, now, weights):
+def _signals(row, relevance_value, request, now, weights, semantic_value=None):
     age_days = max(0.0, (now - row["confirmed_at"]).total_seconds() / 86400)
     access = min(1.0, math.log1p(row["access_count"]) / math.log1p(ACCESS_SATURATION))
     parts = {
         "relevance": weights.relevance * relevance_value,
+        **({} if semantic_value is None else {"semantic": weights.semantic * semantic_value}),
         "context": weights.context * _context_match(row, request),
         "recency": weights.recency * 0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS),
         "access": weights.access * access,
@@ -227,13 +238,28 @@ def build_context(
 
     allowed = _allowed(policy, request, users, now)
     relevant = dict(relevance.backend().candidates(allowed, query, CANDIDATES))
+    close, meaning = semantic_candidates(allowed, query, CANDIDATES)
     zone = timezone.get_current_timezone()
     tier = _core_tier(allowed, budgets["core"], zone)
-    # The backend drew its candidates from ``allowed``: reading them back needs only their ids.
-    working_rows = list(Memory.objects.filter(pk__in=list(relevant), layer=Layer.WORKING).values(*FIELDS))
+    # Both drew their candidates from ``allowed``: reading them back needs only their ids.
+    working_rows = list(Memory.objects.filter(pk__in=[*relevant, *(close or ())], layer=Layer.WORKING).values(*FIELDS))
 
     def scored(rows):
-        return [_item(row, _signals(row, relevant.get(row["id"], 0.0), request, now, WEIGHTS), zone) for row in rows]
+        return [
+            _item(
+                row,
+                _signals(
+                    row,
+                    relevant.get(row["id"], 0.0),
+                    request,
+                    now,
+                    WEIGHTS,
+                    None if close is None else close.get(row["id"], 0.0),
+                ),
+                zone,
+            )
+            for row in rows
+        ]
 
     chosen = scored(tier.fits)
     core_tokens = tier.tokens
@@ -262,7 +288,27 @@ def build_context(
         paused=False,
         governance=policy,
         budgets=budgets,
+        meaning=meaning,
     )
+
+
+def semantic_value(closeness):
+    """A memory's closeness in meaning to the query as a relevance from 0 to 1."""
+    return max(0.0, min(1.0, (closeness - CLOSENESS_FROM) / (CLOSENESS_FULL - CLOSENESS_FROM)))
+
+
+def semantic_candidates(allowed, query, limit):
+    """``({id: semantic relevance}, "on")`` for the memories of ``allowed`` closest in meaning to the query;
+    ``(None, "off")`` with embeddings off, and ``(None, why)`` when the model cannot be used: retrieval
+    then goes on with words alone."""
+    try:
+        found = vectors.nearest(query, allowed, limit)
+    except embeddings.Unavailable as error:
+        return None, str(error)
+    if found is None:
+        return None, "off"
+    close = {memory_id: semantic_value(value) for memory_id, value in found.closeness.items()}
+    return {memory_id: value for memory_id, value in close.items() if value > 0}, "on"
 
 
 @dataclass(frozen=True)
@@ -322,5 +368,6 @@ def as_json(context):
         "tokens": context.tokens,
         "paused": context.paused,
         "governance": context.governance,
+        "meaning": context.meaning,
         "near_misses": [item_json(item) for item in context.near_misses],
     }

@@ -9,6 +9,7 @@ from functools import partial
 from django.db import connection, transaction
 from django.utils import timezone
 
+from memories import vectors
 from memories.language import characters
 from memories.language.meaning import text_key
 from memories.lifecycle import (
@@ -108,6 +109,7 @@ def import_document(source, *, actor, dry_run=False):
             _insert(Memory, memories)
             _insert(AuditEvent, history)
             _move_id_sequences(memories, history)
+            vectors.embed_soon()
     return ImportResult(memories=len(memories), history=len(history), dropped_message_links=dropped, dry_run=dry_run)
 
 

@@ -12,6 +12,7 @@ from bestie_site.commandline import (
     context,
     doctor,
     drift,
+    embeddings,
     export,
     hygiene,
     maintenance,
@@ -37,6 +38,7 @@ VERB_MODULES = (
     drift,
     hygiene,
     cleanup,
+    embeddings,
 )
 
 

