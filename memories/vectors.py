@@ -25,6 +25,7 @@ import logging
 import re
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -40,6 +41,8 @@ TASK = "memories.vectors.embed_task"
 SCHEDULE = "embed memories"
 # How many memories one build step reads, and the model embeds at once.
 STEP = 256
+# How often a search counts the table's rows to find vectors deleted or committed out of order.
+RECOUNT_SECONDS = 2.0
 # A process asks the job cluster for vectors at most this often; the minute schedule does the rest.
 ENQUEUE_SECONDS = 2.0
 
@@ -339,6 +342,8 @@ class Index:
         self.vietnamese = numpy.zeros(0, dtype=bool)
         self.matrix = None
         self.size = 0  # rows in use, holes included
+        self.holes = 0
+        self.counted = 0.0  # when the table's rows were last counted (time.monotonic())
         self.position = {}  # memory id -> row
         self.seen = None  # the newest made_at read
         self.lock = threading.Lock()
@@ -382,14 +387,21 @@ class Index:
         for memory_id in gone:
             row = self.position.pop(memory_id)
             self.ids[row] = -1
+            self.holes += 1
             self.matrix[row] = 0.0
 
     def refresh(self):
         rows = MemoryVector.objects.filter(model=self.model)
         if self.seen is not None:
-            # A row made a moment before the newest one seen may have committed after it.
-            rows = rows.filter(made_at__gte=self.seen - timezone.timedelta(seconds=5))
+            # A row made a moment before the newest one seen but committed after it is found below, by
+            # the counts.
+            rows = rows.filter(made_at__gt=self.seen)
         self._put(list(rows.values_list("memory_id", "language", "vector", "made_at").iterator(chunk_size=2000)))
+        # Counting costs a few milliseconds at 100,000 rows: at most once every RECOUNT_SECONDS. A vector
+        # deleted since is no harm meanwhile: every search keeps only ids of its queryset.
+        if time.monotonic() - self.counted < RECOUNT_SECONDS:
+            return
+        self.counted = time.monotonic()
         stored = MemoryVector.objects.filter(model=self.model).count()
         if stored != len(self.position):
             present = set(MemoryVector.objects.filter(model=self.model).values_list("memory_id", flat=True))
@@ -409,8 +421,10 @@ class Index:
         numpy = _numpy()
         if self.matrix is None or not self.size:
             return numpy.zeros(0, dtype=numpy.int64), numpy.zeros(0, dtype=numpy.float32), numpy.zeros(0, dtype=bool)
-        keep = self.ids[: self.size] >= 0
         scores = self.matrix[: self.size] @ vector
+        if not self.holes:
+            return self.ids[: self.size], scores, self.vietnamese[: self.size]
+        keep = self.ids[: self.size] >= 0
         return self.ids[: self.size][keep], scores[keep], self.vietnamese[: self.size][keep]
 
 
@@ -465,7 +479,18 @@ class Neighbours:
     similarity: dict
 
 
-def nearest(query, queryset, limit, *, wide=4):
+_embedding_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="query-embedding")
+
+
+def query_vector_soon(query):
+    """Start embedding ``query`` in a thread of its own (the model does not hold the GIL), so that the
+    words can be looked up meanwhile; ``nearest(…, vector=…)`` takes the answer. None when off."""
+    if not embeddings.enabled():
+        return None
+    return _embedding_thread.submit(lambda: _query_vector(embeddings.embedder().name, query))
+
+
+def nearest(query, queryset, limit, *, wide=4, vector=None):
     """The at most ``limit`` memories of ``queryset`` closest in meaning to ``query``. Looks at the
     ``wide × limit`` closest of all vectors and keeps those in ``queryset``. None when embeddings are off;
     raises ``embeddings.Unavailable`` when the model cannot embed."""
@@ -473,7 +498,7 @@ def nearest(query, queryset, limit, *, wide=4):
     if embedder is None:
         return None
     numpy = _numpy()
-    vector = _query_vector(embedder.name, query)
+    vector = vector.result() if vector is not None else _query_vector(embedder.name, query)
     ids, scores, vietnamese = index(embedder.name).similarities(vector)
     if not len(ids):
         return Neighbours({}, {})

@@ -315,7 +315,8 @@ def test_vectors_of_another_model_are_not_used_and_a_build_replaces_them(store, 
     assert _context_texts("which package manager should I use?")[0] == STORE[0]
 
 
-def test_the_index_follows_the_table_in_a_long_running_process(store):
+def test_the_index_follows_the_table_in_a_long_running_process(store, monkeypatch):
+    monkeypatch.setattr(vectors, "RECOUNT_SECONDS", 0)
     assert "User's bike is a red Brompton." not in _context_texts("what bicycle do I ride")
     add_memory("User's bike is a red Brompton.", kind="fact")
     vectors.build()

@@ -237,8 +237,12 @@ def build_context(
         return Context(prompt="", items=(), near_misses=(), tokens=0, paused=True, governance=policy, budgets=budgets)
 
     allowed = _allowed(policy, request, users, now)
+    try:
+        vector = vectors.query_vector_soon(query)
+    except embeddings.Unavailable:
+        vector = None
     relevant = dict(relevance.backend().candidates(allowed, query, CANDIDATES))
-    close, meaning = semantic_candidates(allowed, query, CANDIDATES)
+    close, meaning = semantic_candidates(allowed, query, CANDIDATES, vector)
     zone = timezone.get_current_timezone()
     tier = _core_tier(allowed, budgets["core"], zone)
     # Both drew their candidates from ``allowed``: reading them back needs only their ids.
@@ -297,12 +301,12 @@ def semantic_value(closeness):
     return max(0.0, min(1.0, (closeness - CLOSENESS_FROM) / (CLOSENESS_FULL - CLOSENESS_FROM)))
 
 
-def semantic_candidates(allowed, query, limit):
+def semantic_candidates(allowed, query, limit, vector=None):
     """``({id: semantic relevance}, "on")`` for the memories of ``allowed`` closest in meaning to the query;
     ``(None, "off")`` with embeddings off, and ``(None, why)`` when the model cannot be used: retrieval
-    then goes on with words alone."""
+    then goes on with words alone. ``vector``: the query's embedding on its way (``query_vector_soon``)."""
     try:
-        found = vectors.nearest(query, allowed, limit)
+        found = vectors.nearest(query, allowed, limit, vector=vector)
     except embeddings.Unavailable as error:
         return None, str(error)
     if found is None:
