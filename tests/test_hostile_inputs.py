@@ -260,6 +260,7 @@ def test_console_ids_past_64_bits_and_huge_ttls_are_clear_errors_that_change_not
         ("post", "/memories/bulk/", {"ids": [str(memory.pk)], "action": "pin", "next": "abc"}),
         ("post", "/pending/deletions/", {"ids": [BIG], "action": "approve"}),
         ("post", f"/pending/{BIG}/approve/", {}),
+        ("post", "/pending/decide/", {"ids": [BIG], "action": "approve", "confirm": "yes"}),
         ("post", f"/pending/{pending.pk}/approve-update/", {"replaces": [BIG]}),
         ("get", "/doctor/merge/", {"ids": [BIG, str(memory.pk)]}),
         ("post", "/doctor/merge/", {"ids": [BIG, str(memory.pk)], "text": "x"}),
