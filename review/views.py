@@ -27,9 +27,9 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation, r
 from memories import lifecycle, reports, transfer
 from memories.lifecycle import actors, deletions, proposals
 from memories.models import AuditEvent, Memory, MemorySettings, state_label
-from review import drift
+from review import drift, profile
 from review.filters import MemoryFilter, PendingFilter
-from review.forms import ProposalForm, SelectionForm
+from review.forms import ProfileRequestForm, ProposalForm, SelectionForm
 
 PAGE_SIZE = 50
 # Past the last row any table can have: ?page=1e30 shows an empty page, not an overflow.
@@ -151,12 +151,14 @@ def pending_rows(filterset):
 
 def for_queue(memories):
     """Each proposal as the queue shows it: ``may_replace``, the live memories it says otherwise than
-    (possible updates), and ``second_step``, whether approving it asks first (it is flagged)."""
+    (possible updates); ``second_step``, whether approving it asks first (it is flagged); and
+    ``suggested_core``, whether it is of what the core profile holds."""
     updates = proposals.possible_updates(memories)
     flagged = proposals.needing_second_step([memory.pk for memory in memories])
     for memory in memories:
         memory.may_replace = updates.get(memory.pk, [])
         memory.second_step = memory.pk in flagged
+        memory.suggested_core = profile.belongs_to_profile(memory)
     return memories
 
 
@@ -258,6 +260,19 @@ def approve_update(request, memory_id):
         return outcome(request, memory_id, str(error), ok=False)
     old = ", ".join(f"#{pk}" for pk in replaced)
     return outcome(request, memory_id, _("Approved #%(id)s; it replaces %(old)s.") % {"id": memory_id, "old": old})
+
+
+@require_POST
+@login_required
+def approve_into_core(request, memory_id):
+    """Approve a proposal straight into the core profile (the queue suggests it for one that belongs there)."""
+    if asked := second_step(request, memory_id):
+        return asked
+    try:
+        profile.approve_into_core(memory_id, actor=actors.owner(request.user))
+    except lifecycle.LifecycleError as error:
+        return outcome(request, memory_id, str(error), ok=False)
+    return outcome(request, memory_id, _("Approved #%(id)s into the core profile.") % {"id": memory_id})
 
 
 def apply_edit(memory, data, who, approve):
@@ -692,3 +707,52 @@ def drift_decide(request, memory_id):
         return render(request, "review/drift.html#outcome", {"memory_id": memory_id, "text": text, "ok": True})
     messages.success(request, text)
     return redirect("review:drift")
+
+
+# ---------------------------------------------------------------------------------------------------
+# The core profile (SPEC §4): what every prompt starts with; promote to it and demote from it in place.
+
+
+def profile_page(request, form):
+    wanted = form.cleaned_data if form.is_valid() else {}
+    request_fields = {name: wanted.get(name, "") for name in ("user", "channel", "project")}
+    shown_for = urlencode([(name, value) for name, value in request_fields.items() if value])
+    context = {
+        "form": form,
+        "curation": profile.curation(**request_fields),
+        "request_fields": request_fields,
+        "here": reverse("review:core-profile") + (f"?{shown_for}" if shown_for else ""),
+    }
+    template = "review/core.html#profile" if fragment(request) else "review/core.html"
+    return render(request, template, context)
+
+
+@require_GET
+@login_required
+def core_profile(request):
+    return profile_page(request, ProfileRequestForm(request.GET))
+
+
+@require_POST
+@login_required
+def core_move(request, memory_id, direction):
+    """Promote a memory into the core profile or demote it to working, then show the profile again (in
+    place with htmx): the request it was shown for travels in the form."""
+    move = profile.promote if direction == "promote" else profile.demote
+    try:
+        move(memory_id, actor=actors.owner(request.user))
+    except lifecycle.LifecycleError as error:
+        messages.error(request, str(error))
+    else:
+        if direction == "promote":
+            messages.success(request, _("#%(id)s is in the core profile: always injected.") % {"id": memory_id})
+            if profile.overflows(memory_id):
+                messages.warning(
+                    request,
+                    _("It does not fit the core budget: it is left out of prompts until the profile has room."),
+                )
+        else:
+            messages.success(request, _("#%(id)s is back in working: injected only when relevant.") % {"id": memory_id})
+    if fragment(request):
+        return profile_page(request, ProfileRequestForm(request.POST))
+    return redirect(back(request, reverse("review:core-profile")))
