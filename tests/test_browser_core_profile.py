@@ -71,3 +71,18 @@ def test_owner_approves_a_proposal_into_core_from_the_queue(live_server, logged_
     expect(page.locator(f"#item-{memory.pk}")).to_have_text(f"Approved #{memory.pk} into the core profile.")
     page.get_by_role("link", name="Core profile").click()
     expect(page.locator("pre.prompt")).to_contain_text("- Reply in short paragraphs (confirmed ")
+
+
+def test_the_core_profile_page_in_vietnamese_on_a_phone(live_server, logged_in):
+    page = logged_in
+    remember("User prefers Vietnamese replies.", subject="language", layer="core")
+    remember("Call the user anh Minh.", kind="addressing")
+    page.set_viewport_size({"width": 390, "height": 844})
+
+    page.goto(f"{live_server.url}/core/")
+    page.get_by_role("button", name="Tiếng Việt").click()
+
+    expect(page.locator("html")).to_have_attribute("lang", "vi")
+    expect(page.get_by_role("heading", name="Hồ sơ lõi", exact=True)).to_be_visible()
+    widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1], "the page scrolls sideways at 390 px"
