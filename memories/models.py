@@ -91,6 +91,11 @@ class MemoryQuerySet(models.QuerySet):
         """Proposals waiting for the owner's decision."""
         return self.filter(status=Status.PENDING, superseded_by__isnull=True, deleted_at__isnull=True).not_expired(now)
 
+    def flagged(self):
+        """Rows the write path flagged (tool output, instruction-like, a possible update, venting): a
+        proposal among them is approved only in a second, explicit step (``proposals.needing_second_step``)."""
+        return self.exclude(flags=[])
+
     def due_for_review(self, now=None):
         """Live memories confirmed longer ago than ``BESTIE_DRIFT_AGE_DAYS``: the drift review's (SPEC §5)."""
         now = now or timezone.now()

@@ -41,7 +41,7 @@ class PendingFilter(_MemoryFilter):
     )
 
     def filter_flagged(self, queryset, name, value):
-        return queryset.exclude(flags=[]) if value == "true" else queryset.filter(flags=[])
+        return queryset.flagged() if value == "true" else queryset.filter(flags=[])
 
 
 class MemoryFilter(_MemoryFilter):

@@ -68,3 +68,11 @@ class SelectionForm(forms.Form):
     def __init__(self, *args, actions, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["action"] = forms.ChoiceField(choices=actions)
+
+
+class ProfileRequestForm(forms.Form):
+    """Whose core profile to show: what a request of this user, channel and project always gets."""
+
+    user = forms.CharField(label=_("User"), max_length=MAX_LABEL_LENGTH, required=False)
+    channel = forms.CharField(label=_("Channel"), max_length=MAX_LABEL_LENGTH, required=False)
+    project = forms.CharField(label=_("Project"), max_length=MAX_LABEL_LENGTH, required=False)

@@ -5,6 +5,7 @@ console has the same checks and audit history as the command line and the API. P
 JavaScript; with htmx, filters and decisions swap the named partials of the same templates.
 """
 
+from collections import Counter
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -21,14 +22,14 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation, reswap, retarget
 
 from memories import lifecycle, reports, transfer
 from memories.lifecycle import actors, deletions, proposals
 from memories.models import AuditEvent, Memory, MemorySettings, state_label
-from review import drift
+from review import drift, profile
 from review.filters import MemoryFilter, PendingFilter
-from review.forms import ProposalForm, SelectionForm
+from review.forms import ProfileRequestForm, ProposalForm, SelectionForm
 
 PAGE_SIZE = 50
 # Past the last row any table can have: ?page=1e30 shows an empty page, not an overflow.
@@ -127,7 +128,7 @@ def dashboard(request):
         "tiers": reports.tiers(now),
         "pending_count": pending.count(),
         "oldest_pending_at": pending.aggregate(at=Min("created_at"))["at"],
-        "flagged_count": pending.exclude(flags=[]).count(),
+        "flagged_count": pending.flagged().count(),
         "deletion_count": deletions.pending_requests().count(),
         "settings": MemorySettings.load(),
     }
@@ -148,11 +149,16 @@ def pending_rows(filterset):
     return rows if filterset.form.cleaned_data.get("q", "").strip() else rows.order_by("created_at", "id")
 
 
-def with_updates(memories):
-    """Each proposal with ``may_replace``: the live memories it says otherwise than (possible updates)."""
+def for_queue(memories):
+    """Each proposal as the queue shows it: ``may_replace``, the live memories it says otherwise than
+    (possible updates); ``second_step``, whether approving it asks first (it is flagged); and
+    ``suggested_core``, whether it is of what the core profile holds."""
     updates = proposals.possible_updates(memories)
+    flagged = proposals.needing_second_step([memory.pk for memory in memories])
     for memory in memories:
         memory.may_replace = updates.get(memory.pk, [])
+        memory.second_step = memory.pk in flagged
+        memory.suggested_core = profile.belongs_to_profile(memory)
     return memories
 
 
@@ -162,7 +168,7 @@ def pending(request):
     filterset = pending_filter(request.GET)
     filterset.is_valid()
     page = page_of(pending_rows(filterset), request)
-    with_updates(page.rows)
+    for_queue(page.rows)
     context = {"filter": filterset, "page": page, "deletions": list(deletions.pending_requests()[:DELETIONS_SHOWN])}
     template = "review/pending.html#table" if fragment(request) else "review/pending.html"
     return render(request, template, context)
@@ -197,12 +203,40 @@ def pending_item(request, memory_id):
         memory = pending_memory(memory_id)
     except lifecycle.LifecycleError as error:
         return outcome(request, memory_id, str(error), ok=False)
-    return render(request, "review/pending.html#item", {"memory": with_updates([memory])[0]})
+    return render(request, "review/pending.html#item", {"memory": for_queue([memory])[0]})
+
+
+def confirmed(request):
+    return request.POST.get("confirm") == "yes"
+
+
+def second_step(request, memory_id, carry=()):
+    """The confirmation a flagged proposal gets before it is approved: its flags in plain words and an
+    explicit "Approve anyway", posted back to the same approval with ``carry`` (its other fields) and
+    ``confirm=yes``. None when the proposal needs no second step, or it was given."""
+    if confirmed(request) or not proposals.needing_second_step([memory_id]):
+        return None
+    try:
+        memory = for_queue([pending_memory(memory_id)])[0]
+    except lifecycle.LifecycleError as error:
+        return outcome(request, memory_id, str(error), ok=False)
+    context = {
+        "memory": memory,
+        "explanations": [proposals.explain_flag(flag) for flag in memory.flags],
+        "action_url": request.path,
+        "carry": carry,
+        "inline": fragment(request),
+        "next": back(request, reverse("review:pending")),
+    }
+    template = "review/approve_flagged.html#card" if fragment(request) else "review/approve_flagged.html"
+    return render(request, template, context)
 
 
 @require_POST
 @login_required
 def decide_one(request, memory_id, decision):
+    if decision == "approve" and (asked := second_step(request, memory_id)):
+        return asked
     decide = lifecycle.approve if decision == "approve" else lifecycle.reject
     try:
         decide([memory_id], actor=actors.owner(request.user))
@@ -216,6 +250,8 @@ def decide_one(request, memory_id, decision):
 @login_required
 def approve_update(request, memory_id):
     """Approve a possible update and let it supersede the memories it says otherwise than."""
+    if asked := second_step(request, memory_id, [("replaces", pk) for pk in request.POST.getlist("replaces")]):
+        return asked
     try:
         replaced = proposals.approve_as_update(
             memory_id, request.POST.getlist("replaces"), actor=actors.owner(request.user)
@@ -224,6 +260,19 @@ def approve_update(request, memory_id):
         return outcome(request, memory_id, str(error), ok=False)
     old = ", ".join(f"#{pk}" for pk in replaced)
     return outcome(request, memory_id, _("Approved #%(id)s; it replaces %(old)s.") % {"id": memory_id, "old": old})
+
+
+@require_POST
+@login_required
+def approve_into_core(request, memory_id):
+    """Approve a proposal straight into the core profile (the queue suggests it for one that belongs there)."""
+    if asked := second_step(request, memory_id):
+        return asked
+    try:
+        profile.approve_into_core(memory_id, actor=actors.owner(request.user))
+    except lifecycle.LifecycleError as error:
+        return outcome(request, memory_id, str(error), ok=False)
+    return outcome(request, memory_id, _("Approved #%(id)s into the core profile.") % {"id": memory_id})
 
 
 def apply_edit(memory, data, who, approve):
@@ -249,15 +298,19 @@ def apply_edit(memory, data, who, approve):
 @require_http_methods(["GET", "POST"])
 @login_required
 def edit_proposal(request, memory_id):
-    """Edit a proposal before approving it."""
+    """Edit a proposal before approving it. A flagged one shows its flags in plain words, and is approved
+    only with "Save and approve anyway" (the form's ``confirm``): the edit form is its second step."""
     try:
         memory = pending_memory(memory_id)
     except lifecycle.LifecycleError as error:
         return outcome(request, memory_id, str(error), ok=False)
+    flagged = bool(proposals.needing_second_step([memory.pk]))
     if request.method == "POST":
         form = ProposalForm(request.POST)
+        approve = request.POST.get("then") == "approve"
+        if approve and flagged and not confirmed(request):
+            form.add_error(None, _("This proposal is flagged: read why above, then choose Save and approve anyway."))
         if form.is_valid():
-            approve = request.POST.get("then") == "approve"
             try:
                 apply_edit(memory, form.cleaned_data, actors.owner(request.user), approve)
             except lifecycle.LifecycleError as error:
@@ -267,38 +320,100 @@ def edit_proposal(request, memory_id):
                 if approve:
                     return outcome(request, memory.pk, _("Edited and approved #%(id)s.") % {"id": memory.pk})
                 if fragment(request):
-                    item = with_updates([pending_memory(memory.pk)])[0]
+                    item = for_queue([pending_memory(memory.pk)])[0]
                     return render(request, "review/pending.html#item", {"memory": item})
                 messages.success(request, _("Saved #%(id)s.") % {"id": memory.pk})
                 return redirect(back(request, reverse("review:pending")))
     else:
         form = ProposalForm.for_memory(memory)
+    context = {
+        "memory": memory,
+        "form": form,
+        "explanations": [proposals.explain_flag(flag) for flag in memory.flags] if flagged else [],
+    }
     template = "review/pending_edit.html#form" if fragment(request) else "review/pending_edit.html"
-    return render(request, template, {"memory": memory, "form": form})
+    return render(request, template, context)
 
 
 DECISIONS = [("approve", _("approve")), ("reject", _("reject"))]
 
 
+def decided(decision, count):
+    if decision == "approve":
+        return ngettext("Approved %(count)d proposal.", "Approved %(count)d proposals.", count) % {"count": count}
+    return ngettext("Rejected %(count)d proposal.", "Rejected %(count)d proposals.", count) % {"count": count}
+
+
+def leave_out_flagged(request, ids, flagged):
+    """``ids`` without the flagged ones unless the owner ticked that they are included, and how many were
+    left out."""
+    if request.POST.get("include_flagged") == "yes":
+        return ids, 0
+    kept = [memory_id for memory_id in ids if memory_id not in flagged]
+    return kept, len(ids) - len(kept)
+
+
+def say_left_out(request, count):
+    if count:
+        messages.warning(
+            request,
+            ngettext(
+                "%(count)d flagged proposal was left out: it is still pending.",
+                "%(count)d flagged proposals were left out: they are still pending.",
+                count,
+            )
+            % {"count": count},
+        )
+
+
+def flag_counts(flagged):
+    """How many of the flagged proposals (``{id: flags}``) carry each flag: ``[(plain words, count), …]``."""
+    counts = Counter(flag for flags in flagged.values() for flag in flags)
+    return [(proposals.explain_flag(flag), count) for flag, count in counts.most_common()]
+
+
+def confirm_selected(request, ids, flagged):
+    """Approving ticked proposals among which some are flagged: a page that says how many and why, where
+    they are included only by ticking a box."""
+    context = {
+        "selected": True,
+        "decision": "approve",
+        "ids": ids,
+        "count": len(ids),
+        "flagged_count": len(flagged),
+        "unflagged_count": len(ids) - len(flagged),
+        "flag_counts": flag_counts(flagged),
+        "flagged_memories": Memory.objects.filter(pk__in=list(flagged)).order_by("id"),
+        "next": back(request, reverse("review:pending")),
+    }
+    if fragment(request):
+        # The queue's bulk form asked with htmx: the confirmation takes the page's place.
+        response = render(request, "review/pending_confirm.html#confirm", context)
+        return reswap(retarget(response, "main"), "innerHTML")
+    return render(request, "review/pending_confirm.html", context)
+
+
 @require_POST
 @login_required
 def decide_selected(request):
-    """Approve or reject the ticked proposals: all of them or, if one cannot be, none."""
+    """Approve or reject the ticked proposals: all of them or, if one cannot be, none. Flagged ones are
+    approved only when the confirmation's box includes them."""
     form = SelectionForm(request.POST, actions=DECISIONS)
     if form.is_valid():
-        ids, decision = form.cleaned_data["ids"], form.cleaned_data["action"]
+        ids, decision = list(dict.fromkeys(form.cleaned_data["ids"])), form.cleaned_data["action"]
+        left_out = 0
+        if decision == "approve" and (flagged := proposals.needing_second_step(ids)):
+            if not confirmed(request):
+                return confirm_selected(request, ids, flagged)
+            ids, left_out = leave_out_flagged(request, ids, flagged)
         decide = lifecycle.approve if decision == "approve" else lifecycle.reject
         try:
-            count = decide(ids, actor=actors.owner(request.user))
+            count = decide(ids, actor=actors.owner(request.user)) if ids else 0
         except lifecycle.LifecycleError as error:
             messages.error(request, str(error))
         else:
-            text = (
-                ngettext("Approved %(count)d proposal.", "Approved %(count)d proposals.", count)
-                if decision == "approve"
-                else ngettext("Rejected %(count)d proposal.", "Rejected %(count)d proposals.", count)
-            )
-            messages.success(request, text % {"count": count})
+            messages.success(request, decided(decision, count))
+            say_left_out(request, left_out)
     else:
         for errors in form.errors.values():
             messages.error(request, " ".join(errors))
@@ -319,36 +434,43 @@ def decide_all(ids, decision, who):
 @require_http_methods(["GET", "POST"])
 @login_required
 def decide_filtered(request):
-    """Approve or reject every proposal the filters match, after a confirmation that shows how many."""
+    """Approve or reject every proposal the filters match, after a confirmation that shows how many (and,
+    approving, how many of them are flagged and why: they are left out unless its box is ticked)."""
     data = request.POST if request.method == "POST" else request.GET
     decision = data.get("decision")
     if decision not in ("approve", "reject"):
         return HttpResponseBadRequest(_("decision must be approve or reject"))
     filterset = pending_filter(data)
-    pending_url = reverse("review:pending") + "?" + urlencode(filter_params(data))
+    params = filter_params(data)
+    pending_url = reverse("review:pending") + "?" + urlencode(params)
     if not filterset.is_valid():
         messages.error(request, _("Fix the filters first: nothing was decided."))
         return redirect(pending_url)
     ids = list(filterset.qs.order_by().values_list("pk", flat=True))
-    if request.method == "POST" and ids and str(len(ids)) == data.get("expected"):
+    flagged = proposals.needing_second_step(ids) if decision == "approve" else {}
+    expected = (str(len(ids)), str(len(flagged)))
+    if request.method == "POST" and ids and (data.get("expected"), data.get("expected_flagged", "0")) == expected:
+        ids, left_out = leave_out_flagged(request, ids, flagged)
         try:
             count = decide_all(ids, decision, actors.owner(request.user))
         except lifecycle.LifecycleError as error:
             messages.error(request, str(error))
             return redirect(pending_url)
-        text = (
-            ngettext("Approved %(count)d proposal.", "Approved %(count)d proposals.", count)
-            if decision == "approve"
-            else ngettext("Rejected %(count)d proposal.", "Rejected %(count)d proposals.", count)
-        )
-        messages.success(request, text % {"count": count})
+        messages.success(request, decided(decision, count))
+        say_left_out(request, left_out)
         return redirect(pending_url)
     if request.method == "POST":
         messages.warning(request, _("The proposals matching these filters changed; check the count again."))
     context = {
         "decision": decision,
         "count": len(ids),
-        "params": filter_params(data),
+        "flagged_count": len(flagged),
+        "unflagged_count": len(ids) - len(flagged),
+        "flag_counts": flag_counts(flagged),
+        "flagged_url": reverse("review:pending")
+        + "?"
+        + urlencode([*((name, value) for name, value in params if name != "flagged"), ("flagged", "true")]),
+        "params": params,
         "filter": filterset,
         "cancel": pending_url,
     }
@@ -585,3 +707,52 @@ def drift_decide(request, memory_id):
         return render(request, "review/drift.html#outcome", {"memory_id": memory_id, "text": text, "ok": True})
     messages.success(request, text)
     return redirect("review:drift")
+
+
+# ---------------------------------------------------------------------------------------------------
+# The core profile (SPEC §4): what every prompt starts with; promote to it and demote from it in place.
+
+
+def profile_page(request, form):
+    wanted = form.cleaned_data if form.is_valid() else {}
+    request_fields = {name: wanted.get(name, "") for name in ("user", "channel", "project")}
+    shown_for = urlencode([(name, value) for name, value in request_fields.items() if value])
+    context = {
+        "form": form,
+        "curation": profile.curation(**request_fields),
+        "request_fields": request_fields,
+        "here": reverse("review:core-profile") + (f"?{shown_for}" if shown_for else ""),
+    }
+    template = "review/core.html#profile" if fragment(request) else "review/core.html"
+    return render(request, template, context)
+
+
+@require_GET
+@login_required
+def core_profile(request):
+    return profile_page(request, ProfileRequestForm(request.GET))
+
+
+@require_POST
+@login_required
+def core_move(request, memory_id, direction):
+    """Promote a memory into the core profile or demote it to working, then show the profile again (in
+    place with htmx): the request it was shown for travels in the form."""
+    move = profile.promote if direction == "promote" else profile.demote
+    try:
+        move(memory_id, actor=actors.owner(request.user))
+    except lifecycle.LifecycleError as error:
+        messages.error(request, str(error))
+    else:
+        if direction == "promote":
+            messages.success(request, _("#%(id)s is in the core profile: always injected.") % {"id": memory_id})
+            if profile.overflows(memory_id):
+                messages.warning(
+                    request,
+                    _("It does not fit the core budget: it is left out of prompts until the profile has room."),
+                )
+        else:
+            messages.success(request, _("#%(id)s is back in working: injected only when relevant.") % {"id": memory_id})
+    if fragment(request):
+        return profile_page(request, ProfileRequestForm(request.POST))
+    return redirect(back(request, reverse("review:core-profile")))

@@ -19,6 +19,7 @@ GET_URLS = [
     "/pending/reject-all/",
     "/memories/",
     "/memories/1/",
+    "/core/",
     "/export/",
     "/settings/",
     "/jobs/",
@@ -31,6 +32,9 @@ POST_URLS = [
     "/pending/1/approve/",
     "/pending/1/reject/",
     "/pending/1/approve-update/",
+    "/pending/1/approve-core/",
+    "/core/1/promote/",
+    "/core/1/demote/",
     "/memories/bulk/",
     "/settings/policies/",
     "/settings/pause/",
@@ -59,6 +63,7 @@ def test_a_logged_out_post_changes_nothing_and_goes_to_the_login_page(client, ur
     assert response.status_code == 302
     assert response["Location"].startswith("/login/?next=")
     assert Memory.objects.get(pk=memory.pk).status == "pending"
+    assert Memory.objects.get(pk=memory.pk).layer == "working"
     assert MemorySettings.load().paused is False
     assert not AgentToken.objects.exists()
 

@@ -25,3 +25,4 @@ def test_dashboard_shows_tiers_pending_oldest_age_and_flagged(console):
     assert '<a href="/pending/?flagged=true">1</a>' in page
     assert "Oldest waiting for 3\xa0days" in page
     assert "<td>1</td>" in page  # one live core memory
+    assert '<a href="/core/">' in page.split("Core tier")[1]  # the tier's figure opens the core profile

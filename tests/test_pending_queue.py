@@ -432,7 +432,13 @@ def test_the_queue_shows_what_a_possible_update_would_replace(console):
 def test_approve_and_replace_supersedes_the_old_memory_in_one_step(console):
     old, new = possible_update()
 
-    response = console.post(f"/pending/{new.pk}/approve-update/", {"replaces": [old.pk]}, **HTMX)
+    asked = console.post(f"/pending/{new.pk}/approve-update/", {"replaces": [old.pk]}, **HTMX)
+    card = text_of(asked)
+    assert "Approve anyway" in card and "It says otherwise than a memory you already have" in card
+    assert f'name="replaces" value="{old.pk}"' in card and f"#{old.pk}</a> User prefers pnpm." in card
+    assert Memory.objects.get(pk=new.pk).status == "pending" and old.superseded_by_id is None
+
+    response = console.post(f"/pending/{new.pk}/approve-update/", {"replaces": [old.pk], "confirm": "yes"}, **HTMX)
 
     assert response.status_code == 200
     assert f"Approved #{new.pk}; it replaces #{old.pk}." in text_of(response)
@@ -453,7 +459,7 @@ def test_approve_and_replace_changes_nothing_when_the_replaced_memories_are_not_
         lifecycle.forget(old.pk, actor=ACTOR, confirmed=True)
     before = (list(Memory.objects.order_by("pk").values()), list(AuditEvent.objects.order_by("pk").values()))
 
-    response = console.post(f"/pending/{new.pk}/approve-update/", {"replaces": replaces}, follow=True)
+    response = console.post(f"/pending/{new.pk}/approve-update/", {"replaces": replaces, "confirm": "yes"}, follow=True)
 
     assert response.status_code == 200
     said = {"not a number": "ids must be whole numbers", "none": "give at least one memory id"}.get(

@@ -26,11 +26,13 @@ from datetime import timedelta
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from memories import lifecycle
 from memories.language import characters
 from memories.language.meaning import closest, contradicted, same_memory
 from memories.lifecycle import (
+    MAX_ID,
     MAX_TTL,
     InvalidValue,
     LifecycleError,
@@ -40,10 +42,10 @@ from memories.lifecycle import (
     clean_choice,
     clean_label,
 )
-from memories.models import MemorySettings, Message, Policy, Scope, Status
+from memories.models import Memory, MemorySettings, Message, Policy, Scope, Status
 from memories.screening import secrets
 from memories.screening.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
-from memories.screening.venting import is_venting
+from memories.screening.venting import VENTING, is_venting
 from memories.search import LIVE_CONDITION
 
 APPROVED = "approved"
@@ -58,6 +60,45 @@ POSSIBLE_UPDATE = "possible_update"
 CANDIDATES = 50
 # Why a flagged memory waits for the owner, said in its answer (and in an import's report).
 FLAG_REASONS = {TOOL_OUTPUT: "it comes from tool output", INSTRUCTION_LIKE: "it reads like an instruction"}
+# The same, in plain words and in the owner's language: what the console shows before a flagged proposal
+# is approved (``needing_second_step``).
+FLAG_EXPLANATIONS = {
+    TOOL_OUTPUT: gettext_lazy(
+        "It comes from tool output (a web page, a file, a command's output), not from you or a conversation: "
+        "such text can carry someone else's instructions."
+    ),
+    INSTRUCTION_LIKE: gettext_lazy(
+        "It reads like an order to Bestie (“always …”, “ignore …”, "
+        "“skip the checks”): once approved, it goes into Bestie's prompts as a standing order."
+    ),
+    POSSIBLE_UPDATE: gettext_lazy(
+        "It says otherwise than a memory you already have, so it may be meant to replace it."
+    ),
+    VENTING: gettext_lazy("It reads as one-off venting: a passing mood, not something lasting."),
+}
+
+
+def explain_flag(flag):
+    """What a flag means, in plain words (the flag itself for one this version does not know)."""
+    return FLAG_EXPLANATIONS.get(flag, flag)
+
+
+def needing_second_step(ids):
+    """Which of the proposals ``ids`` need the owner's second, explicit step before they are approved:
+    the flagged ones (SPEC §3: tool output, instruction-like, a possible update; an import's venting), as
+    ``{id: [flag, …]}``. The console approves one of them only after showing its flags in plain words, and
+    a bulk approval leaves them out unless the owner ticks that the flagged ones are included too."""
+    # An id past the range of ids names no proposal (and would not fit the database's integers).
+    ids = [memory_id for memory_id in ids if 1 <= memory_id <= MAX_ID]
+    found = {}
+    for start in range(0, len(ids), _IDS_PER_STATEMENT):
+        chunk = ids[start : start + _IDS_PER_STATEMENT]
+        found.update(Memory.objects.filter(pk__in=chunk).flagged().values_list("pk", "flags"))
+    return found
+
+
+# Ids in one ``IN (…)``: well under SQLite's limit on parameters, whatever its build.
+_IDS_PER_STATEMENT = 900
 
 
 @dataclass(frozen=True)
