@@ -1,11 +1,13 @@
-"""Words: how texts are split, which words carry nothing, the two stems, and a text's words in order.
+"""Words: how texts are split, which words carry nothing, the two stems, a query word's other English
+forms, and a text's words in order.
 
 Two stems for two jobs, both of English endings only (folded Vietnamese words never end in "s"):
 - ``singular`` is the canonical form a memory's words are keyed and compared by ("replies" -> "reply",
   "prefers" -> "prefer"); it changes only plurals and third persons, since "lived" and "lives" may be
   different facts;
 - ``search_stem`` is the prefix every form of a query word starts with ("replies" -> "repl", "moving" ->
-  "mov"), so a query finds "reply", "replied" and "replies" alike.
+  "mov"), so a query finds "reply", "replied" and "replies" alike; ``english_forms`` adds the forms no
+  prefix reaches ("went" for "go", "hiking" for "hike", "children" for "child").
 """
 
 import functools
@@ -71,6 +73,100 @@ def singular(word):
         if word.endswith(ending):
             return word[: -len(ending)] + replacement
     return word
+
+
+# A folded word that could be a Vietnamese syllable typed without its diacritics: "an", "quan", "tuan".
+# Such words are matched whole, never stemmed or taken as a prefix ("an" is not "anh", "quan" not "quang").
+_VIETNAMESE_SYLLABLE = re.compile(
+    r"(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnpqrstvx])?[aeiouy]{1,3}(ng|nh|ch|[cmnpt])?"
+)
+
+
+def could_be_vietnamese(word):
+    """Whether a folded word could be a Vietnamese syllable typed without diacritics ("quan", "go")."""
+    return bool(_VIETNAMESE_SYLLABLE.fullmatch(word))
+
+
+# The English function words of a query that no Vietnamese syllable is spelt like ("what", "when", "did",
+# "is"): one of them says the query is English, so its "go" or "run" is the English verb.
+_ENGLISH_MARKERS = frozenset(word for word in ENGLISH_QUERY_STOPWORDS if not could_be_vietnamese(word))
+
+
+def reads_as_english(folded_words):
+    """Whether a query (its folded words) is English: it has one of the function words above."""
+    return any(word in _ENGLISH_MARKERS for word in folded_words)
+
+
+# English words whose forms do not share a stem, one word a group: the common irregular verbs (base, past,
+# past participle; their "-s" and "-ing" forms are regular) and nouns (singular, plural). Function verbs
+# ("be", "have", "do") are query stopwords and left out.
+_IRREGULAR_VERBS = """
+    arise arose arisen / awake awoke awoken / bear bore borne born / beat beaten / become became /
+    begin began begun / bend bent / bite bit bitten / bleed bled / blow blew blown / break broke broken /
+    breed bred / bring brought / build built / burn burnt / buy bought / catch caught /
+    choose chose chosen / come came / creep crept / deal dealt / dig dug / draw drew drawn /
+    dream dreamt / drink drank drunk / drive drove driven / eat ate eaten / fall fell fallen / feed fed /
+    feel felt / fight fought / find found / flee fled / fly flew flown flies / forget forgot forgotten /
+    forgive forgave forgiven / freeze froze frozen / get got gotten / give gave given / go goes went gone /
+    grow grew grown / hang hung / hear heard / hide hid hidden / hold held / keep kept / kneel knelt /
+    know knew known / lay laid / lead led / lean leant / learn learnt / leave left / lend lent /
+    light lit / lose lost / make made / mean meant / meet met / pay paid / ride rode ridden /
+    ring rang rung / rise rose risen / run ran / say said / see saw seen / seek sought / sell sold /
+    send sent / shake shook shaken / shine shone / shoot shot / show shown / shrink shrank shrunk /
+    sing sang sung / sink sank sunk / sit sat / sleep slept / slide slid / speak spoke spoken /
+    spend spent / spin spun / spring sprang sprung / stand stood / steal stole stolen / stick stuck /
+    sting stung / strike struck / swear swore sworn / sweep swept / swim swam swum / swing swung /
+    take took taken / teach taught / tear tore torn / tell told / think thought / throw threw thrown /
+    understand understood / wake woke woken / wear wore worn / weep wept / win won / write wrote written
+"""
+_IRREGULAR_NOUNS = """
+    child children / person people / man men / woman women / foot feet / tooth teeth / mouse mice /
+    goose geese / knife knives / wife wives / life lives / leaf leaves / wolf wolves / half halves /
+    shelf shelves / thief thieves
+"""
+_VOWELS = frozenset("aeiou")
+
+
+def _inflections(base):
+    """The regular "-s", "-ed" and "-ing" forms of an English base word, spelling changes included."""
+    if base.endswith("e") and not base.endswith("ee"):
+        return {base + "s", base + "d", base[:-1] + "ing"}
+    if base.endswith("y") and len(base) >= 3 and base[-2] not in _VOWELS:
+        return {base[:-1] + "ies", base[:-1] + "ied", base + "ing"}
+    if base.endswith(("s", "x", "z", "ch", "sh", "o")):
+        return {base + "es", base + "ed", base + "ing"}
+    # A short word ending in one vowel and one consonant doubles it: "shop", "shopped", "shopping".
+    if len(base) <= 4 and base[-1] not in "aeiouwxy" and base[-2] in _VOWELS and base[-3:-2] not in _VOWELS:
+        return {base + "s", base + base[-1] + "ed", base + base[-1] + "ing"}
+    return {base + "s", base + "ed", base + "ing"}
+
+
+def _irregular_groups():
+    """Each irregular form and every form of its word (of both words, for a form like "lives")."""
+    groups = {}
+    for table, inflected in ((_IRREGULAR_VERBS, True), (_IRREGULAR_NOUNS, False)):
+        for line in table.split("/"):
+            base, *others = line.split()
+            regular = {form for form in _inflections(base) if not form.endswith("ed")} if inflected else set()
+            forms = frozenset({base, *others, *regular})
+            for form in forms:
+                groups[form] = groups.get(form, frozenset()) | forms
+    return groups
+
+
+_IRREGULAR_FORMS = _irregular_groups()
+
+
+def english_forms(word):
+    """The other forms of a folded English query word: irregular ones ("went": "go", "goes", "going",
+    "gone"; "children": "child") or else the regular inflections of its singular ("hikes": "hike",
+    "hiked", "hiking"; "family": "families"). Guessed forms that no memory holds cost nothing. Numbers
+    and single letters have none."""
+    if len(word) < 2 or not word.isalpha():
+        return frozenset()
+    base = singular(word)
+    forms = _IRREGULAR_FORMS.get(word) or _IRREGULAR_FORMS.get(base) or {base, *_inflections(base)}
+    return frozenset(forms) - {word}
 
 
 def search_stem(word):

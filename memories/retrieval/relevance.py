@@ -11,10 +11,10 @@ finds: the index (SQLite FTS5 ``bm25``, PostgreSQL ``ts_rank``) only picks them,
 give the same rows the same relevance and rank them the same way.
 """
 
+import itertools
 import math
-import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Protocol
 
@@ -24,16 +24,20 @@ from django.db.models import F, FloatField, Func
 from django.utils.module_loading import import_string
 
 from memories.language.folding import fold
-from memories.language.words import INDEX_WORD, is_query_stopword, search_stem
+from memories.language.words import (
+    INDEX_WORD,
+    could_be_vietnamese,
+    english_forms,
+    is_query_stopword,
+    reads_as_english,
+    search_stem,
+)
 from memories.search import PG_VOCABULARY, pg_matches, pg_tsquery, pg_vector
 
 # Words at least this long match as a prefix ("prefer" finds "preferred", "work" finds "works"), unless
 # they are written with diacritics or could be a Vietnamese syllable typed without them: those are
 # distinct words ("an" must not find "anh", "quan" not "quang", "tuan" not "tuanh").
 PREFIX_LENGTH = 4
-_VIETNAMESE_SYLLABLE = re.compile(
-    r"(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnpqrstvx])?[aeiouy]{1,3}(ng|nh|ch|[cmnpt])?"
-)
 # A query word typed with diacritics that meets the same letters with other diacritics ("Tuấn", a name,
 # and "tuần", a week) counts this much.
 OTHER_DIACRITICS = 0.5
@@ -41,15 +45,17 @@ OTHER_DIACRITICS = 0.5
 
 @dataclass(frozen=True)
 class Term:
-    """One word of a query as the index is asked for it: folded, maybe shortened to its stem, and the
-    word as typed when it carried diacritics."""
+    """One word of a query as the index is asked for it: folded, maybe shortened to its stem, the word as
+    typed when it carried diacritics, and its other English forms that the stem does not reach ("went"
+    for "go", "hiking" for "hike"), which count as the word itself."""
 
     text: str
     prefix: bool
     accented: str = ""
+    forms: frozenset = frozenset()
 
     def matches(self, word):
-        return word.startswith(self.text) if self.prefix else word == self.text
+        return (word.startswith(self.text) if self.prefix else word == self.text) or word in self.forms
 
     def weight(self, original):
         return 1.0 if not self.accented or original == self.accented else OTHER_DIACRITICS
@@ -65,33 +71,43 @@ def tokens(text):
     return list(zip(written, folded))
 
 
-def _term(written, folded):
+def _term(written, folded, english):
+    """A word with diacritics is matched as it is; one that could be a Vietnamese syllable typed without
+    them is matched whole too, with its English forms only in a query that reads as English (its "go" is
+    the verb); any other word by its stem, as a prefix when long enough, and its other English forms."""
     if written != folded:
         return Term(folded, prefix=False, accented=written)
-    if _VIETNAMESE_SYLLABLE.fullmatch(folded):
-        return Term(folded, prefix=False)
+    if could_be_vietnamese(folded):
+        return Term(folded, prefix=False, forms=english_forms(folded) if english else frozenset())
     stem = search_stem(folded)
-    return Term(stem, prefix=len(stem) >= PREFIX_LENGTH or (stem != folded and len(stem) >= 3))
+    term = Term(stem, prefix=len(stem) >= PREFIX_LENGTH or (stem != folded and len(stem) >= 3))
+    return replace(term, forms=frozenset(form for form in english_forms(folded) if not term.matches(form)))
 
 
 def _content(query):
+    """The query's words, stopwords as None, and whether it reads as English."""
     found = tokens(query)
-    return [(word if not is_query_stopword(*word) else None) for word in found], found
+    english = reads_as_english(folded for _, folded in found)
+    return [(word if not is_query_stopword(*word) else None) for word in found], found, english
 
 
 def query_terms(query):
     """The terms of a natural-language query: without stopwords (unless that leaves nothing), stemmed,
     each once."""
-    content, found = _content(query)
+    content, found, english = _content(query)
     words = [word for word in content if word] or found
-    return list({term.text: term for term in (_term(*word) for word in words)}.values())
+    return list({term.text: term for term in (_term(*word, english) for word in words)}.values())
 
 
 def query_pairs(query):
     """Neighbouring content words of the query, as terms: "bún đậu", "đi chợ", "package manager".
     Vietnamese words are often two syllables, so a memory holding both side by side means more."""
-    content, _ = _content(query)
-    return [(_term(*first), _term(*second)) for first, second in zip(content, content[1:]) if first and second]
+    content, _, english = _content(query)
+    return [
+        (_term(*first, english), _term(*second, english))
+        for first, second in zip(content, content[1:])
+        if first and second
+    ]
 
 
 class RelevanceBackend(Protocol):
@@ -125,6 +141,8 @@ class BM25:
                 prefixes.append((index, term.text))
             else:
                 exact.setdefault(term.text, []).append(index)
+            for form in term.forms:
+                exact.setdefault(form, []).append(index)
         position = {term: index for index, term in enumerate(known)}
         neighbours = [(position[a], position[b]) for a, b in pairs if a in position and b in position]
         documents = [(memory_id, tokens(text)) for memory_id, text in texts]
@@ -221,28 +239,22 @@ class LexicalBackend:
                 )
                 # The index's own row count (its "averages" record) costs nothing; count(*) reads the table.
                 parts, params = ["(SELECT block FROM memory_fts_data WHERE id = 1)"], []
-                for term in terms:
-                    if term.prefix:
-                        parts.append(
-                            "(SELECT coalesce(sum(doc), 0) FROM temp.memory_fts_vocabulary"
-                            " WHERE term >= %s AND term < %s)"
-                        )
-                        params += [term.text, _after_prefix(term.text)]
-                    else:
-                        parts.append("(SELECT coalesce(sum(doc), 0) FROM temp.memory_fts_vocabulary WHERE term = %s)")
-                        params.append(term.text)
+                table, documents = "temp.memory_fts_vocabulary", "doc"
             else:
                 # The same sums from ``memory_vocabulary``, its primary key and no row of ``memory``.
                 parts, params = [f"(SELECT documents FROM {PG_VOCABULARY} WHERE term = '')"], []
-                for term in terms:
-                    if term.prefix:
-                        parts.append(
-                            f"(SELECT coalesce(sum(documents), 0) FROM {PG_VOCABULARY} WHERE term >= %s AND term < %s)"
-                        )
-                        params += [term.text, _after_prefix(term.text)]
-                    else:
-                        parts.append(f"(SELECT coalesce(sum(documents), 0) FROM {PG_VOCABULARY} WHERE term = %s)")
-                        params.append(term.text)
+                table, documents = PG_VOCABULARY, "documents"
+            # A term's memories: those holding its text (or a word it is the prefix of) plus those holding
+            # each of its other forms; a memory holding two forms counts twice, as it would for a prefix.
+            for term in terms:
+                sums = []
+                if term.prefix:
+                    sums.append(f"(SELECT coalesce(sum({documents}), 0) FROM {table} WHERE term >= %s AND term < %s)")
+                    params += [term.text, _after_prefix(term.text)]
+                for word in ([] if term.prefix else [term.text]) + sorted(term.forms):
+                    sums.append(f"(SELECT coalesce(sum({documents}), 0) FROM {table} WHERE term = %s)")
+                    params.append(word)
+                parts.append("(" + " + ".join(sums) + ")")
             cursor.execute("SELECT " + ", ".join(parts), params)
             total, *counts = cursor.fetchone()
             counts = [int(count) for count in counts]
@@ -272,7 +284,12 @@ class LexicalBackend:
         ``at_most`` memories hold them."""
         if connection.vendor == "sqlite":
             expression = " OR ".join(
-                _fts_term(words[0]) if len(words) == 1 else '"' + " ".join(term.text for term in words) + '"'
+                _fts_term(words[0])
+                if len(words) == 1
+                else " OR ".join(
+                    '"' + " ".join(spelling) + '"'
+                    for spelling in itertools.product(*([term.text, *sorted(term.forms)] for term in words))
+                )
                 for words in phrases
             )
             # Ordered by the index's rowid, not memory.id: SQLite then walks the index backwards and
@@ -310,11 +327,13 @@ def _after_prefix(prefix):
 
 
 def _fts_term(term):
-    return f'"{term.text}"*' if term.prefix else f'"{term.text}"'
+    main = f'"{term.text}"*' if term.prefix else f'"{term.text}"'
+    return " OR ".join([main, *(f'"{form}"' for form in sorted(term.forms))])
 
 
 def _pg_term(term):
-    return f"{term.text}:*" if term.prefix else term.text
+    main = f"{term.text}:*" if term.prefix else term.text
+    return "(" + " | ".join([main, *sorted(term.forms)]) + ")" if term.forms else main
 
 
 @lru_cache(maxsize=4)

@@ -1,0 +1,98 @@
+"""How retrieval reads a natural-language query (SPEC §4): the other forms of its English words, and
+Vietnamese left as it is. Every test runs on SQLite and on PostgreSQL."""
+
+import pytest
+
+from memories.language.words import english_forms
+from memories.retrieval import build_context
+from memories.retrieval.relevance import query_terms
+from tests.factories import add_memory
+
+pytestmark = pytest.mark.django_db
+
+
+def everywhere(text):
+    return add_memory(text).pk
+
+
+def found(query):
+    return [item.id for item in build_context(query, record_access=False).items if item.layer == "working"]
+
+
+# ---------------------------------------------------------------------------------------------------
+# English word forms
+
+
+def test_an_irregular_verb_finds_its_other_forms_both_ways():
+    went = everywhere("Lan went to Da Lat in May.")
+    stayed = everywhere("Lan stayed home in May.")
+    bought = everywhere("Minh bought a new bike.")
+    sold = everywhere("Minh sold his old bike.")
+
+    assert found("Where did Lan go in May?")[0] == went
+    assert found("What did Minh buy?")[0] == bought
+    assert found("Which bike did Minh go and buy?")[0] == bought
+    assert stayed in found("Where did Lan go in May?")
+    assert sold in found("What did Minh buy?")
+    # And the other way: a question in the past finds the memory in the present.
+    goes = everywhere("Hoa goes swimming every Sunday.")
+    assert found("Who went swimming?")[0] == goes
+
+
+def test_an_irregular_plural_finds_its_singular_and_back():
+    child = everywhere("Hoa has one child, a son called Bin.")
+    everywhere("Hoa has a cat called Miu.")
+    people = everywhere("Tuan met new people at the climbing gym.")
+    everywhere("Tuan climbs twice a week.")
+
+    assert found("How many children does Hoa have?")[0] == child
+    assert found("Which person did Tuan meet at the gym?")[0] == people
+
+
+def test_regular_forms_the_stem_does_not_reach_are_found():
+    hiking = everywhere("Went hiking in the hills with Lan.")
+    families = everywhere("Both families met for dinner.")
+    shopping = everywhere("Loves shopping for vinyl records.")
+    everywhere("Lan likes the hills.")
+
+    assert found("Does she hike?") == [hiking]
+    assert found("family dinner")[0] == families
+    assert found("What does she shop for?") == [shopping]
+
+
+def test_two_forms_side_by_side_find_their_memory_among_many(monkeypatch):
+    """ "buy tea" finds "bought tea" by the phrase, where neither word alone would pick it out."""
+    market = everywhere("Lan bought tea for her mother.")
+    for n in range(60):
+        everywhere(f"Lan drinks tea {n} times a week and buys cakes.")
+    monkeypatch.setattr("memories.retrieval.relevance.LexicalBackend.selective_documents", 1)
+    assert found("Did Lan buy tea?")[0] == market
+
+
+def test_english_forms_are_words_not_numbers():
+    assert english_forms("went") == {"go", "goes", "going", "gone"}
+    assert english_forms("children") == {"child"}
+    assert english_forms("hike") == {"hikes", "hiked", "hiking"}
+    assert english_forms("2023") == frozenset()
+
+
+# ---------------------------------------------------------------------------------------------------
+# Vietnamese is not English
+
+
+def test_a_vietnamese_query_gets_no_english_forms():
+    table = everywhere("Mua bàn gỗ cho phòng khách.")
+    trip = everywhere("Lan went to Hue last spring.")
+
+    assert found("ban go phong khach") == [table]
+    assert found("bàn gỗ") == [table]
+    assert trip not in found("ban go")
+    assert all(not term.forms for term in query_terms("ban go phong khach"))
+    assert all(not term.forms for term in query_terms("Minh sống ở đâu"))
+
+
+def test_in_an_english_query_a_vietnamese_name_is_still_matched_whole():
+    tuan = everywhere("Tuan goes running on Mondays.")
+    everywhere("Tuanh has a bakery.")
+
+    assert found("When does Tuan go?") == [tuan]
