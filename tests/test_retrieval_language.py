@@ -77,6 +77,34 @@ def test_english_forms_are_words_not_numbers():
 
 
 # ---------------------------------------------------------------------------------------------------
+# The words of a question that say nothing about which memory is meant
+
+
+def test_a_possessive_s_matches_nothing():
+    office = everywhere("Lan works from an office in District 1.")
+    bike = everywhere("Minh's bike is red.")
+
+    assert found("Where is Lan's office?") == [office]
+    assert bike not in found("What's Lan's office like?")
+    assert [term.text for term in query_terms("Where's Lan's office? Didn't she say?")] == ["lan", "offic"]
+
+
+def test_the_frame_and_hedges_of_a_question_are_left_out():
+    assert [term.text for term in query_terms("What kind of music would Lan likely enjoy?")] == [
+        "music",
+        "lan",
+        "enjoy",
+    ]
+    assert [term.text for term in query_terms("What did Minh say he might cook?")] == ["minh", "cook"]
+    # "kind" frames a question only before "of".
+    assert [term.text for term in query_terms("Is Lan a kind person?")] == ["lan", "kind", "person"]
+    sushi = everywhere("Lan loves sushi.")
+    said = everywhere("Minh said he is likely to move in June.")
+    assert found("What did Lan say about sushi? Would she likely eat it?") == [sushi]
+    assert said not in found("What did Lan say about sushi?")
+
+
+# ---------------------------------------------------------------------------------------------------
 # Vietnamese is not English
 
 

@@ -33,10 +33,12 @@ FILLER_WORDS = frozenset(
 # Phrases naming the owner, folded: "Người dùng thích …" and "User likes …" say the same as "Thích …".
 _OWNER_PHRASES = re.compile(r"\b(?:nguoi dung|chu nhan|the user|the owner)\b")
 
-# Words of a query that say nothing about which memory is meant. Vietnamese ones are written with their
-# diacritics: typed with them, only the same word is left out ("chợ", a market, is not "cho", for); typed
-# without, their folded form is, so "cho" is left out but "da" (đã, and Đà of Đà Nẵng) and "ban" (bạn, a
-# friend) are not in the list at all.
+# Words of a query that say nothing about which memory is meant: function words, the hedges and reporting
+# verbs of a question ("would she likely", "what did he say about"), and the pieces the index splits off
+# "Lan's", "didn't" or "I'll" ("s", "didn", "t", "ll"; not "don", which is "đơn" typed bare). Vietnamese
+# ones are written with their diacritics: typed with them, only the same word is left out ("chợ", a
+# market, is not "cho", for); typed without, their folded form is, so "cho" is left out but "da" (đã, and
+# Đà of Đà Nẵng) and "ban" (bạn, a friend) are not in the list at all.
 ENGLISH_QUERY_STOPWORDS = frozenset(
     """
     a about after again all also am an and any are as at be been before being both but by can could
@@ -45,6 +47,8 @@ ENGLISH_QUERY_STOPWORDS = frozenset(
     over own please same she should so some such than that the their theirs them then there these
     they this those through to too under until up very was we were what when where which while who
     whom why will with would you your yours yourself tell know remember recall anything something
+    likely might probably possibly perhaps many much say says said mention mentions mentioned
+    s t d ll m re ve doesn didn isn aren wasn weren haven hasn hadn couldn shouldn wouldn
     """.split()
 )
 VIETNAMESE_QUERY_STOPWORDS = frozenset(
@@ -56,9 +60,16 @@ VIETNAMESE_QUERY_STOPWORDS = frozenset(
 _FOLDED_QUERY_STOPWORDS = ENGLISH_QUERY_STOPWORDS | {fold(word) for word in VIETNAMESE_QUERY_STOPWORDS}
 
 
-def is_query_stopword(written, folded):
-    """Whether a query word (as typed, lower-case, and folded) says nothing about which memory is meant."""
-    return written in VIETNAMESE_QUERY_STOPWORDS if written != folded else folded in _FOLDED_QUERY_STOPWORDS
+# Words that frame an English question when "of" follows ("what kind of music"): a kind person is not.
+_QUESTION_FRAMES = frozenset("kind kinds type types sort sorts".split())
+
+
+def is_query_stopword(written, folded, following=""):
+    """Whether a query word (as typed, lower-case, and folded; ``following`` is the next word, folded) says
+    nothing about which memory is meant."""
+    if written != folded:
+        return written in VIETNAMESE_QUERY_STOPWORDS
+    return folded in _FOLDED_QUERY_STOPWORDS or (folded in _QUESTION_FRAMES and following == "of")
 
 
 _SINGULAR_ENDINGS = (("ies", "y"), ("ss", "ss"), ("us", "us"), ("is", "is"), ("s", ""))
@@ -88,8 +99,11 @@ def could_be_vietnamese(word):
 
 
 # The English function words of a query that no Vietnamese syllable is spelt like ("what", "when", "did",
-# "is"): one of them says the query is English, so its "go" or "run" is the English verb.
-_ENGLISH_MARKERS = frozenset(word for word in ENGLISH_QUERY_STOPWORDS if not could_be_vietnamese(word))
+# "is"): one of them says the query is English, so its "go" or "run" is the English verb. Single letters
+# ("s" of "Lan's") are left out: a Vietnamese chat writes "k" or "m" for whole words.
+_ENGLISH_MARKERS = frozenset(
+    word for word in ENGLISH_QUERY_STOPWORDS if len(word) > 1 and not could_be_vietnamese(word)
+)
 
 
 def reads_as_english(folded_words):

@@ -88,7 +88,9 @@ def _content(query):
     """The query's words, stopwords as None, and whether it reads as English."""
     found = tokens(query)
     english = reads_as_english(folded for _, folded in found)
-    return [(word if not is_query_stopword(*word) else None) for word in found], found, english
+    following = [folded for _, folded in found[1:]] + [""]
+    content = [None if is_query_stopword(*word, after) else word for word, after in zip(found, following)]
+    return content, found, english
 
 
 def query_terms(query):
