@@ -105,6 +105,31 @@ def test_the_frame_and_hedges_of_a_question_are_left_out():
 
 
 # ---------------------------------------------------------------------------------------------------
+# Typos
+
+
+def test_a_word_no_memory_holds_is_read_as_the_known_word_one_typo_away():
+    education = everywhere("Lan went back to university to continue her education in nursing.")
+    everywhere("Lan plays badminton on Fridays.")
+    pursue = everywhere("Minh wants to pursue a career in law.")
+
+    assert found("What does Lan study in her educaton?")[0] == education
+    assert found("What career does Minh want to persue?")[0] == pursue
+    assert found("educatoin") == [education]
+
+
+def test_a_known_word_a_short_word_or_a_vietnamese_syllable_is_never_corrected():
+    bakery = everywhere("Minh visited the bakery on Hang Bac street.")
+    everywhere("Minh's uncle is a baker.")
+    everywhere("Nguyệt thích trà sen.")
+    everywhere("The cat sleeps on the sofa.")
+
+    assert found("bakery") == [bakery]
+    assert found("nguyen") == []
+    assert found("cta") == []
+
+
+# ---------------------------------------------------------------------------------------------------
 # Vietnamese is not English
 
 

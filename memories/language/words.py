@@ -183,6 +183,20 @@ def english_forms(word):
     return frozenset(forms) - {word}
 
 
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def one_typo_away(word):
+    """Every word one typo from a folded ``word``: a letter left out, added or changed, or two neighbouring
+    letters swapped ("educaton" -> "education", "persue" -> "pursue")."""
+    splits = [(word[:index], word[index:]) for index in range(len(word) + 1)]
+    left_out = {start + end[1:] for start, end in splits if end}
+    swapped = {start + end[1] + end[0] + end[2:] for start, end in splits if len(end) > 1}
+    changed = {start + letter + end[1:] for start, end in splits if end for letter in _LETTERS}
+    added = {start + letter + end for start, end in splits for letter in _LETTERS}
+    return (left_out | swapped | changed | added) - {word}
+
+
 def search_stem(word):
     """A crude English stem that every form of the word starts with: "replies" and "replied" -> "repl",
     "moving" -> "mov"."""

@@ -12,9 +12,10 @@ give the same rows the same relevance and rank them the same way.
 """
 
 import itertools
+import json
 import math
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Protocol
 
@@ -29,6 +30,7 @@ from memories.language.words import (
     could_be_vietnamese,
     english_forms,
     is_query_stopword,
+    one_typo_away,
     reads_as_english,
     search_stem,
 )
@@ -41,6 +43,10 @@ PREFIX_LENGTH = 4
 # A query word typed with diacritics that meets the same letters with other diacritics ("Tuấn", a name,
 # and "tuần", a week) counts this much.
 OTHER_DIACRITICS = 0.5
+# A query word no memory holds, typed without diacritics and at least this long, is taken for a typo of
+# the word one letter away that the most memories hold ("educaton" for "education"). Shorter words have
+# too many neighbours, and a Vietnamese syllable typed bare is a word of its own ("quan" is not "quang").
+TYPO_LENGTH = 5
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,8 @@ class Term:
     prefix: bool
     accented: str = ""
     forms: frozenset = frozenset()
+    # The word as typed, folded: what a typo is corrected from.
+    word: str = field(default="", compare=False)
 
     def matches(self, word):
         return (word.startswith(self.text) if self.prefix else word == self.text) or word in self.forms
@@ -76,12 +84,17 @@ def _term(written, folded, english):
     them is matched whole too, with its English forms only in a query that reads as English (its "go" is
     the verb); any other word by its stem, as a prefix when long enough, and its other English forms."""
     if written != folded:
-        return Term(folded, prefix=False, accented=written)
+        return Term(folded, prefix=False, accented=written, word=folded)
     if could_be_vietnamese(folded):
-        return Term(folded, prefix=False, forms=english_forms(folded) if english else frozenset())
+        return Term(folded, prefix=False, forms=english_forms(folded) if english else frozenset(), word=folded)
     stem = search_stem(folded)
-    term = Term(stem, prefix=len(stem) >= PREFIX_LENGTH or (stem != folded and len(stem) >= 3))
+    term = Term(stem, prefix=len(stem) >= PREFIX_LENGTH or (stem != folded and len(stem) >= 3), word=folded)
     return replace(term, forms=frozenset(form for form in english_forms(folded) if not term.matches(form)))
+
+
+def _could_be_a_typo(term):
+    word = term.word
+    return not term.accented and len(word) >= TYPO_LENGTH and word.isalpha() and not could_be_vietnamese(word)
 
 
 def _content(query):
@@ -180,7 +193,8 @@ class LexicalBackend:
     together stay under ``selective_documents``), ranked by the database. Words too common to pick
     anything out on their own (like "user" in a store of "User prefers …") only fill the remaining
     places, newest first. Memories holding two neighbouring query words side by side ("đi chợ") get up
-    to half the places first. BM25 then scores every candidate against every word of the query.
+    to half the places first. BM25 then scores every candidate against every word of the query. A word
+    no memory holds is first read as the known word one typo away, if there is one.
     """
 
     selective_documents = 2000
@@ -191,6 +205,13 @@ class LexicalBackend:
         if not terms:
             return []
         frequencies, total = self.frequencies(terms)
+        corrected = self.corrected(
+            [term for term in terms if not frequencies[term] and _could_be_a_typo(term)],
+            english=reads_as_english(folded for _, folded in tokens(query)),
+        )
+        if corrected:
+            terms = [corrected.get(term, term) for term in terms]
+            frequencies.update(self.frequencies(list(corrected.values()))[0])
         known = sorted((term for term in terms if frequencies[term]), key=lambda term: (frequencies[term], term.text))
         if not known:
             return []
@@ -200,7 +221,7 @@ class LexicalBackend:
                 break
             selective.append(term)
             documents += frequencies[term]
-        pairs = query_pairs(query)
+        pairs = [(corrected.get(first, first), corrected.get(second, second)) for first, second in query_pairs(query)]
         # Two rare words are found by the ranked query below; a pair with a common one may not be.
         phrases = [
             list(pair)
@@ -229,7 +250,22 @@ class LexicalBackend:
         scores = self.scoring.relevance(terms, frequencies, total, rows, pairs)
         return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))[:limit]
 
-    # Each database's part: document frequencies, a ranked OR query, an unranked newest-first one.
+    def corrected(self, unknown, english):
+        """``{term: the term of the word one typo away that the most memories hold}`` for the ``unknown``
+        terms that have one (``english``: the query reads as English)."""
+        if not unknown:
+            return {}
+        neighbours = {term: one_typo_away(term.word) for term in unknown}
+        held = self.held(set().union(*neighbours.values()))
+        found = {}
+        for term, words in neighbours.items():
+            best = min((word for word in words if word in held), key=lambda word: (-held[word], word), default=None)
+            if best:
+                found[term] = _term(best, best, english)
+        return found
+
+    # Each database's part: document frequencies, which words the store holds, a ranked OR query, an
+    # unranked newest-first one.
 
     def frequencies(self, terms):
         """``({term: number of memories holding it}, number of memories)`` over the whole table."""
@@ -263,6 +299,19 @@ class LexicalBackend:
         if connection.vendor == "sqlite":
             total = _varint(total) if total else 0
         return dict(zip(terms, counts)), total or 0
+
+    def held(self, words):
+        """``{word: number of memories holding it}`` for those of ``words`` some memory holds."""
+        words = sorted(words)
+        with connection.cursor() as cursor:
+            if connection.vendor == "sqlite":
+                cursor.execute(
+                    "SELECT term, doc FROM temp.memory_fts_vocabulary WHERE term IN (SELECT value FROM json_each(%s))",
+                    [json.dumps(words)],
+                )
+            else:
+                cursor.execute(f"SELECT term, documents FROM {PG_VOCABULARY} WHERE term = ANY(%s)", [words])
+            return {word: int(documents) for word, documents in cursor.fetchall() if documents > 0}
 
     def _ranked(self, queryset, terms):
         if connection.vendor == "sqlite":
