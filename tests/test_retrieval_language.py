@@ -3,9 +3,9 @@ Vietnamese left as it is. Every test runs on SQLite and on PostgreSQL."""
 
 import pytest
 
-from memories.language.words import english_forms
+from memories.language.words import asks_when, english_forms, tells_when
 from memories.retrieval import build_context
-from memories.retrieval.relevance import query_terms
+from memories.retrieval.relevance import query_terms, tokens
 from tests.factories import add_memory
 
 pytestmark = pytest.mark.django_db
@@ -102,6 +102,38 @@ def test_the_frame_and_hedges_of_a_question_are_left_out():
     said = everywhere("Minh said he is likely to move in June.")
     assert found("What did Lan say about sushi? Would she likely eat it?") == [sushi]
     assert said not in found("What did Lan say about sushi?")
+
+
+# ---------------------------------------------------------------------------------------------------
+# What answers a question
+
+
+def test_a_question_asking_when_prefers_the_memory_that_says_when():
+    why = everywhere("Lan moved to Hue for work.")
+    when = everywhere("Lan moved to Hue in 2019.")
+    vi_why = everywhere("Lan chuyển vào Huế để học.")
+    vi_when = everywhere("Lan chuyển vào Huế năm 2019.")
+
+    assert found("When did Lan move to Hue?")[:2] == [when, why]
+    assert found("What year did Lan move to Hue?")[:2] == [when, why]
+    assert found("Why did Lan move to Hue?")[:2] == [why, when]
+    assert found("Lan chuyển vào Huế khi nào?")[:2] == [vi_when, vi_why]
+    assert found("Lan chuyển vào Huế để làm gì?")[:2] == [vi_why, vi_when]
+
+
+def test_when_asks_only_as_a_question_word():
+    def asks(query):
+        return asks_when(tokens(query))
+
+    assert asks("When did Lan move to Hue?")
+    assert asks("remind me when is the dentist")
+    assert asks("How long has Minh worked there?")
+    assert asks("bao giờ Lan về quê")
+    assert not asks("How did Lan feel when she moved to Hue?")
+    assert not asks("Where does Lan live?")
+    assert tells_when(tokens("Went to Hue last weekend."))
+    assert tells_when(tokens("Họp lúc 9h sáng thứ hai."))
+    assert not tells_when(tokens("Tuấn thích trà."))
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -183,6 +183,52 @@ def english_forms(word):
     return frozenset(forms) - {word}
 
 
+# What a question asking "when" is answered by: words of time (folded English, Vietnamese as written: its
+# folded forms are other words, "tuần" a week and "Tuấn" a name), years and times of day. "May" and "March"
+# are left out: more often a verb than a month.
+_ENGLISH_TIME_WORDS = frozenset(
+    """
+    today tonight yesterday tomorrow recently lately ago since week weeks weekend weekends month months
+    year years day days night nights morning mornings afternoon evening hour hours
+    monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays
+    fridays saturdays sundays january february april june july august september october november
+    december spring summer autumn winter
+    """.split()
+)
+_VIETNAMESE_TIME_WORDS = frozenset("hôm tuần tháng năm ngày giờ sáng trưa chiều tối đêm lúc".split())
+_TIME = re.compile(r"(19|20)\d\d|\d{1,2}(am|pm|h)|\d{1,2}(st|nd|rd|th)")
+# The questions that ask when, as folded words side by side: English "what time", "which year", "how
+# long"; Vietnamese "khi nào", "bao giờ", "mấy giờ", "bao lâu", "hôm nào".
+_WHEN_PAIRS = frozenset(
+    [
+        *((asking, noun) for asking in ("what", "which") for noun in ("time", "date", "day", "week", "month", "year")),
+        ("how", "long"),
+        *(("khi", "nao"), ("luc", "nao"), ("bao", "gio"), ("may", "gio"), ("bao", "lau")),
+        *((noun, "nao") for noun in ("hom", "ngay", "tuan", "thang", "nam")),
+    ]
+)
+_AUXILIARIES = frozenset("did does do is was will are were has have had can could should would".split())
+
+
+def asks_when(words):
+    """Whether a query (its ``(as written, folded)`` words, lower-case) asks when: it starts with "when",
+    has "when" asking a question ("remind me when is the dentist"), or one of the pairs above."""
+    folded = [word for _, word in words]
+    if folded[:1] == ["when"]:
+        return True
+    pairs = list(zip(folded, folded[1:]))
+    return any(pair in _WHEN_PAIRS or (pair[0] == "when" and pair[1] in _AUXILIARIES) for pair in pairs)
+
+
+def tells_when(words):
+    """Whether a text (its ``(as written, folded)`` words, lower-case) says when: a word of time, a year,
+    a time of day or a day of the month."""
+    return any(
+        folded in _ENGLISH_TIME_WORDS or written in _VIETNAMESE_TIME_WORDS or _TIME.fullmatch(folded)
+        for written, folded in words
+    )
+
+
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 

@@ -27,12 +27,14 @@ from django.utils.module_loading import import_string
 from memories.language.folding import fold
 from memories.language.words import (
     INDEX_WORD,
+    asks_when,
     could_be_vietnamese,
     english_forms,
     is_query_stopword,
     one_typo_away,
     reads_as_english,
     search_stem,
+    tells_when,
 )
 from memories.search import PG_VOCABULARY, pg_matches, pg_tsquery, pg_vector
 
@@ -142,8 +144,10 @@ class BM25:
     b: float = 0.75
     # A pair of neighbouring query words found side by side adds this share of the rarer word's weight.
     pair: float = 0.5
+    # For a question asking when, a memory that says when (a day, a week, a year) scores this much more.
+    when: float = 0.2
 
-    def relevance(self, terms, frequencies, total, texts, pairs=()):
+    def relevance(self, terms, frequencies, total, texts, pairs=(), asks_when=False):
         known = [term for term in terms if frequencies[term] > 0]
         idf = [math.log(1 + (total - frequencies[term] + 0.5) / (frequencies[term] + 0.5)) for term in known]
         ideal = sum(idf)
@@ -180,6 +184,8 @@ class BM25:
             for first, second in neighbours:
                 if any(first in here and second in after for here, after in zip(found, found[1:])):
                     score += self.pair * min(idf[first], idf[second])
+            if score and asks_when and tells_when(document):
+                score *= 1 + self.when
             if score:
                 scores[memory_id] = score / ideal
         return scores
@@ -247,7 +253,7 @@ class LexicalBackend:
             rows += list(
                 self._newest(queryset.exclude(pk__in=found), [[term] for term in known], at_most)[: limit - len(rows)]
             )
-        scores = self.scoring.relevance(terms, frequencies, total, rows, pairs)
+        scores = self.scoring.relevance(terms, frequencies, total, rows, pairs, asks_when(tokens(query)))
         return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))[:limit]
 
     def corrected(self, unknown, english):
