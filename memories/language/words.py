@@ -1,11 +1,13 @@
-"""Words: how texts are split, which words carry nothing, the two stems, and a text's words in order.
+"""Words: how texts are split, which words carry nothing, the two stems, a query word's other English
+forms, and a text's words in order.
 
 Two stems for two jobs, both of English endings only (folded Vietnamese words never end in "s"):
 - ``singular`` is the canonical form a memory's words are keyed and compared by ("replies" -> "reply",
   "prefers" -> "prefer"); it changes only plurals and third persons, since "lived" and "lives" may be
   different facts;
 - ``search_stem`` is the prefix every form of a query word starts with ("replies" -> "repl", "moving" ->
-  "mov"), so a query finds "reply", "replied" and "replies" alike.
+  "mov"), so a query finds "reply", "replied" and "replies" alike; ``english_forms`` adds the forms no
+  prefix reaches ("went" for "go", "hiking" for "hike", "children" for "child").
 """
 
 import functools
@@ -31,10 +33,12 @@ FILLER_WORDS = frozenset(
 # Phrases naming the owner, folded: "Người dùng thích …" and "User likes …" say the same as "Thích …".
 _OWNER_PHRASES = re.compile(r"\b(?:nguoi dung|chu nhan|the user|the owner)\b")
 
-# Words of a query that say nothing about which memory is meant. Vietnamese ones are written with their
-# diacritics: typed with them, only the same word is left out ("chợ", a market, is not "cho", for); typed
-# without, their folded form is, so "cho" is left out but "da" (đã, and Đà of Đà Nẵng) and "ban" (bạn, a
-# friend) are not in the list at all.
+# Words of a query that say nothing about which memory is meant: function words, the hedges and reporting
+# verbs of a question ("would she likely", "what did he say about"), and the pieces the index splits off
+# "Lan's", "didn't" or "I'll" ("s", "didn", "t", "ll"; not "don", which is "đơn" typed bare). Vietnamese
+# ones are written with their diacritics: typed with them, only the same word is left out ("chợ", a
+# market, is not "cho", for); typed without, their folded form is, so "cho" is left out but "da" (đã, and
+# Đà of Đà Nẵng) and "ban" (bạn, a friend) are not in the list at all.
 ENGLISH_QUERY_STOPWORDS = frozenset(
     """
     a about after again all also am an and any are as at be been before being both but by can could
@@ -43,6 +47,8 @@ ENGLISH_QUERY_STOPWORDS = frozenset(
     over own please same she should so some such than that the their theirs them then there these
     they this those through to too under until up very was we were what when where which while who
     whom why will with would you your yours yourself tell know remember recall anything something
+    likely might probably possibly perhaps many much say says said mention mentions mentioned
+    s t d ll m re ve doesn didn isn aren wasn weren haven hasn hadn couldn shouldn wouldn
     """.split()
 )
 VIETNAMESE_QUERY_STOPWORDS = frozenset(
@@ -54,9 +60,16 @@ VIETNAMESE_QUERY_STOPWORDS = frozenset(
 _FOLDED_QUERY_STOPWORDS = ENGLISH_QUERY_STOPWORDS | {fold(word) for word in VIETNAMESE_QUERY_STOPWORDS}
 
 
-def is_query_stopword(written, folded):
-    """Whether a query word (as typed, lower-case, and folded) says nothing about which memory is meant."""
-    return written in VIETNAMESE_QUERY_STOPWORDS if written != folded else folded in _FOLDED_QUERY_STOPWORDS
+# Words that frame an English question when "of" follows ("what kind of music"): a kind person is not.
+_QUESTION_FRAMES = frozenset("kind kinds type types sort sorts".split())
+
+
+def is_query_stopword(written, folded, following=""):
+    """Whether a query word (as typed, lower-case, and folded; ``following`` is the next word, folded) says
+    nothing about which memory is meant."""
+    if written != folded:
+        return written in VIETNAMESE_QUERY_STOPWORDS
+    return folded in _FOLDED_QUERY_STOPWORDS or (folded in _QUESTION_FRAMES and following == "of")
 
 
 _SINGULAR_ENDINGS = (("ies", "y"), ("ss", "ss"), ("us", "us"), ("is", "is"), ("s", ""))
@@ -71,6 +84,163 @@ def singular(word):
         if word.endswith(ending):
             return word[: -len(ending)] + replacement
     return word
+
+
+# A folded word that could be a Vietnamese syllable typed without its diacritics: "an", "quan", "tuan".
+# Such words are matched whole, never stemmed or taken as a prefix ("an" is not "anh", "quan" not "quang").
+_VIETNAMESE_SYLLABLE = re.compile(
+    r"(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnpqrstvx])?[aeiouy]{1,3}(ng|nh|ch|[cmnpt])?"
+)
+
+
+def could_be_vietnamese(word):
+    """Whether a folded word could be a Vietnamese syllable typed without diacritics ("quan", "go")."""
+    return bool(_VIETNAMESE_SYLLABLE.fullmatch(word))
+
+
+# The English function words of a query that no Vietnamese syllable is spelt like ("what", "when", "did",
+# "is"): one of them says the query is English, so its "go" or "run" is the English verb. Single letters
+# ("s" of "Lan's") are left out: a Vietnamese chat writes "k" or "m" for whole words.
+_ENGLISH_MARKERS = frozenset(
+    word for word in ENGLISH_QUERY_STOPWORDS if len(word) > 1 and not could_be_vietnamese(word)
+)
+
+
+def reads_as_english(folded_words):
+    """Whether a query (its folded words) is English: it has one of the function words above."""
+    return any(word in _ENGLISH_MARKERS for word in folded_words)
+
+
+# English words whose forms do not share a stem, one word a group: the common irregular verbs (base, past,
+# past participle; their "-s" and "-ing" forms are regular) and nouns (singular, plural). Function verbs
+# ("be", "have", "do") are query stopwords and left out.
+_IRREGULAR_VERBS = """
+    arise arose arisen / awake awoke awoken / bear bore borne born / beat beaten / become became /
+    begin began begun / bend bent / bite bit bitten / bleed bled / blow blew blown / break broke broken /
+    breed bred / bring brought / build built / burn burnt / buy bought / catch caught /
+    choose chose chosen / come came / creep crept / deal dealt / dig dug / draw drew drawn /
+    dream dreamt / drink drank drunk / drive drove driven / eat ate eaten / fall fell fallen / feed fed /
+    feel felt / fight fought / find found / flee fled / fly flew flown flies / forget forgot forgotten /
+    forgive forgave forgiven / freeze froze frozen / get got gotten / give gave given / go goes went gone /
+    grow grew grown / hang hung / hear heard / hide hid hidden / hold held / keep kept / kneel knelt /
+    know knew known / lay laid / lead led / lean leant / learn learnt / leave left / lend lent /
+    light lit / lose lost / make made / mean meant / meet met / pay paid / ride rode ridden /
+    ring rang rung / rise rose risen / run ran / say said / see saw seen / seek sought / sell sold /
+    send sent / shake shook shaken / shine shone / shoot shot / show shown / shrink shrank shrunk /
+    sing sang sung / sink sank sunk / sit sat / sleep slept / slide slid / speak spoke spoken /
+    spend spent / spin spun / spring sprang sprung / stand stood / steal stole stolen / stick stuck /
+    sting stung / strike struck / swear swore sworn / sweep swept / swim swam swum / swing swung /
+    take took taken / teach taught / tear tore torn / tell told / think thought / throw threw thrown /
+    understand understood / wake woke woken / wear wore worn / weep wept / win won / write wrote written
+"""
+_IRREGULAR_NOUNS = """
+    child children / person people / man men / woman women / foot feet / tooth teeth / mouse mice /
+    goose geese / knife knives / wife wives / life lives / leaf leaves / wolf wolves / half halves /
+    shelf shelves / thief thieves
+"""
+_VOWELS = frozenset("aeiou")
+
+
+def _inflections(base):
+    """The regular "-s", "-ed" and "-ing" forms of an English base word, spelling changes included."""
+    if base.endswith("e") and not base.endswith("ee"):
+        return {base + "s", base + "d", base[:-1] + "ing"}
+    if base.endswith("y") and len(base) >= 3 and base[-2] not in _VOWELS:
+        return {base[:-1] + "ies", base[:-1] + "ied", base + "ing"}
+    if base.endswith(("s", "x", "z", "ch", "sh", "o")):
+        return {base + "es", base + "ed", base + "ing"}
+    # A short word ending in one vowel and one consonant doubles it: "shop", "shopped", "shopping".
+    if len(base) <= 4 and base[-1] not in "aeiouwxy" and base[-2] in _VOWELS and base[-3:-2] not in _VOWELS:
+        return {base + "s", base + base[-1] + "ed", base + base[-1] + "ing"}
+    return {base + "s", base + "ed", base + "ing"}
+
+
+def _irregular_groups():
+    """Each irregular form and every form of its word (of both words, for a form like "lives")."""
+    groups = {}
+    for table, inflected in ((_IRREGULAR_VERBS, True), (_IRREGULAR_NOUNS, False)):
+        for line in table.split("/"):
+            base, *others = line.split()
+            regular = {form for form in _inflections(base) if not form.endswith("ed")} if inflected else set()
+            forms = frozenset({base, *others, *regular})
+            for form in forms:
+                groups[form] = groups.get(form, frozenset()) | forms
+    return groups
+
+
+_IRREGULAR_FORMS = _irregular_groups()
+
+
+def english_forms(word):
+    """The other forms of a folded English query word: irregular ones ("went": "go", "goes", "going",
+    "gone"; "children": "child") or else the regular inflections of its singular ("hikes": "hike",
+    "hiked", "hiking"; "family": "families"). Guessed forms that no memory holds cost nothing. Numbers
+    and single letters have none."""
+    if len(word) < 2 or not word.isalpha():
+        return frozenset()
+    base = singular(word)
+    forms = _IRREGULAR_FORMS.get(word) or _IRREGULAR_FORMS.get(base) or {base, *_inflections(base)}
+    return frozenset(forms) - {word}
+
+
+# What a question asking "when" is answered by: words of time (folded English, Vietnamese as written: its
+# folded forms are other words, "tuần" a week and "Tuấn" a name), years and times of day. "May" and "March"
+# are left out: more often a verb than a month.
+_ENGLISH_TIME_WORDS = frozenset(
+    """
+    today tonight yesterday tomorrow recently lately ago since week weeks weekend weekends month months
+    year years day days night nights morning mornings afternoon evening hour hours
+    monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays
+    fridays saturdays sundays january february april june july august september october november
+    december spring summer autumn winter
+    """.split()
+)
+_VIETNAMESE_TIME_WORDS = frozenset("hôm tuần tháng năm ngày giờ sáng trưa chiều tối đêm lúc".split())
+_TIME = re.compile(r"(19|20)\d\d|\d{1,2}(am|pm|h)|\d{1,2}(st|nd|rd|th)")
+# The questions that ask when, as folded words side by side: English "what time", "which year", "how
+# long"; Vietnamese "khi nào", "bao giờ", "mấy giờ", "bao lâu", "hôm nào".
+_WHEN_PAIRS = frozenset(
+    [
+        *((asking, noun) for asking in ("what", "which") for noun in ("time", "date", "day", "week", "month", "year")),
+        ("how", "long"),
+        *(("khi", "nao"), ("luc", "nao"), ("bao", "gio"), ("may", "gio"), ("bao", "lau")),
+        *((noun, "nao") for noun in ("hom", "ngay", "tuan", "thang", "nam")),
+    ]
+)
+_AUXILIARIES = frozenset("did does do is was will are were has have had can could should would".split())
+
+
+def asks_when(words):
+    """Whether a query (its ``(as written, folded)`` words, lower-case) asks when: it starts with "when",
+    has "when" asking a question ("remind me when is the dentist"), or one of the pairs above."""
+    folded = [word for _, word in words]
+    if folded[:1] == ["when"]:
+        return True
+    pairs = list(zip(folded, folded[1:]))
+    return any(pair in _WHEN_PAIRS or (pair[0] == "when" and pair[1] in _AUXILIARIES) for pair in pairs)
+
+
+def tells_when(words):
+    """Whether a text (its ``(as written, folded)`` words, lower-case) says when: a word of time, a year,
+    a time of day or a day of the month."""
+    return any(
+        folded in _ENGLISH_TIME_WORDS or written in _VIETNAMESE_TIME_WORDS or _TIME.fullmatch(folded)
+        for written, folded in words
+    )
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def one_typo_away(word):
+    """Every word one typo from a folded ``word``: a letter left out, added or changed, or two neighbouring
+    letters swapped ("educaton" -> "education", "persue" -> "pursue")."""
+    splits = [(word[:index], word[index:]) for index in range(len(word) + 1)]
+    left_out = {start + end[1:] for start, end in splits if end}
+    swapped = {start + end[1] + end[0] + end[2:] for start, end in splits if len(end) > 1}
+    changed = {start + letter + end[1:] for start, end in splits if end for letter in _LETTERS}
+    added = {start + letter + end for start, end in splits for letter in _LETTERS}
+    return (left_out | swapped | changed | added) - {word}
 
 
 def search_stem(word):

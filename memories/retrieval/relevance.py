@@ -11,10 +11,11 @@ finds: the index (SQLite FTS5 ``bm25``, PostgreSQL ``ts_rank``) only picks them,
 give the same rows the same relevance and rank them the same way.
 """
 
+import itertools
+import json
 import math
-import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Protocol
 
@@ -24,32 +25,47 @@ from django.db.models import F, FloatField, Func
 from django.utils.module_loading import import_string
 
 from memories.language.folding import fold
-from memories.language.words import INDEX_WORD, is_query_stopword, search_stem
+from memories.language.words import (
+    INDEX_WORD,
+    asks_when,
+    could_be_vietnamese,
+    english_forms,
+    is_query_stopword,
+    one_typo_away,
+    reads_as_english,
+    search_stem,
+    tells_when,
+)
 from memories.search import PG_VOCABULARY, pg_matches, pg_tsquery, pg_vector
 
 # Words at least this long match as a prefix ("prefer" finds "preferred", "work" finds "works"), unless
 # they are written with diacritics or could be a Vietnamese syllable typed without them: those are
 # distinct words ("an" must not find "anh", "quan" not "quang", "tuan" not "tuanh").
 PREFIX_LENGTH = 4
-_VIETNAMESE_SYLLABLE = re.compile(
-    r"(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnpqrstvx])?[aeiouy]{1,3}(ng|nh|ch|[cmnpt])?"
-)
 # A query word typed with diacritics that meets the same letters with other diacritics ("Tuấn", a name,
 # and "tuần", a week) counts this much.
 OTHER_DIACRITICS = 0.5
+# A query word no memory holds, typed without diacritics and at least this long, is taken for a typo of
+# the word one letter away that the most memories hold ("educaton" for "education"). Shorter words have
+# too many neighbours, and a Vietnamese syllable typed bare is a word of its own ("quan" is not "quang").
+TYPO_LENGTH = 5
 
 
 @dataclass(frozen=True)
 class Term:
-    """One word of a query as the index is asked for it: folded, maybe shortened to its stem, and the
-    word as typed when it carried diacritics."""
+    """One word of a query as the index is asked for it: folded, maybe shortened to its stem, the word as
+    typed when it carried diacritics, and its other English forms that the stem does not reach ("went"
+    for "go", "hiking" for "hike"), which count as the word itself."""
 
     text: str
     prefix: bool
     accented: str = ""
+    forms: frozenset = frozenset()
+    # The word as typed, folded: what a typo is corrected from.
+    word: str = field(default="", compare=False)
 
     def matches(self, word):
-        return word.startswith(self.text) if self.prefix else word == self.text
+        return (word.startswith(self.text) if self.prefix else word == self.text) or word in self.forms
 
     def weight(self, original):
         return 1.0 if not self.accented or original == self.accented else OTHER_DIACRITICS
@@ -65,33 +81,50 @@ def tokens(text):
     return list(zip(written, folded))
 
 
-def _term(written, folded):
+def _term(written, folded, english):
+    """A word with diacritics is matched as it is; one that could be a Vietnamese syllable typed without
+    them is matched whole too, with its English forms only in a query that reads as English (its "go" is
+    the verb); any other word by its stem, as a prefix when long enough, and its other English forms."""
     if written != folded:
-        return Term(folded, prefix=False, accented=written)
-    if _VIETNAMESE_SYLLABLE.fullmatch(folded):
-        return Term(folded, prefix=False)
+        return Term(folded, prefix=False, accented=written, word=folded)
+    if could_be_vietnamese(folded):
+        return Term(folded, prefix=False, forms=english_forms(folded) if english else frozenset(), word=folded)
     stem = search_stem(folded)
-    return Term(stem, prefix=len(stem) >= PREFIX_LENGTH or (stem != folded and len(stem) >= 3))
+    term = Term(stem, prefix=len(stem) >= PREFIX_LENGTH or (stem != folded and len(stem) >= 3), word=folded)
+    return replace(term, forms=frozenset(form for form in english_forms(folded) if not term.matches(form)))
+
+
+def _could_be_a_typo(term):
+    word = term.word
+    return not term.accented and len(word) >= TYPO_LENGTH and word.isalpha() and not could_be_vietnamese(word)
 
 
 def _content(query):
+    """The query's words, stopwords as None, and whether it reads as English."""
     found = tokens(query)
-    return [(word if not is_query_stopword(*word) else None) for word in found], found
+    english = reads_as_english(folded for _, folded in found)
+    following = [folded for _, folded in found[1:]] + [""]
+    content = [None if is_query_stopword(*word, after) else word for word, after in zip(found, following)]
+    return content, found, english
 
 
 def query_terms(query):
     """The terms of a natural-language query: without stopwords (unless that leaves nothing), stemmed,
     each once."""
-    content, found = _content(query)
+    content, found, english = _content(query)
     words = [word for word in content if word] or found
-    return list({term.text: term for term in (_term(*word) for word in words)}.values())
+    return list({term.text: term for term in (_term(*word, english) for word in words)}.values())
 
 
 def query_pairs(query):
     """Neighbouring content words of the query, as terms: "bún đậu", "đi chợ", "package manager".
     Vietnamese words are often two syllables, so a memory holding both side by side means more."""
-    content, _ = _content(query)
-    return [(_term(*first), _term(*second)) for first, second in zip(content, content[1:]) if first and second]
+    content, _, english = _content(query)
+    return [
+        (_term(*first, english), _term(*second, english))
+        for first, second in zip(content, content[1:])
+        if first and second
+    ]
 
 
 class RelevanceBackend(Protocol):
@@ -111,8 +144,10 @@ class BM25:
     b: float = 0.75
     # A pair of neighbouring query words found side by side adds this share of the rarer word's weight.
     pair: float = 0.5
+    # For a question asking when, a memory that says when (a day, a week, a year) scores this much more.
+    when: float = 0.2
 
-    def relevance(self, terms, frequencies, total, texts, pairs=()):
+    def relevance(self, terms, frequencies, total, texts, pairs=(), asks_when=False):
         known = [term for term in terms if frequencies[term] > 0]
         idf = [math.log(1 + (total - frequencies[term] + 0.5) / (frequencies[term] + 0.5)) for term in known]
         ideal = sum(idf)
@@ -125,6 +160,8 @@ class BM25:
                 prefixes.append((index, term.text))
             else:
                 exact.setdefault(term.text, []).append(index)
+            for form in term.forms:
+                exact.setdefault(form, []).append(index)
         position = {term: index for index, term in enumerate(known)}
         neighbours = [(position[a], position[b]) for a, b in pairs if a in position and b in position]
         documents = [(memory_id, tokens(text)) for memory_id, text in texts]
@@ -147,6 +184,8 @@ class BM25:
             for first, second in neighbours:
                 if any(first in here and second in after for here, after in zip(found, found[1:])):
                     score += self.pair * min(idf[first], idf[second])
+            if score and asks_when and tells_when(document):
+                score *= 1 + self.when
             if score:
                 scores[memory_id] = score / ideal
         return scores
@@ -160,7 +199,8 @@ class LexicalBackend:
     together stay under ``selective_documents``), ranked by the database. Words too common to pick
     anything out on their own (like "user" in a store of "User prefers …") only fill the remaining
     places, newest first. Memories holding two neighbouring query words side by side ("đi chợ") get up
-    to half the places first. BM25 then scores every candidate against every word of the query.
+    to half the places first. BM25 then scores every candidate against every word of the query. A word
+    no memory holds is first read as the known word one typo away, if there is one.
     """
 
     selective_documents = 2000
@@ -171,6 +211,13 @@ class LexicalBackend:
         if not terms:
             return []
         frequencies, total = self.frequencies(terms)
+        corrected = self.corrected(
+            [term for term in terms if not frequencies[term] and _could_be_a_typo(term)],
+            english=reads_as_english(folded for _, folded in tokens(query)),
+        )
+        if corrected:
+            terms = [corrected.get(term, term) for term in terms]
+            frequencies.update(self.frequencies(list(corrected.values()))[0])
         known = sorted((term for term in terms if frequencies[term]), key=lambda term: (frequencies[term], term.text))
         if not known:
             return []
@@ -180,7 +227,7 @@ class LexicalBackend:
                 break
             selective.append(term)
             documents += frequencies[term]
-        pairs = query_pairs(query)
+        pairs = [(corrected.get(first, first), corrected.get(second, second)) for first, second in query_pairs(query)]
         # Two rare words are found by the ranked query below; a pair with a common one may not be.
         phrases = [
             list(pair)
@@ -206,10 +253,25 @@ class LexicalBackend:
             rows += list(
                 self._newest(queryset.exclude(pk__in=found), [[term] for term in known], at_most)[: limit - len(rows)]
             )
-        scores = self.scoring.relevance(terms, frequencies, total, rows, pairs)
+        scores = self.scoring.relevance(terms, frequencies, total, rows, pairs, asks_when(tokens(query)))
         return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))[:limit]
 
-    # Each database's part: document frequencies, a ranked OR query, an unranked newest-first one.
+    def corrected(self, unknown, english):
+        """``{term: the term of the word one typo away that the most memories hold}`` for the ``unknown``
+        terms that have one (``english``: the query reads as English)."""
+        if not unknown:
+            return {}
+        neighbours = {term: one_typo_away(term.word) for term in unknown}
+        held = self.held(set().union(*neighbours.values()))
+        found = {}
+        for term, words in neighbours.items():
+            best = min((word for word in words if word in held), key=lambda word: (-held[word], word), default=None)
+            if best:
+                found[term] = _term(best, best, english)
+        return found
+
+    # Each database's part: document frequencies, which words the store holds, a ranked OR query, an
+    # unranked newest-first one.
 
     def frequencies(self, terms):
         """``({term: number of memories holding it}, number of memories)`` over the whole table."""
@@ -221,34 +283,41 @@ class LexicalBackend:
                 )
                 # The index's own row count (its "averages" record) costs nothing; count(*) reads the table.
                 parts, params = ["(SELECT block FROM memory_fts_data WHERE id = 1)"], []
-                for term in terms:
-                    if term.prefix:
-                        parts.append(
-                            "(SELECT coalesce(sum(doc), 0) FROM temp.memory_fts_vocabulary"
-                            " WHERE term >= %s AND term < %s)"
-                        )
-                        params += [term.text, _after_prefix(term.text)]
-                    else:
-                        parts.append("(SELECT coalesce(sum(doc), 0) FROM temp.memory_fts_vocabulary WHERE term = %s)")
-                        params.append(term.text)
+                table, documents = "temp.memory_fts_vocabulary", "doc"
             else:
                 # The same sums from ``memory_vocabulary``, its primary key and no row of ``memory``.
                 parts, params = [f"(SELECT documents FROM {PG_VOCABULARY} WHERE term = '')"], []
-                for term in terms:
-                    if term.prefix:
-                        parts.append(
-                            f"(SELECT coalesce(sum(documents), 0) FROM {PG_VOCABULARY} WHERE term >= %s AND term < %s)"
-                        )
-                        params += [term.text, _after_prefix(term.text)]
-                    else:
-                        parts.append(f"(SELECT coalesce(sum(documents), 0) FROM {PG_VOCABULARY} WHERE term = %s)")
-                        params.append(term.text)
+                table, documents = PG_VOCABULARY, "documents"
+            # A term's memories: those holding its text (or a word it is the prefix of) plus those holding
+            # each of its other forms; a memory holding two forms counts twice, as it would for a prefix.
+            for term in terms:
+                sums = []
+                if term.prefix:
+                    sums.append(f"(SELECT coalesce(sum({documents}), 0) FROM {table} WHERE term >= %s AND term < %s)")
+                    params += [term.text, _after_prefix(term.text)]
+                for word in ([] if term.prefix else [term.text]) + sorted(term.forms):
+                    sums.append(f"(SELECT coalesce(sum({documents}), 0) FROM {table} WHERE term = %s)")
+                    params.append(word)
+                parts.append("(" + " + ".join(sums) + ")")
             cursor.execute("SELECT " + ", ".join(parts), params)
             total, *counts = cursor.fetchone()
             counts = [int(count) for count in counts]
         if connection.vendor == "sqlite":
             total = _varint(total) if total else 0
         return dict(zip(terms, counts)), total or 0
+
+    def held(self, words):
+        """``{word: number of memories holding it}`` for those of ``words`` some memory holds."""
+        words = sorted(words)
+        with connection.cursor() as cursor:
+            if connection.vendor == "sqlite":
+                cursor.execute(
+                    "SELECT term, doc FROM temp.memory_fts_vocabulary WHERE term IN (SELECT value FROM json_each(%s))",
+                    [json.dumps(words)],
+                )
+            else:
+                cursor.execute(f"SELECT term, documents FROM {PG_VOCABULARY} WHERE term = ANY(%s)", [words])
+            return {word: int(documents) for word, documents in cursor.fetchall() if documents > 0}
 
     def _ranked(self, queryset, terms):
         if connection.vendor == "sqlite":
@@ -272,7 +341,12 @@ class LexicalBackend:
         ``at_most`` memories hold them."""
         if connection.vendor == "sqlite":
             expression = " OR ".join(
-                _fts_term(words[0]) if len(words) == 1 else '"' + " ".join(term.text for term in words) + '"'
+                _fts_term(words[0])
+                if len(words) == 1
+                else " OR ".join(
+                    '"' + " ".join(spelling) + '"'
+                    for spelling in itertools.product(*([term.text, *sorted(term.forms)] for term in words))
+                )
                 for words in phrases
             )
             # Ordered by the index's rowid, not memory.id: SQLite then walks the index backwards and
@@ -310,11 +384,13 @@ def _after_prefix(prefix):
 
 
 def _fts_term(term):
-    return f'"{term.text}"*' if term.prefix else f'"{term.text}"'
+    main = f'"{term.text}"*' if term.prefix else f'"{term.text}"'
+    return " OR ".join([main, *(f'"{form}"' for form in sorted(term.forms))])
 
 
 def _pg_term(term):
-    return f"{term.text}:*" if term.prefix else term.text
+    main = f"{term.text}:*" if term.prefix else term.text
+    return "(" + " | ".join([main, *sorted(term.forms)]) + ")" if term.forms else main
 
 
 @lru_cache(maxsize=4)
