@@ -13,7 +13,7 @@ from django.shortcuts import redirect
 from django.utils.functional import cached_property
 
 from memories import lifecycle, search
-from memories.lifecycle import actors, policies
+from memories.lifecycle import actors, policies, proposals
 from memories.models import AgentToken, AuditEvent, Memory, MemorySettings, Message
 
 
@@ -72,6 +72,37 @@ def _lifecycle_action(function, description, plural=False):
     return action
 
 
+def approve_unflagged(ids, *, actor):
+    """The admin's Approve: a bulk approval, so the flagged proposals are left out (the console approves
+    them after their second step, ``proposals.needing_second_step``). Returns how many were left out."""
+    flagged = proposals.needing_second_step(ids)
+    unflagged = [memory_id for memory_id in ids if memory_id not in flagged]
+    if unflagged:
+        lifecycle.approve(unflagged, actor=actor)
+    return len(ids) - len(unflagged)
+
+
+def approve_action(modeladmin, request, queryset):
+    ids = list(queryset.values_list("pk", flat=True))
+    try:
+        left_out = approve_unflagged(ids, actor=actors.owner(request.user))
+    except lifecycle.LifecycleError as error:
+        modeladmin.message_user(request, str(error), messages.ERROR)
+        return
+    modeladmin.message_user(request, f"Approve: {len(ids) - left_out} memories.", messages.SUCCESS)
+    if left_out:
+        modeladmin.message_user(
+            request,
+            f"{left_out} flagged proposals were left out: approve them in the console's pending queue, "
+            "where their flags are shown first.",
+            messages.WARNING,
+        )
+
+
+approve_action.__name__ = "approve"
+approve_action.short_description = "Approve (flagged proposals are left out)"
+
+
 @admin.register(Memory)
 class MemoryAdmin(FullTextSearchAdmin):
     list_display = ("id", "text", "kind", "subject", "scope", "layer", "status", "pinned", "stale", "confirmed_at")
@@ -81,7 +112,7 @@ class MemoryAdmin(FullTextSearchAdmin):
     raw_id_fields = ("superseded_by", "message")
     ordering = ("-id",)
     actions = [
-        _lifecycle_action(lifecycle.approve, "Approve", plural=True),
+        approve_action,
         _lifecycle_action(lifecycle.reject, "Reject", plural=True),
         _lifecycle_action(lifecycle.pin, "Pin"),
         _lifecycle_action(lifecycle.unpin, "Unpin"),
