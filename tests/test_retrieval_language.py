@@ -1,9 +1,13 @@
-"""How retrieval reads a natural-language query (SPEC §4): the other forms of its English words, and
-Vietnamese left as it is. Every test runs on SQLite and on PostgreSQL."""
+"""How retrieval reads a natural-language query (SPEC §4): the other forms of its English words, the
+words of a question that say nothing, what answers a question (when, which day), typos, and Vietnamese
+left as it is. Every test runs on SQLite and on PostgreSQL."""
+
+from datetime import UTC, date, datetime
 
 import pytest
+import time_machine
 
-from memories.language.words import asks_when, english_forms, tells_when
+from memories.language.words import asks_when, english_forms, named_period, tells_when
 from memories.retrieval import build_context
 from memories.retrieval.relevance import query_terms, tokens
 from tests.factories import add_memory
@@ -134,6 +138,49 @@ def test_when_asks_only_as_a_question_word():
     assert tells_when(tokens("Went to Hue last weekend."))
     assert tells_when(tokens("Họp lúc 9h sáng thứ hai."))
     assert not tells_when(tokens("Tuấn thích trà."))
+
+
+def written_on(text, day):
+    return add_memory(text, created_at=datetime(day.year, day.month, day.day, 15, 0, tzinfo=UTC)).pk
+
+
+def test_a_question_naming_a_day_finds_the_memories_written_that_day():
+    gym = written_on("Lan joined a gym near her office.", date(2023, 6, 16))
+    cat = written_on("Lan adopted a grey cat.", date(2023, 6, 16))
+    bike = written_on("Bought a second-hand bike.", date(2023, 6, 16))
+    later = written_on("Lan likes her new gym.", date(2023, 7, 2))
+    for n in range(30):
+        written_on(f"Lan went swimming in May with friend {chr(97 + n)}x.", date(2023, 5, 1 + n % 28))
+
+    # A memory of that day holding no word of the question is found by its day alone.
+    assert set(found("What did Lan do on 16 June, 2023?")[:3]) == {gym, cat, bike}
+    assert set(found("Lan làm gì ngày 16 tháng 6 năm 2023?")[:3]) == {gym, cat, bike}
+    assert set(found("What happened on 2023-06-16?")) == {gym, cat, bike}
+    assert found("What did Lan start at the gym on June 16th, 2023?")[0] == gym
+    assert found("What did Lan say about the gym in July 2023?")[0] == later
+
+
+def test_a_day_without_a_year_is_the_last_one_and_a_day_without_memories_changes_nothing():
+    gym = written_on("Lan joined a gym near her office.", date(2023, 6, 16))
+    everywhere("Lan goes to the gym on Mondays.")
+    with time_machine.travel(datetime(2023, 12, 1, tzinfo=UTC)):
+        assert found("What did Lan do at the gym on June 16?")[0] == gym
+    assert found("Lan gym on 3 March 2020") == found("Lan gym")
+
+
+def test_the_days_a_question_names():
+    today = date(2026, 12, 1)
+    assert named_period("on 16 June, 2023", today) == (date(2023, 6, 16), date(2023, 6, 17))
+    assert named_period("on December 1,2023", today) == (date(2023, 12, 1), date(2023, 12, 2))
+    assert named_period("between August 11 and August 15 2023", today) == (date(2023, 8, 11), date(2023, 8, 16))
+    assert named_period("in July 2023", today) == (date(2023, 7, 1), date(2023, 8, 1))
+    assert named_period("in December 2023", today) == (date(2023, 12, 1), date(2024, 1, 1))
+    assert named_period("tháng 6 năm 2023", today) == (date(2023, 6, 1), date(2023, 7, 1))
+    assert named_period("ngày 3 tháng 5", today) == (date(2026, 5, 3), date(2026, 5, 4))
+    assert named_period("on Dec 25th", today) == (date(2025, 12, 25), date(2025, 12, 26))
+    assert named_period("in June", today) is None
+    assert named_period("may I ask about March?", today) is None
+    assert named_period("on 30 February 2023", today) is None
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ Two stems for two jobs, both of English endings only (folded Vietnamese words ne
   prefix reaches ("went" for "go", "hiking" for "hike", "children" for "child").
 """
 
+import datetime
 import functools
 import re
 
@@ -227,6 +228,89 @@ def tells_when(words):
         folded in _ENGLISH_TIME_WORDS or written in _VIETNAMESE_TIME_WORDS or _TIME.fullmatch(folded)
         for written, folded in words
     )
+
+
+# The days a question names ("on 16 June, 2023", "August 11th", "in July 2023", "2023-06-16", "ngày 16
+# tháng 6 năm 2023", "tháng 6 năm 2023"), read from its folded text. A month alone names no period: "in
+# June" is too often a plan or a habit, and "may" or "march" a verb.
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ],
+        start=1,
+    )
+    for name in names
+}
+_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"((?:19|20)\d\d)"
+_NAMED_DAYS = [
+    # (pattern, the groups of day, month and year), each found anywhere in the folded query.
+    (re.compile(rf"\b{_ORDINAL}\s+(?:of\s+)?{_MONTH}(?:\s*,?\s*{_YEAR})?\b"), (1, 2, 3)),
+    (re.compile(rf"\b{_MONTH}\s+{_ORDINAL}\b(?:\s*,?\s*{_YEAR}\b)?"), (2, 1, 3)),
+    (re.compile(rf"\b{_MONTH}\s*,?\s*{_YEAR}\b"), (None, 1, 2)),
+    (re.compile(rf"\b{_YEAR}-(\d{{1,2}})-(\d{{1,2}})\b"), (3, 2, 1)),
+    (re.compile(rf"\bngay\s+(\d{{1,2}})\s+thang\s+(\d{{1,2}})(?:\s*(?:nam\s+|,\s*|/)?{_YEAR})?\b"), (1, 2, 3)),
+    (re.compile(rf"\bthang\s+(\d{{1,2}})\s*(?:nam\s+|,\s*|/){_YEAR}\b"), (None, 1, 2)),
+]
+
+
+def _month_number(text):
+    return _MONTHS.get(text) or int(text)
+
+
+def _period(day, month, year, today):
+    """The named day (or month, when ``day`` is None) as ``(first day, day after)``; a day without a year
+    is its last occurrence up to ``today``. None for a day no calendar has."""
+    try:
+        if day is None:
+            first = datetime.date(year, month, 1)
+            return first, datetime.date(year + month // 12, month % 12 + 1, 1)
+        first = datetime.date(year or today.year, month, day)
+        if year is None and first > today:
+            first = first.replace(year=today.year - 1)
+        return first, first + datetime.timedelta(days=1)
+    except ValueError:
+        return None
+
+
+def named_period(text, today):
+    """The days a query names, from the first to the last, as ``(first day, day after the last)``, or None:
+    "on 16 June, 2023", "between August 11 and August 15 2023" (a day without its year takes the year
+    named beside it), "in July 2023", "ngày 16 tháng 6"."""
+    folded = fold(text)
+    named, taken = [], set()
+    for pattern, (day, month, year) in _NAMED_DAYS:
+        for match in pattern.finditer(folded):
+            span = set(range(*match.span()))
+            if not span & taken:
+                taken |= span
+                named.append(
+                    (
+                        int(match.group(day)) if day else None,
+                        _month_number(match.group(month)),
+                        int(match.group(year)) if match.group(year) else None,
+                    )
+                )
+    years = [year for _, _, year in named if year]
+    periods = [_period(day, month, year or (years[0] if years else None), today) for day, month, year in named]
+    periods = [period for period in periods if period]
+    if not periods:
+        return None
+    return min(first for first, _ in periods), max(after for _, after in periods)
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"

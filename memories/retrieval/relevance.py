@@ -11,6 +11,7 @@ finds: the index (SQLite FTS5 ``bm25``, PostgreSQL ``ts_rank``) only picks them,
 give the same rows the same relevance and rank them the same way.
 """
 
+import datetime
 import itertools
 import json
 import math
@@ -22,6 +23,7 @@ from typing import Protocol
 from django.conf import settings
 from django.db import connection
 from django.db.models import F, FloatField, Func
+from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from memories.language.folding import fold
@@ -31,6 +33,7 @@ from memories.language.words import (
     could_be_vietnamese,
     english_forms,
     is_query_stopword,
+    named_period,
     one_typo_away,
     reads_as_english,
     search_stem,
@@ -147,10 +150,14 @@ class BM25:
     # For a question asking when, a memory that says when (a day, a week, a year) scores this much more.
     when: float = 0.2
 
-    def relevance(self, terms, frequencies, total, texts, pairs=(), asks_when=False):
+    def relevance(self, terms, frequencies, total, texts, pairs=(), asks_when=False, written_in=None):
+        """``written_in``, for a query naming a day or a month: ``(ids of the memories among ``texts``
+        written then, number of memories written then)``; the period counts as one more query word."""
         known = [term for term in terms if frequencies[term] > 0]
-        idf = [math.log(1 + (total - frequencies[term] + 0.5) / (frequencies[term] + 0.5)) for term in known]
-        ideal = sum(idf)
+        idf = [_idf(frequencies[term], total) for term in known]
+        period_ids, period_documents = written_in or (frozenset(), 0)
+        period_idf = _idf(period_documents, total) if period_documents else 0.0
+        ideal = sum(idf) + period_idf
         if not ideal:
             return {}
         # Each word of a memory is looked up once: exact terms by their text, prefix terms one by one.
@@ -181,6 +188,8 @@ class BM25:
             score = sum(
                 idf[index] * count * (self.k1 + 1) / (count + norm) for index, count in enumerate(counts) if count
             )
+            if memory_id in period_ids:
+                score += period_idf * (self.k1 + 1) / (1 + norm)
             for first, second in neighbours:
                 if any(first in here and second in after for here, after in zip(found, found[1:])):
                     score += self.pair * min(idf[first], idf[second])
@@ -191,6 +200,10 @@ class BM25:
         return scores
 
 
+def _idf(documents, total):
+    return math.log(1 + (total - documents + 0.5) / (documents + 0.5))
+
+
 class LexicalBackend:
     """Full-text relevance: candidates from the database's index, scored with BM25 over them.
 
@@ -198,9 +211,10 @@ class LexicalBackend:
     work bounded on a large store, the index is asked first for the rarest words (whose documents
     together stay under ``selective_documents``), ranked by the database. Words too common to pick
     anything out on their own (like "user" in a store of "User prefers …") only fill the remaining
-    places, newest first. Memories holding two neighbouring query words side by side ("đi chợ") get up
-    to half the places first. BM25 then scores every candidate against every word of the query. A word
-    no memory holds is first read as the known word one typo away, if there is one.
+    places, newest first. Memories written on the day (or in the month) the query names, then memories
+    holding two neighbouring query words side by side ("đi chợ") get up to half the places first. BM25
+    then scores every candidate against every word of the query, and against the named day as one more
+    word. A word no memory holds is first read as the known word one typo away, if there is one.
     """
 
     selective_documents = 2000
@@ -210,16 +224,18 @@ class LexicalBackend:
         terms = query_terms(query)
         if not terms:
             return []
+        words = tokens(query)
         frequencies, total = self.frequencies(terms)
         corrected = self.corrected(
             [term for term in terms if not frequencies[term] and _could_be_a_typo(term)],
-            english=reads_as_english(folded for _, folded in tokens(query)),
+            english=reads_as_english(folded for _, folded in words),
         )
         if corrected:
             terms = [corrected.get(term, term) for term in terms]
             frequencies.update(self.frequencies(list(corrected.values()))[0])
         known = sorted((term for term in terms if frequencies[term]), key=lambda term: (frequencies[term], term.text))
-        if not known:
+        period = self.written_in(queryset, query)
+        if not known and not period:
             return []
         selective, documents = [], 0
         for term in known:
@@ -237,24 +253,51 @@ class LexicalBackend:
             and frequencies.get(pair[1])
             and not (pair[0] in selective and pair[1] in selective)
         ]
-        # Up to half the places for memories holding two query words side by side: for Vietnamese, where
+        # Up to half the places for the memories written in the period the query names (those holding its
+        # words first), then for memories holding two query words side by side: for Vietnamese, where
         # "đi chợ" is one word of two common syllables, no single syllable would find them.
         rows = []
-        if phrases:
+        if period:
+            written_then, _ = period
+            if known:
+                rows = list(self._ranked(written_then, known)[: limit // 2])
+            found = [memory_id for memory_id, _ in rows]
+            rows += list(
+                written_then.exclude(pk__in=found).order_by("-id").values_list("id", "text")[: limit // 2 - len(rows)]
+            )
+        if phrases and len(rows) < limit // 2:
             # At most this many memories hold the phrases: as many as hold their rarer words.
             at_most = sum(min(frequencies[term] for term in phrase) for phrase in phrases)
-            rows = list(self._newest(queryset, phrases, at_most)[: limit // 2])
+            found = [memory_id for memory_id, _ in rows]
+            rows += list(self._newest(queryset.exclude(pk__in=found), phrases, at_most)[: limit // 2 - len(rows)])
         if selective:
             found = [memory_id for memory_id, _ in rows]
             rows += list(self._ranked(queryset.exclude(pk__in=found), selective)[: limit - len(rows)])
-        if len(rows) < limit:
+        if known and len(rows) < limit:
             found = [memory_id for memory_id, _ in rows]
             at_most = sum(frequencies[term] for term in known)
             rows += list(
                 self._newest(queryset.exclude(pk__in=found), [[term] for term in known], at_most)[: limit - len(rows)]
             )
-        scores = self.scoring.relevance(terms, frequencies, total, rows, pairs, asks_when(tokens(query)))
+        written_in = None
+        if period:
+            written_then, documents = period
+            ids = [memory_id for memory_id, _ in rows]
+            written_in = (frozenset(written_then.filter(pk__in=ids).values_list("id", flat=True)), documents)
+        scores = self.scoring.relevance(terms, frequencies, total, rows, pairs, asks_when(words), written_in)
         return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))[:limit]
+
+    def written_in(self, queryset, query):
+        """For a query naming a day or a month ("on 16 June, 2023", "in July 2023", in the current time
+        zone): ``(the rows of queryset written then, number of memories written then)``, or None."""
+        named = named_period(query, timezone.localdate())
+        if not named:
+            return None
+        start, end = (timezone.make_aware(datetime.datetime.combine(day, datetime.time.min)) for day in named)
+        documents = queryset.model.objects.filter(created_at__gte=start, created_at__lt=end).count()
+        if not documents:
+            return None
+        return queryset.filter(created_at__gte=start, created_at__lt=end), documents
 
     def corrected(self, unknown, english):
         """``{term: the term of the word one typo away that the most memories hold}`` for the ``unknown``
