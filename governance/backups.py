@@ -7,7 +7,9 @@ A backup is ``VACUUM INTO`` a dated file, written under a ``.partial`` name; onl
 Restore checks the file first, keeps a backup of the current store, then copies the file INTO the
 live database with SQLite's online backup API: the copy takes the database's write lock, so the
 running console and job cluster wait their turn and then read the restored data; nothing keeps
-writing to an old file (the live file is never replaced or moved).
+writing to an old file (the live file is never replaced or moved). The safety backup's rotation spares
+the file being restored, and the job queue the backup holds (the database broker's) is emptied: what
+was queued or running when it was made is past.
 
 On PostgreSQL neither does anything: ``pg_dump`` and ``pg_restore`` are the tools there.
 """
@@ -112,9 +114,10 @@ def snapshot(dest=None, now=None):
     return partial
 
 
-def keep(partial, keep_count=None):
+def keep(partial, keep_count=None, spare=None):
     """Check the ``.partial`` copy; when it is ok, rename it into place and rotate out the backups
-    beyond ``keep_count``. A bad copy is deleted, the older backups stay, and ``BackupError`` says why."""
+    beyond ``keep_count``, never ``spare`` (the backup being restored). A bad copy is deleted, the older
+    backups stay, and ``BackupError`` says why."""
     partial = Path(partial)
     problems = integrity_problems(partial)
     if problems:
@@ -126,16 +129,17 @@ def keep(partial, keep_count=None):
     final = partial.with_name(partial.name.removesuffix(".partial"))
     partial.replace(final)
     keep_count = keep_count or settings.BESTIE_BACKUP_KEEP
-    rotated = [path for path in backups(final.parent) if path != final][keep_count - 1 :]
+    spared = {final.resolve(), Path(spare).resolve() if spare else None}
+    rotated = [path for path in backups(final.parent) if path.resolve() not in spared][keep_count - 1 :]
     for path in rotated:
         path.unlink()
     return final, [path.name for path in rotated]
 
 
 @recorded("backup")
-def backup(dest=None, now=None):
+def backup(dest=None, now=None, spare=None):
     started = time.monotonic()
-    final, rotated = keep(snapshot(dest, now))
+    final, rotated = keep(snapshot(dest, now), spare=spare)
     return BackupResult(
         path=str(final),
         size_bytes=final.stat().st_size,
@@ -187,13 +191,18 @@ def _restore(path, dest):
     plan = restore_plan(path)
     if plan.problems:
         raise BackupError(f"{path} failed its integrity check ({'; '.join(plan.problems[:5])}); nothing was restored")
-    safety = backup(dest)
+    safety = backup(dest, spare=path)
     connection.close()
     source, target = _connect(path), _connect(_live_path(), read_only=False)
     try:
         # The online backup API copies every page under the target's write lock in one step (pages=-1),
         # so other connections see either the old store or the restored one, never a mix.
         source.backup(target, pages=-1)
+        # The database queue of the job cluster as it was then: tasks queued or running when the backup
+        # was made (a backup job is in it, acknowledged only when it ends). They are past; run again,
+        # a backup would rotate out an older one and a second restore undo this one.
+        if target.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'django_q_ormq'").fetchone():
+            target.execute("DELETE FROM django_q_ormq")
         target.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         source.close()
