@@ -504,11 +504,11 @@ def test_the_digest_schedule_follows_its_cron(store, smtp):
     [
         ("sms:123", "must be KIND:TARGET with KIND one of email, telegram, zalo, webhook"),
         ("email", "must be KIND:TARGET"),
-        ("email:not-an-address", "a email target must be an email address"),
-        ("telegram:chat one", "a telegram target must be a numeric chat id"),
-        ("zalo:abc", "a zalo target must be the numeric user id"),
-        ("webhook:ftp://example.com/x", "a webhook target must be an https:// URL"),
-        ("webhook:http://hooks.example/bestie", r"a webhook target must be an https:// URL \(http:// only to this"),
+        ("email:not-an-address", "a target for email must be an email address"),
+        ("telegram:chat one", "a target for telegram must be a numeric chat id"),
+        ("zalo:abc", "a target for zalo must be the numeric user id"),
+        ("webhook:ftp://example.com/x", "a target for webhook must be an https:// URL"),
+        ("webhook:http://hooks.example/bestie", r"a target for webhook must be an https:// URL \(http:// only to this"),
     ],
 )
 def test_a_bad_channel_is_named_and_nothing_is_installed(db, spec, message):
@@ -545,7 +545,7 @@ def test_a_digest_to_a_bad_target_stored_anyway_is_a_failure_not_a_delivery(stor
         "email:not-an-email": (
             False,
             0,
-            "a email target must be an email address like you@example.com, not 'not-an-email'",
+            "a target for email must be an email address like you@example.com, not 'not-an-email'",
         ),
         "email:owner@example.com": (True, 1, ""),
     }
