@@ -18,16 +18,19 @@ import os
 import sqlite3
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from governance.jobs import record_run, recorded
 from memories.lifecycle import LifecycleError
 
 PREFIX, SUFFIX = "bestie-", ".sqlite3"
+NAME_TIME = "%Y%m%d-%H%M%S"  # in UTC
 POSTGRESQL = (
     "the database is PostgreSQL: back it up with pg_dump (pg_dump -Fc -f bestie.dump DBNAME) and restore "
     "with pg_restore (pg_restore --clean -d DBNAME bestie.dump); nothing was changed"
@@ -95,12 +98,51 @@ def backups(dest=None):
     return sorted(directory.glob(f"{PREFIX}*{SUFFIX}"), reverse=True)
 
 
+@dataclass(frozen=True)
+class BackupFile:
+    name: str
+    path: str
+    size_bytes: int
+    made_at: datetime | None  # read from its name
+
+
+def listing(dest=None):
+    """The backups in ``dest`` with their size and time, newest first."""
+    files = []
+    for path in backups(dest):
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError:  # rotated out since the folder was read
+            continue
+        try:
+            made_at = datetime.strptime(path.name.removeprefix(PREFIX).removesuffix(SUFFIX), NAME_TIME)
+        except ValueError:
+            made_at = None
+        files.append(
+            BackupFile(
+                name=path.name,
+                path=str(path),
+                size_bytes=size,
+                made_at=made_at.replace(tzinfo=UTC) if made_at else None,
+            )
+        )
+    return files
+
+
+def named(name, dest=None):
+    """The backup called ``name`` in ``dest``: a name from the folder's listing, never a path."""
+    for path in backups(dest):
+        if path.name == name:
+            return path
+    raise BackupError(_("there is no backup named %(name)r in %(folder)s") % {"name": name, "folder": backup_dir(dest)})
+
+
 def snapshot(dest=None, now=None):
     """``VACUUM INTO`` a new ``.partial`` file in ``dest``; returns its path, not yet checked."""
     _require_sqlite()
     directory = backup_dir(dest)
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-    name = f"{PREFIX}{(now or timezone.now()):%Y%m%d-%H%M%S}{SUFFIX}"
+    name = f"{PREFIX}{(now or timezone.now()).astimezone(UTC):{NAME_TIME}}{SUFFIX}"
     partial = directory / (name + ".partial")
     partial.unlink(missing_ok=True)
     # Made empty, readable by the owner only, before VACUUM INTO fills it (it takes an empty file).
