@@ -158,6 +158,8 @@ CONSOLE_URLS = [
     "/memories/1/",
     "/export/",
     "/settings/",
+    "/channels/",
+    "/backups/",
 ]
 
 
