@@ -239,7 +239,12 @@ def _restore(path, dest):
     try:
         # The online backup API copies every page under the target's write lock in one step (pages=-1),
         # so other connections see either the old store or the restored one, never a mix.
-        source.backup(target, pages=-1)
+        try:
+            source.backup(target, pages=-1)
+        except sqlite3.Error as error:
+            raise BackupError(
+                f"could not copy {path} into {plan.database}: {error}; the store as it was is in {safety.path}"
+            ) from None
         # The database queue of the job cluster as it was then: tasks queued or running when the backup
         # was made (a backup job is in it, acknowledged only when it ends). They are past; run again,
         # a backup would rotate out an older one and a second restore undo this one.

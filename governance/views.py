@@ -428,14 +428,15 @@ def _digest_state(queued_at):
     return state
 
 
-def _channels_context(form=None, queued_at=None, **extra):
-    installed = list(DigestChannel.objects.all())
+def _channels_context(form=None, queued_at=None):
     return {
-        "channels": [{"channel": channel, "problem": channels.setup_problem(channel.kind)} for channel in installed],
+        "channels": [
+            {"channel": channel, "problem": channels.setup_problem(channel.kind)}
+            for channel in DigestChannel.objects.all()
+        ],
         "form": form or ChannelForm(),
         "digest": _digest_state(queued_at),
         "digest_cron": next((row.cron for row in schedules.status() if row.job == "digest"), None),
-        **extra,
     }
 
 
