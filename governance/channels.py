@@ -1,5 +1,8 @@
 """Where digests go: email (Django's mail backends), Telegram, Zalo and any webhook (SPEC §6).
 
+A sender takes a message, the digest or a channel's test: its ``text`` (Telegram, Zalo), its
+``email()`` (subject, text and HTML bodies) and its ``as_json()`` (a webhook's body).
+
 Each channel is tried a few times with a growing pause (``BESTIE_CHANNEL_ATTEMPTS``,
 ``BESTIE_CHANNEL_BACKOFF_MS``), each attempt bounded by ``BESTIE_CHANNEL_TIMEOUT_SECONDS``; a channel
 that still fails is reported and the others are sent all the same. A chat API has delivered only when
@@ -16,11 +19,14 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from governance.models import DigestChannel, target_error
-from memories.lifecycle import InvalidValue
+from memories.lifecycle import InvalidValue, NotFound, clean_id
+from memories.times import iso
 
 TELEGRAM_TEXT_LIMIT = 4096
 ZALO_TEXT_LIMIT = 2000
@@ -46,6 +52,33 @@ def parse_channel(value):
     if error:
         raise InvalidValue("channel", error)
     return kind, target
+
+
+def _checked(kind, target):
+    """A channel's kind and target as given apart (the console's form), stripped and checked."""
+    kind, target = (kind or "").strip().lower(), (target or "").strip()
+    if kind not in DigestChannel.Kind.values:
+        raise InvalidValue("kind", _("must be one of %(kinds)s") % {"kinds": ", ".join(DigestChannel.Kind.values)})
+    error = target_error(kind, target)
+    if error:
+        raise InvalidValue("target", error)
+    return kind, target
+
+
+def console_url(path):
+    """A link into the console, for what is sent away from it (``BESTIE_BASE_URL``)."""
+    return f"{settings.BESTIE_BASE_URL}{path}"
+
+
+def setup_problem(kind):
+    """Why channels of ``kind`` reach no one as the site is configured, or None: the variable to set."""
+    if kind == DigestChannel.Kind.EMAIL and settings.EMAIL_BACKEND == "django.core.mail.backends.console.EmailBackend":
+        return _("EMAIL_HOST is not set: mail is printed in the server's output, not sent")
+    if kind == DigestChannel.Kind.TELEGRAM and not settings.BESTIE_TELEGRAM_BOT_TOKEN:
+        return _("BESTIE_TELEGRAM_BOT_TOKEN is not set: nothing can be sent to Telegram")
+    if kind == DigestChannel.Kind.ZALO and not settings.BESTIE_ZALO_ACCESS_TOKEN:
+        return _("BESTIE_ZALO_ACCESS_TOKEN is not set: nothing can be sent to Zalo")
+    return None
 
 
 @dataclass(frozen=True)
@@ -74,8 +107,27 @@ def render_email(name, context):
     )
 
 
-def _send_email(address, digest):
-    subject, text, html = render_email("digest", {"digest": digest})
+@dataclass(frozen=True)
+class TestMessage:
+    """What a channel's test sends: a few lines saying where it came from, in the console's language."""
+
+    channel: str
+    sent_at: str
+    url: str
+
+    @property
+    def text(self):
+        return render_to_string("emails/test-body.txt", {"message": self})
+
+    def email(self):
+        return render_email("test", {"message": self})
+
+    def as_json(self):
+        return {"test": True, "channel": self.channel, "sent_at": self.sent_at, "text": self.text}
+
+
+def _send_email(address, content):
+    subject, text, html = content.email()
     message = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [address])
     message.attach_alternative(html, "text/html")
     try:
@@ -166,11 +218,11 @@ def _truncated(text, limit):
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _send_telegram(chat_id, digest):
+def _send_telegram(chat_id, message):
     if not settings.BESTIE_TELEGRAM_BOT_TOKEN:
         raise NotConfigured("BESTIE_TELEGRAM_BOT_TOKEN is not set")
     url = f"{settings.BESTIE_TELEGRAM_API_URL}/bot{settings.BESTIE_TELEGRAM_BOT_TOKEN}/sendMessage"
-    reply = _post_json(url, {"chat_id": chat_id, "text": _truncated(digest.text, TELEGRAM_TEXT_LIMIT)})
+    reply = _post_json(url, {"chat_id": chat_id, "text": _truncated(message.text, TELEGRAM_TEXT_LIMIT)})
     answer = _json_object("Telegram", url, reply)
     if answer.get("ok") is not True:
         raise ChannelError(
@@ -178,13 +230,13 @@ def _send_telegram(chat_id, digest):
         )
 
 
-def _send_zalo(user_id, digest):
+def _send_zalo(user_id, message):
     if not settings.BESTIE_ZALO_ACCESS_TOKEN:
         raise NotConfigured("BESTIE_ZALO_ACCESS_TOKEN is not set")
     url = f"{settings.BESTIE_ZALO_API_URL}/v3.0/oa/message/cs"
     reply = _post_json(
         url,
-        {"recipient": {"user_id": user_id}, "message": {"text": _truncated(digest.text, ZALO_TEXT_LIMIT)}},
+        {"recipient": {"user_id": user_id}, "message": {"text": _truncated(message.text, ZALO_TEXT_LIMIT)}},
         headers={"access_token": settings.BESTIE_ZALO_ACCESS_TOKEN},
     )
     answer = _json_object("Zalo", url, reply)
@@ -196,8 +248,8 @@ def _send_zalo(user_id, digest):
         )
 
 
-def _send_webhook(url, digest):
-    reply = _post_json(url, digest.as_json())
+def _send_webhook(url, message):
+    reply = _post_json(url, message.as_json())
     if reply.status >= 300:
         raise ChannelError(f"HTTP {reply.status} from {_host(url)}")
 
@@ -210,17 +262,19 @@ SENDERS = {
 }
 
 
-def deliver(channel, digest):
-    """Send ``digest`` to one channel, retrying with backoff; never raises. A target that is not one
-    for its kind (stored before targets were checked) fails at once: nothing can deliver there."""
+def deliver(channel, message, attempts=None):
+    """Send ``message`` (the digest, a test) to one channel, tried ``attempts`` times (by default
+    ``BESTIE_CHANNEL_ATTEMPTS``) with backoff; never raises. A target that is not one for its kind
+    (stored before targets were checked) fails at once: nothing can deliver there."""
     invalid = target_error(channel.kind, channel.target)
     if invalid:
         return Delivery(str(channel), ok=False, attempts=0, error=invalid)
-    attempts, pause = settings.BESTIE_CHANNEL_ATTEMPTS, settings.BESTIE_CHANNEL_BACKOFF_MS / 1000
+    attempts = attempts or settings.BESTIE_CHANNEL_ATTEMPTS
+    pause = settings.BESTIE_CHANNEL_BACKOFF_MS / 1000
     error = ""
     for attempt in range(1, attempts + 1):
         try:
-            SENDERS[channel.kind](channel.target, digest)
+            SENDERS[channel.kind](channel.target, message)
             return Delivery(str(channel), ok=True, attempts=attempt)
         except NotConfigured as failure:
             return Delivery(str(channel), ok=False, attempts=attempt, error=_without_secrets(str(failure)))
@@ -230,6 +284,13 @@ def deliver(channel, digest):
         if attempt < attempts:
             time.sleep(pause * 2 ** (attempt - 1))
     return Delivery(str(channel), ok=False, attempts=attempts, error=error)
+
+
+def send_test(channel, now=None):
+    """A short test message to ``channel`` through its real sender, tried once: the owner sees at once
+    whether it works, and why not."""
+    message = TestMessage(channel=str(channel), sent_at=iso(now or timezone.now()), url=console_url("/channels/"))
+    return deliver(channel, message, attempts=1)
 
 
 @transaction.atomic
@@ -245,6 +306,31 @@ def install(specs):
         )
         if created
     ]
+
+
+def add(kind, target):
+    """Install the channel of ``kind`` to ``target`` (checked); refused when it is installed already."""
+    kind, target = _checked(kind, target)
+    channel, created = DigestChannel.objects.get_or_create(kind=kind, target=target)
+    if not created:
+        raise InvalidValue("target", _("%(channel)s is installed already") % {"channel": channel})
+    return channel
+
+
+@transaction.atomic
+def change(channel_id, kind, target):
+    """Point the channel ``channel_id`` at another kind and target (checked); the others stay."""
+    channel = DigestChannel.objects.select_for_update().filter(pk=clean_id(channel_id)).first()
+    if channel is None:
+        raise NotFound(_("no channel with id %(id)s") % {"id": channel_id})
+    kind, target = _checked(kind, target)
+    channel.kind, channel.target = kind, target
+    try:
+        with transaction.atomic():
+            channel.save(update_fields=["kind", "target"])
+    except IntegrityError:
+        raise InvalidValue("target", _("%(channel)s is installed already") % {"channel": channel}) from None
+    return channel
 
 
 @transaction.atomic

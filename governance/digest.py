@@ -16,9 +16,11 @@ from django.conf import settings
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from django_q.models import Schedule
 
 from governance import channels, hygiene
+from governance.channels import console_url
 from governance.jobs import recorded
 from governance.models import DigestChannel, DigestState, HygieneSnapshot, JobRun
 from memories.lifecycle import deletions
@@ -31,10 +33,6 @@ DRIFT_SHOWN = 5
 DELETIONS_SHOWN = 10
 FIRST_DIGEST_DAYS = 7
 DIGEST_SCHEDULE = "bestie-digest"
-
-
-def console_url(path):
-    return f"{settings.BESTIE_BASE_URL}{path}"
 
 
 @dataclass(frozen=True)
@@ -98,6 +96,9 @@ class Digest:
     def text(self):
         """The plain-text digest (Telegram, Zalo, the console and the email's text body)."""
         return render_to_string("emails/digest-body.txt", {"digest": self})
+
+    def email(self):
+        return channels.render_email("digest", {"digest": self})
 
 
 def _since(last_sent_at, now):
@@ -175,7 +176,7 @@ def _backup_status():
 @dataclass(frozen=True)
 class DigestResult:
     sent: bool
-    reason: str  # why it was not sent, or "" when it was
+    reason: str  # why it was not sent (in English, marked for translation where it is shown), or "" when it was
     since: str | None
     new_count: int
     deliveries: list  # of channels.Delivery
@@ -197,12 +198,14 @@ def _claim(old, now, slot=None):
 def _send(now, slot=None):
     installed = list(DigestChannel.objects.all())
     if not installed:
-        return DigestResult(sent=False, reason="no channels installed", since=None, new_count=0, deliveries=[])
+        return DigestResult(
+            sent=False, reason=gettext_noop("no channels installed"), since=None, new_count=0, deliveries=[]
+        )
     old = DigestState.load().last_sent_at
     if not _claim(old, now, slot):
         return DigestResult(
             sent=False,
-            reason="a digest was already sent for this schedule run",
+            reason=gettext_noop("a digest was already sent for this schedule run"),
             since=None,
             new_count=0,
             deliveries=[],
@@ -216,7 +219,7 @@ def _send(now, slot=None):
         DigestState.objects.filter(pk=1, last_sent_at=now).update(last_sent_at=old)
     return DigestResult(
         sent=sent,
-        reason="" if sent else "every channel failed",
+        reason="" if sent else gettext_noop("every channel failed"),
         since=iso(since),
         new_count=digest.new_count,
         deliveries=deliveries,

@@ -1,8 +1,9 @@
-"""Forms of the settings and import pages."""
+"""Forms of the settings, channels and import pages."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from governance.models import DigestChannel
 from memories.lifecycle import MAX_LABEL_LENGTH, parse_ttl
 from memories.models import TokenScope, default_token_scopes
 
@@ -111,3 +112,25 @@ class HeldImportForm(forms.Form):
     no_user = forms.BooleanField(required=False)
     approve = forms.BooleanField(required=False)
     file_name = forms.CharField(max_length=255)
+
+
+CHANNEL_KINDS = [
+    (DigestChannel.Kind.EMAIL, _("Email")),
+    (DigestChannel.Kind.TELEGRAM, _("Telegram")),
+    (DigestChannel.Kind.ZALO, _("Zalo")),
+    (DigestChannel.Kind.WEBHOOK, _("Webhook")),
+]
+
+
+class ChannelForm(forms.Form):
+    """Where the digest goes. The target is checked for its kind by ``governance.channels``."""
+
+    kind = forms.ChoiceField(label=_("Kind"), choices=CHANNEL_KINDS)
+    target = forms.CharField(
+        label=_("Target"),
+        max_length=DigestChannel._meta.get_field("target").max_length,
+        help_text=_(
+            "Email: an address. Telegram: the chat id (123456789, -100… for a group) or @channelname. "
+            "Zalo: the user id the Official Account sees. Webhook: an https:// URL."
+        ),
+    )

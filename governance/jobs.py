@@ -3,7 +3,7 @@
 A job is a plain function in its own module (``prune``, ``retention``, ``hygiene.snapshot``, ``backups``,
 ``digest``) doing one unit of work and returning a frozen dataclass of what it did. ``recorded`` keeps a
 ``JobRun`` of every run (start, end, outcome, the result's counts or the error); ``governance.schedules``
-points django-q2 at them.
+points django-q2 at them, and ``run_soon`` queues one for the cluster now (the console's "back up now").
 """
 
 import functools
@@ -11,6 +11,7 @@ import time
 from dataclasses import asdict
 
 from django.utils import timezone
+from django_q.tasks import async_task
 
 from governance.models import JobRun
 from memories.times import json_ready
@@ -63,6 +64,20 @@ def _ending(*, result=None, error=None):
             "error": f"{type(error).__name__}: {error}",
         }
     return {"finished_at": timezone.now(), "outcome": JobRun.Outcome.OK, "counts": json_ready(asdict(result))}
+
+
+def run_soon(function):
+    """Queue the job ``function`` (its dotted path) for the job cluster; returns when it was queued, to
+    find its run with ``first_run_since``."""
+    queued_at = timezone.now()
+    async_task(function)
+    return queued_at
+
+
+def first_run_since(job, moment):
+    """The first run of ``job`` started at or after ``moment``: what a run queued then became (or a
+    scheduled one that came first), None while it waits for the cluster."""
+    return JobRun.objects.filter(job=job, started_at__gte=moment).order_by("started_at", "id").first()
 
 
 class Batches:

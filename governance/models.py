@@ -10,6 +10,7 @@ from django.core.validators import URLValidator, validate_email
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 
 class JobRun(models.Model):
@@ -68,27 +69,28 @@ def _webhook_problem(target):
     try:
         URLValidator(schemes=["http", "https"])(target)
     except ValidationError:
-        return "an https:// URL"
+        return _("an https:// URL")
     # The digest lists what Bestie remembers: it crosses a network only encrypted. Plain http is for a
     # receiver on this machine.
     parts = urlsplit(target)
     if parts.scheme != "https" and not _is_loopback(parts.hostname or ""):
-        return "an https:// URL (http:// only to this machine: localhost, 127.0.0.1, [::1])"
+        return _("an https:// URL (http:// only to this machine: localhost, 127.0.0.1, [::1])")
     return None
 
 
 def target_problem(kind, target):
     """What a digest target of ``kind`` must be, when ``target`` is not that; None when it is. The one
-    check of a channel's target: installing one (command line, admin) and sending to one ask it."""
+    check of a channel's target: installing or changing one (command line, console, admin) and sending to one
+    ask it."""
     if kind == DigestChannel.Kind.EMAIL:
         try:
             validate_email(target)
         except ValidationError:
-            return "an email address like you@example.com"
+            return _("an email address like you@example.com")
     elif kind == DigestChannel.Kind.TELEGRAM and not _TELEGRAM_CHAT.fullmatch(target):
-        return "a numeric chat id like 123456789 (or -100… for a group) or a @channelname"
+        return _("a numeric chat id like 123456789 (or -100… for a group) or a @channelname")
     elif kind == DigestChannel.Kind.ZALO and not _ZALO_USER.fullmatch(target):
-        return "the numeric user id the Official Account sees, like 8412345678901"
+        return _("the numeric user id the Official Account sees, like 8412345678901")
     elif kind == DigestChannel.Kind.WEBHOOK:
         return _webhook_problem(target)
     return None
@@ -97,7 +99,13 @@ def target_problem(kind, target):
 def target_error(kind, target):
     """The sentence that refuses ``target`` for ``kind``, or None when it is a good one."""
     problem = target_problem(kind, target)
-    return f"a {kind} target must be {problem}, not {target!r}" if problem else None
+    if not problem:
+        return None
+    return _("a target for %(kind)s must be %(problem)s, not %(target)r") % {
+        "kind": kind,
+        "problem": problem,
+        "target": target,
+    }
 
 
 class DigestChannel(models.Model):

@@ -1,24 +1,32 @@
 """The governance pages of the owner's console: settings (policies, pause, tokens), the doctor with its
-merges and cleanup, the maintenance jobs (schedules and run history), and import."""
+merges and cleanup, the maintenance jobs (schedules and run history), the digest's channels, backups,
+and import."""
 
+from datetime import datetime
+from pathlib import Path
+from urllib.parse import urlencode
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db import transaction
-from django.http import StreamingHttpResponse
-from django.shortcuts import redirect, render
+from django.db import connection, transaction
+from django.http import FileResponse, Http404, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from governance import cleanup, consolidation, doctor, hygiene, schedules, uploads
-from governance.forms import HeldImportForm, ImportForm, PoliciesForm, TokenForm
-from governance.models import JobRun
+from governance import backups, channels, cleanup, consolidation, doctor, hygiene, jobs, schedules, uploads
+from governance.forms import ChannelForm, HeldImportForm, ImportForm, PoliciesForm, TokenForm
+from governance.models import DigestChannel, JobRun
 from memories import agent_tokens, transfer
-from memories.lifecycle import LifecycleError, actors, policies
+from memories.lifecycle import MAX_ID, LifecycleError, actors, policies
 from memories.models import Memory, MemorySettings
 
 
@@ -378,6 +386,232 @@ def set_schedule(request):
             },
         )
     return redirect("governance:jobs")
+
+
+# ---------------------------------------------------------------------------------------------------
+# The digest's channels and backups (SPEC §6). The digest now and a backup now are queued for the job
+# cluster, as their schedules run them; the page waits for the run (``?queued=`` the time it was queued)
+# and shows what it did. A channel's test and a restore happen in the request.
+
+
+def _queued_at(request):
+    """When the run the page waits for was queued, from ``?queued=``; None for anything else."""
+    try:
+        moment = datetime.fromisoformat(request.GET.get("queued", ""))
+    except ValueError:
+        return None
+    return moment if timezone.is_aware(moment) else None
+
+
+def _queued(view, queued_at):
+    return redirect(f"{reverse(view)}?{urlencode({'queued': queued_at.isoformat()})}")
+
+
+def _job_state(job, queued_at):
+    """The run of ``job`` a page shows: the one queued from it (waiting while the cluster has not
+    started or finished it), or else the last one that ended (a backup holds its own run as running)."""
+    if queued_at:
+        run = jobs.first_run_since(job, queued_at)
+        waiting = run is None or run.outcome == JobRun.Outcome.RUNNING
+    else:
+        run, waiting = JobRun.objects.filter(job=job).exclude(outcome=JobRun.Outcome.RUNNING).first(), False
+    return {"run": run, "waiting": waiting, "queued_at": queued_at}
+
+
+def _digest_state(queued_at):
+    state = _job_state("digest", queued_at)
+    counts = state["run"].counts if state["run"] else {}
+    # The reasons are the digest's own sentences, marked for translation there.
+    state["reason"] = _(counts["reason"]) if counts.get("reason") else ""
+    state["deliveries"] = counts.get("deliveries", [])
+    state["delivered"] = sum(1 for delivery in state["deliveries"] if delivery.get("ok"))
+    return state
+
+
+def _channels_context(form=None, queued_at=None):
+    return {
+        "channels": [
+            {"channel": channel, "problem": channels.setup_problem(channel.kind)}
+            for channel in DigestChannel.objects.all()
+        ],
+        "form": form or ChannelForm(),
+        "digest": _digest_state(queued_at),
+        "digest_cron": next((row.cron for row in schedules.status() if row.job == "digest"), None),
+    }
+
+
+def _channel(channel_id):
+    if channel_id > MAX_ID:
+        raise Http404
+    return get_object_or_404(DigestChannel, pk=channel_id)
+
+
+def _form_error(form, error):
+    """A refusal of the channel's kind or target, beside that field (which it names already)."""
+    field = "kind" if getattr(error, "field", "") == "kind" else "target"
+    form.add_error(field, str(error).removeprefix(f"{field}: "))
+
+
+@require_GET
+@login_required
+def channels_page(request):
+    context = _channels_context(queued_at=_queued_at(request))
+    template = "governance/channels.html#digest" if request.htmx else "governance/channels.html"
+    return render(request, template, context)
+
+
+@require_POST
+@login_required
+def channel_add(request):
+    form = ChannelForm(request.POST)
+    if form.is_valid():
+        try:
+            channel = channels.add(form.cleaned_data["kind"], form.cleaned_data["target"])
+        except LifecycleError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, _("The digest now goes to %(channel)s too.") % {"channel": channel})
+            return redirect("governance:channels")
+    return render(request, "governance/channels.html", _channels_context(form), status=400)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def channel_edit(request, channel_id):
+    channel = _channel(channel_id)
+    if request.method == "GET":
+        form = ChannelForm(initial={"kind": channel.kind, "target": channel.target})
+        return render(request, "governance/channel_edit.html", {"channel": channel, "form": form})
+    form = ChannelForm(request.POST)
+    if form.is_valid():
+        try:
+            changed = channels.change(channel.pk, form.cleaned_data["kind"], form.cleaned_data["target"])
+        except LifecycleError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, _("The channel is now %(channel)s.") % {"channel": changed})
+            return redirect("governance:channels")
+    return render(request, "governance/channel_edit.html", {"channel": channel, "form": form}, status=400)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def channel_remove(request, channel_id):
+    """Stop sending the digest to a channel, after a page that names it."""
+    channel = _channel(channel_id)
+    if request.method == "GET" or request.POST.get("confirm") != "yes":
+        return render(request, "governance/channel_remove_confirm.html", {"channel": channel})
+    try:
+        channels.remove([str(channel)])
+    except LifecycleError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("The digest no longer goes to %(channel)s.") % {"channel": channel})
+    return redirect("governance:channels")
+
+
+def _test_result(channel, delivery):
+    """How a test went, in words: (message level, sentence). A test the mail server only printed is
+    not one that was sent."""
+    if not delivery.ok:
+        return messages.ERROR, _("The test to %(channel)s failed: %(error)s") % {
+            "channel": channel,
+            "error": delivery.error,
+        }
+    problem = channels.setup_problem(channel.kind)
+    if problem:
+        return messages.WARNING, _("The test to %(channel)s was not sent: %(problem)s.") % {
+            "channel": channel,
+            "problem": problem,
+        }
+    return messages.SUCCESS, _("Test sent to %(channel)s: check that it arrived.") % {"channel": channel}
+
+
+@require_POST
+@login_required
+def channel_test(request, channel_id):
+    channel = _channel(channel_id)
+    level, text = _test_result(channel, channels.send_test(channel))
+    if request.htmx:
+        tag = messages.DEFAULT_TAGS[level]
+        return render(request, "governance/channels.html#test-result", {"tag": tag, "text": text})
+    messages.add_message(request, level, text)
+    return redirect("governance:channels")
+
+
+@require_POST
+@login_required
+def digest_now(request):
+    return _queued("governance:channels", jobs.run_soon("governance.digest.send_now"))
+
+
+def _backups_context(queued_at=None):
+    sqlite = connection.vendor == "sqlite"
+    return {
+        "sqlite": sqlite,
+        "files": backups.listing() if sqlite else [],
+        "folder": backups.backup_dir(),
+        "keep": settings.BESTIE_BACKUP_KEEP,
+        "backup": _job_state("backup", queued_at),
+    }
+
+
+@require_GET
+@login_required
+def backups_page(request):
+    context = _backups_context(_queued_at(request))
+    template = "governance/backups.html#backups" if request.htmx else "governance/backups.html"
+    return render(request, template, context)
+
+
+@require_POST
+@login_required
+def backup_now(request):
+    return _queued("governance:backups", jobs.run_soon("governance.backups.backup"))
+
+
+def _backup(name):
+    try:
+        return backups.named(name)
+    except LifecycleError:
+        raise Http404 from None
+
+
+@require_GET
+@login_required
+def backup_download(request, name):
+    path = _backup(name)
+    return FileResponse(path.open("rb"), as_attachment=True, filename=path.name, content_type="application/vnd.sqlite3")
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def backup_restore(request, name):
+    """Replace the store with a backup, after a page that shows what it is and what restoring does; the
+    same ``backups.restore`` as ``bestie memory restore``, in the request: queued in the database, a
+    restore would sit in the safety backup it makes."""
+    path = _backup(name)
+    try:
+        plan = backups.restore_plan(path)
+    except LifecycleError as error:
+        messages.error(request, str(error))
+        return redirect("governance:backups")
+    if request.method == "GET" or request.POST.get("confirm") != "yes" or plan.problems:
+        return render(request, "governance/backup_restore_confirm.html", {"plan": plan, "name": path.name})
+    try:
+        result = backups.restore(path)
+    except LifecycleError as error:
+        messages.error(request, str(error))
+        return redirect("governance:backups")
+    # The sessions are the backup's now: this one is saved again under a new key, so the response does
+    # not try to update a row the restored table lacks. The login holds if the backup knows the owner.
+    request.session.cycle_key()
+    messages.success(
+        request,
+        _("Restored the store from %(name)s. The store as it was just before is the backup %(safety)s.")
+        % {"name": path.name, "safety": Path(result.safety_backup).name},
+    )
+    return redirect("governance:backups")
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -12,6 +12,9 @@ from django.test import Client
 # Playwright's sync API runs an event loop in the test thread; the ORM calls beside it are still synchronous.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
+# The local mail server's fixtures (smtp, relay), for every test file.
+pytest_plugins = ["tests.mail"]
+
 CHROMIUM = Path("/usr/bin/chromium")
 OWNER_PASSWORD = "correct horse battery staple"
 

@@ -155,10 +155,10 @@ def test_the_admin_bulk_delete_is_forgetting_once_the_owner_confirms(console):
 @pytest.mark.parametrize(
     "kind, target, error",
     [
-        ("email", "not-an-email", "a email target must be an email address"),
-        ("telegram", "my chat", "a telegram target must be a numeric chat id"),
-        ("zalo", "abc", "a zalo target must be the numeric user id"),
-        ("webhook", "http://hooks.example/x", "a webhook target must be an https:// URL"),
+        ("email", "not-an-email", "a target for email must be an email address"),
+        ("telegram", "my chat", "a target for telegram must be a numeric chat id"),
+        ("zalo", "abc", "a target for zalo must be the numeric user id"),
+        ("webhook", "http://hooks.example/x", "a target for webhook must be an https:// URL"),
     ],
 )
 def test_the_admin_refuses_a_channel_whose_target_is_not_one_for_its_kind(console, kind, target, error):

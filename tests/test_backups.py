@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 import time_machine
 from django.db import connection
+from django_q.models import OrmQ
+from django_q.tasks import async_task
 
 from governance import backups
 from governance.models import JobRun
@@ -143,3 +145,34 @@ def test_on_postgresql_backup_and_restore_point_at_pg_dump_and_change_nothing(tm
     with pytest.raises(backups.BackupError, match="pg_restore"):
         backups.restore(tmp_path / "x.sqlite3", dest=tmp_path)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.sqlite
+def test_restoring_the_oldest_backup_keeps_it_through_the_safety_backups_rotation(tmp_path, settings):
+    """The safety backup a restore makes first rotated out the oldest backup: the very one being
+    restored, when it was the oldest of a full folder, and the restore then failed."""
+    settings.BESTIE_BACKUP_KEEP = 2
+    add_memory("User lived in Huế.")
+    before = export()
+    oldest = backup_on(0, tmp_path)
+    add_memory("Added after the first backup.")
+    backup_on(1, tmp_path)
+
+    with time_machine.travel(NOW + timedelta(days=2), tick=False):
+        restored = backups.restore(oldest.path, dest=tmp_path)
+
+    assert export() == before
+    assert Path(oldest.path).exists() and Path(restored.safety_backup).exists()
+
+
+@pytest.mark.sqlite
+def test_a_restore_brings_back_no_job_that_was_queued_when_the_backup_was_made(tmp_path):
+    """A backup the job cluster makes holds its own task in the database queue (a task leaves it when it
+    ends): restored, the cluster ran that backup again, and would run a restore queued then again too."""
+    async_task("governance.backups.backup", str(tmp_path))
+    saved = backup_on(0, tmp_path)
+    OrmQ.objects.all().delete()  # the cluster ran it meanwhile
+
+    backups.restore(saved.path, dest=tmp_path)
+
+    assert not OrmQ.objects.exists()

@@ -163,6 +163,8 @@ CONSOLE_URLS = [
     "/memories/1/",
     "/export/",
     "/settings/",
+    "/channels/",
+    "/backups/",
 ]
 
 

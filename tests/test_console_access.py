@@ -23,6 +23,12 @@ GET_URLS = [
     "/export/",
     "/settings/",
     "/jobs/",
+    "/channels/",
+    "/channels/1/edit/",
+    "/channels/1/remove/",
+    "/backups/",
+    "/backups/bestie-20260601-030000.sqlite3/download/",
+    "/backups/bestie-20260601-030000.sqlite3/restore/",
 ]
 POST_URLS = [
     "/pending/decide/",
@@ -41,6 +47,13 @@ POST_URLS = [
     "/settings/tokens/",
     "/settings/tokens/revoke/",
     "/jobs/schedule/",
+    "/channels/add/",
+    "/channels/1/edit/",
+    "/channels/1/remove/",
+    "/channels/1/test/",
+    "/channels/digest/",
+    "/backups/now/",
+    "/backups/bestie-20260601-030000.sqlite3/restore/",
 ]
 
 

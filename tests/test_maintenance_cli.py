@@ -99,8 +99,11 @@ def test_install_status_and_remove_channels(db):
     "args, message",
     [
         (["--channel", "pager:1"], "channel: must be KIND:TARGET with KIND one of email, telegram, zalo, webhook"),
-        (["--channel", "email:owner@example.com", "--channel", "zalo:me"], "a zalo target must be the numeric user id"),
-        (["--channel", "webhook:http://hooks.example/x"], "a webhook target must be an https:// URL"),
+        (
+            ["--channel", "email:owner@example.com", "--channel", "zalo:me"],
+            "a target for zalo must be the numeric user id",
+        ),
+        (["--channel", "webhook:http://hooks.example/x"], "a target for webhook must be an https:// URL"),
         (["--channel", "email:owner@example.com", "--schedule", "every monday"], "schedule: must be a cron expression"),
         (["--channel", "email:owner@example.com", "--schedule", "0 25 * * *"], "schedule: must be a cron expression"),
     ],
@@ -146,7 +149,7 @@ def test_digest_names_a_bad_target_as_a_failure(db):
     with pytest.raises(CommandError, match="the digest was not sent: every channel failed"):
         call_command("memory", "digest", stdout=out, stderr=io.StringIO())
     assert out.getvalue().strip() == (
-        "email:not-an-email: FAILED, not tried: a email target must be an email address like you@example.com, "
+        "email:not-an-email: FAILED, not tried: a target for email must be an email address like you@example.com, "
         "not 'not-an-email'"
     )
 
