@@ -21,14 +21,14 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation, trigger_client_event
 
 from memories import lifecycle, reports, transfer
 from memories.lifecycle import actors, deletions, proposals
-from memories.models import AuditEvent, Memory, MemorySettings, state_label
+from memories.models import AuditEvent, Memory, MemorySettings, SourceKind, Status, state_label
 from review import drift
 from review.filters import MemoryFilter, PendingFilter
-from review.forms import ProposalForm, SelectionForm
+from review.forms import EditForm, MemoryForm, ProposalForm, SelectionForm
 
 PAGE_SIZE = 50
 # Past the last row any table can have: ?page=1e30 shows an empty page, not an overflow.
@@ -226,22 +226,32 @@ def approve_update(request, memory_id):
     return outcome(request, memory_id, _("Approved #%(id)s; it replaces %(old)s.") % {"id": memory_id, "old": old})
 
 
+def apply_changes(memory, data, who):
+    """The owner's corrections of an ``EditForm``, each through its lifecycle function (the caller holds
+    the transaction). Returns whether anything was to change."""
+    changes = {
+        "text": " ".join(data["text"].split()) != memory.text,
+        "labels": (data["kind"], data["subject"]) != (memory.kind, memory.subject),
+        "placement": (data["scope"], data["layer"], data["project"]) != (memory.scope, memory.layer, memory.project),
+        "expiry": bool(data["ttl"]) or (data["no_expiry"] and memory.expires_at is not None),
+    }
+    if changes["text"]:
+        lifecycle.edit(memory.pk, data["text"], actor=who)
+    if changes["labels"]:
+        lifecycle.relabel(memory.pk, actor=who, kind=data["kind"], subject=data["subject"])
+    if changes["placement"]:
+        lifecycle.move(memory.pk, actor=who, scope=data["scope"], layer=data["layer"], project=data["project"])
+    if changes["expiry"]:
+        lifecycle.set_expiry(memory.pk, actor=who, ttl=data["ttl"])
+    return any(changes.values())
+
+
 def apply_edit(memory, data, who, approve):
-    """The owner's corrections, each through its lifecycle function, then the approval: all or nothing."""
+    """The owner's corrections of a proposal, then the approval: all or nothing."""
     with transaction.atomic():
-        if " ".join(data["text"].split()) != memory.text:
-            lifecycle.edit(memory.pk, data["text"], actor=who)
-        if (data["kind"], data["subject"]) != (memory.kind, memory.subject):
-            lifecycle.relabel(memory.pk, actor=who, kind=data["kind"], subject=data["subject"])
-        placement = (data["scope"], data["layer"], data["project"])
-        if placement != (memory.scope, memory.layer, memory.project):
-            lifecycle.move(memory.pk, actor=who, scope=data["scope"], layer=data["layer"], project=data["project"])
+        apply_changes(memory, data, who)
         if data["pinned"] != memory.pinned:
             (lifecycle.pin if data["pinned"] else lifecycle.unpin)(memory.pk, actor=who)
-        if data["ttl"]:
-            lifecycle.set_expiry(memory.pk, actor=who, ttl=data["ttl"])
-        elif data["no_expiry"] and memory.expires_at:
-            lifecycle.set_expiry(memory.pk, actor=who)
         if approve:
             lifecycle.approve([memory.pk], actor=who)
 
@@ -411,17 +421,50 @@ def memory_filter(data):
     return MemoryFilter(data, queryset=Memory.objects.all())
 
 
-@require_GET
-@login_required
-def memory_list(request):
+def list_context(request, add_form=None):
     filterset = memory_filter(request.GET)
     filterset.is_valid()
     rows = filterset.qs
     if not filterset.form.cleaned_data.get("q", "").strip():
         rows = rows.order_by("-id")
-    context = {"filter": filterset, "page": page_of(rows, request)}
+    return {"filter": filterset, "page": page_of(rows, request), "add_form": add_form or MemoryForm(prefix="add")}
+
+
+@require_GET
+@login_required
+def memory_list(request):
     template = "review/memory_list.html#table" if fragment(request) else "review/memory_list.html"
-    return render(request, template, context)
+    return render(request, template, list_context(request))
+
+
+@require_POST
+@login_required
+def memory_add(request):
+    """A memory the owner writes, from the memory list: approved at once, as ``bestie memory add`` does."""
+    form = MemoryForm(request.POST, prefix="add")
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            memory = lifecycle.add(
+                **{name: data[name] for name in ("text", "kind", "subject", "scope", "layer", "project", "ttl")},
+                source="console",
+                source_kind=SourceKind.OWNER,
+                status=Status.APPROVED,
+                actor=actors.owner(request.user),
+            )
+        except lifecycle.LifecycleError as error:
+            field = getattr(error, "field", None)
+            form.add_error(field if field in form.fields else None, str(error))
+        else:
+            messages.success(request, _("Added #%(id)s.") % {"id": memory.pk})
+            if fragment(request):
+                # A fresh form for the next one; the table below fetches itself again.
+                response = render(request, "review/memory_list.html#add", {"add_form": MemoryForm(prefix="add")})
+                return trigger_client_event(response, "memory-added")
+            return redirect(back(request, reverse("review:memory-list")))
+    if fragment(request):
+        return render(request, "review/memory_list.html#add", {"add_form": form})
+    return render(request, "review/memory_list.html", list_context(request, add_form=form))
 
 
 def _in_order(ids):
@@ -429,14 +472,12 @@ def _in_order(ids):
     return [found[i] for i in ids if i in found]
 
 
-@require_GET
-@login_required
-def memory_detail(request, memory_id):
-    memory = get_object_or_404(Memory.objects.select_related("message"), pk=memory_id)
-    context = {
+def detail_context(memory):
+    return {
         "memory": memory,
         "state": memory.state(),
         "current": lifecycle.is_current(memory),
+        "editable": memory.is_live(),
         "history": [
             (event, [(name, (event.old or {}).get(name), value) for name, value in (event.new or {}).items()])
             for event in AuditEvent.objects.filter(memory_id=memory.pk).order_by("id")
@@ -444,7 +485,80 @@ def memory_detail(request, memory_id):
         "replaced": Memory.objects.filter(pk__in=lifecycle.predecessors([memory.pk])).order_by("-id"),
         "replaced_by": _in_order(lifecycle.successors(memory)),
     }
-    return render(request, "review/memory_detail.html", context)
+
+
+@require_GET
+@login_required
+def memory_detail(request, memory_id):
+    memory = get_object_or_404(Memory.objects.select_related("message"), pk=memory_id)
+    template = "review/memory_detail.html#detail" if fragment(request) else "review/memory_detail.html"
+    return render(request, template, detail_context(memory))
+
+
+def show_memory(request, memory_id):
+    """Back to a memory's page after a change to it; htmx swaps the page's content in place."""
+    url = reverse("review:memory-detail", args=[memory_id])
+    if fragment(request):
+        return HttpResponseLocation(url, target="#detail", swap="outerHTML")
+    return redirect(url)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def memory_edit(request, memory_id):
+    """Edit a live memory's text, labels, placement and expiry: in place on its page with htmx, or on a
+    page of its own. All the changes or, if one is refused, none."""
+    memory = get_object_or_404(Memory, pk=memory_id)
+    if not memory.is_live():
+        state = state_label(memory.state())
+        messages.error(
+            request,
+            _("Memory #%(id)s is %(state)s: only a live memory is edited here.") % {"id": memory.pk, "state": state},
+        )
+        return show_memory(request, memory.pk)
+    if request.method == "POST":
+        form = EditForm(request.POST)
+        if form.is_valid():
+            try:
+                with transaction.atomic():
+                    changed = apply_changes(memory, form.cleaned_data, actors.owner(request.user))
+            except lifecycle.LifecycleError as error:
+                field = getattr(error, "field", None)
+                form.add_error(field if field in form.fields else None, str(error))
+            else:
+                if changed:
+                    messages.success(request, _("Saved #%(id)s.") % {"id": memory.pk})
+                else:
+                    messages.info(request, _("Nothing to change in #%(id)s.") % {"id": memory.pk})
+                return show_memory(request, memory.pk)
+    else:
+        form = EditForm.for_memory(memory)
+    template = "review/memory_edit.html#form" if fragment(request) else "review/memory_edit.html"
+    return render(request, template, {"memory": memory, "form": form})
+
+
+def memory_changes():
+    """What the buttons of a memory's page do, and what the console says once it is done."""
+    return {
+        "pin": (lifecycle.pin, _("Pinned #%(id)s.")),
+        "unpin": (lifecycle.unpin, _("Unpinned #%(id)s.")),
+        "confirm": (lifecycle.confirm, _("Confirmed #%(id)s.")),
+    }
+
+
+@require_POST
+@login_required
+def memory_change(request, memory_id, action):
+    """Pin, unpin or confirm one memory from its page; a refusal (a rejected or replaced memory) is shown."""
+    memory = get_object_or_404(Memory, pk=memory_id)
+    change, done = memory_changes()[action]
+    try:
+        change(memory.pk, actor=actors.owner(request.user))
+    except lifecycle.LifecycleError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, done % {"id": memory.pk})
+    return show_memory(request, memory.pk)
 
 
 MEMORY_ACTIONS = [("pin", _("pin")), ("unpin", _("unpin")), ("confirm", _("confirm")), ("forget", _("forget"))]

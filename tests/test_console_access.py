@@ -19,6 +19,7 @@ GET_URLS = [
     "/pending/reject-all/",
     "/memories/",
     "/memories/1/",
+    "/memories/1/edit/",
     "/export/",
     "/settings/",
     "/jobs/",
@@ -32,6 +33,11 @@ POST_URLS = [
     "/pending/1/reject/",
     "/pending/1/approve-update/",
     "/memories/bulk/",
+    "/memories/add/",
+    "/memories/1/edit/",
+    "/memories/1/pin/",
+    "/memories/1/unpin/",
+    "/memories/1/confirm/",
     "/settings/policies/",
     "/settings/pause/",
     "/settings/tokens/",
@@ -59,6 +65,7 @@ def test_a_logged_out_post_changes_nothing_and_goes_to_the_login_page(client, ur
     assert response.status_code == 302
     assert response["Location"].startswith("/login/?next=")
     assert Memory.objects.get(pk=memory.pk).status == "pending"
+    assert Memory.objects.count() == 1 and not Memory.objects.get(pk=memory.pk).pinned
     assert MemorySettings.load().paused is False
     assert not AgentToken.objects.exists()
 

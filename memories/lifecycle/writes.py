@@ -193,11 +193,18 @@ def _apply(memory, actor, event, note="", **changes):
 
 
 def edit(memory_id, text, *, actor):
-    """New wording from the owner; the owner has just checked it, so it counts as confirmed."""
+    """New wording from the owner; the owner has just checked it, so it counts as a confirmation (as
+    ``confirm``: fresh ``confirmed_at``, no longer stale)."""
     text = clean_text(text)
     refuse_secrets(_("nothing was changed"), text=text)
     return _change(
-        memory_id, actor, AuditEvent.Event.EDIT, text=text, text_key=text_key(text), confirmed_at=timezone.now()
+        memory_id,
+        actor,
+        AuditEvent.Event.EDIT,
+        text=text,
+        text_key=text_key(text),
+        confirmed_at=timezone.now(),
+        stale=False,
     )
 
 
