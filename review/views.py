@@ -26,7 +26,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation, t
 from memories import lifecycle, reports, transfer
 from memories.lifecycle import actors, deletions, proposals
 from memories.models import AuditEvent, Memory, MemorySettings, SourceKind, Status, state_label
-from review import drift
+from review import drift, undo
 from review.filters import MemoryFilter, PendingFilter
 from review.forms import EditForm, MemoryForm, ProposalForm, SelectionForm
 
@@ -179,11 +179,17 @@ def pending_memory(memory_id):
     return memory
 
 
-def outcome(request, memory_id, text, ok=True):
-    """What became of one proposal: the partial that replaces its item, or a message and the queue."""
+def outcome(request, memory_id, text, ok=True, changes=None):
+    """What became of one proposal: the partial that replaces its item, or a message and the queue; what
+    ``changes`` recorded can be undone from either."""
     if fragment(request):
-        return render(request, "review/pending.html#outcome", {"memory_id": memory_id, "text": text, "ok": ok})
-    (messages.success if ok else messages.error)(request, text)
+        token = undo.offer(request, changes, text) if changes else None
+        context = {"memory_id": memory_id, "text": text, "ok": ok, "undo_token": token}
+        return render(request, "review/pending.html#outcome", context)
+    if changes:
+        undo.done(request, changes, text)
+    else:
+        (messages.success if ok else messages.error)(request, text)
     return redirect(back(request, reverse("review:pending")))
 
 
@@ -205,11 +211,12 @@ def pending_item(request, memory_id):
 def decide_one(request, memory_id, decision):
     decide = lifecycle.approve if decision == "approve" else lifecycle.reject
     try:
-        decide([memory_id], actor=actors.owner(request.user))
+        with undo.recording() as changes:
+            decide([memory_id], actor=actors.owner(request.user))
     except lifecycle.LifecycleError as error:
         return outcome(request, memory_id, str(error), ok=False)
     text = _("Approved #%(id)s.") if decision == "approve" else _("Rejected #%(id)s.")
-    return outcome(request, memory_id, text % {"id": memory_id})
+    return outcome(request, memory_id, text % {"id": memory_id}, changes=changes)
 
 
 @require_POST
@@ -217,13 +224,15 @@ def decide_one(request, memory_id, decision):
 def approve_update(request, memory_id):
     """Approve a possible update and let it supersede the memories it says otherwise than."""
     try:
-        replaced = proposals.approve_as_update(
-            memory_id, request.POST.getlist("replaces"), actor=actors.owner(request.user)
-        )
+        with undo.recording() as changes:
+            replaced = proposals.approve_as_update(
+                memory_id, request.POST.getlist("replaces"), actor=actors.owner(request.user)
+            )
     except lifecycle.LifecycleError as error:
         return outcome(request, memory_id, str(error), ok=False)
     old = ", ".join(f"#{pk}" for pk in replaced)
-    return outcome(request, memory_id, _("Approved #%(id)s; it replaces %(old)s.") % {"id": memory_id, "old": old})
+    text = _("Approved #%(id)s; it replaces %(old)s.") % {"id": memory_id, "old": old}
+    return outcome(request, memory_id, text, changes=changes)
 
 
 def apply_changes(memory, data, who):
@@ -269,17 +278,19 @@ def edit_proposal(request, memory_id):
         if form.is_valid():
             approve = request.POST.get("then") == "approve"
             try:
-                apply_edit(memory, form.cleaned_data, actors.owner(request.user), approve)
+                with undo.recording() as changes:
+                    apply_edit(memory, form.cleaned_data, actors.owner(request.user), approve)
             except lifecycle.LifecycleError as error:
                 field = getattr(error, "field", None)
                 form.add_error(field if field in form.fields else None, str(error))
             else:
                 if approve:
-                    return outcome(request, memory.pk, _("Edited and approved #%(id)s.") % {"id": memory.pk})
+                    text = _("Edited and approved #%(id)s.") % {"id": memory.pk}
+                    return outcome(request, memory.pk, text, changes=changes)
                 if fragment(request):
                     item = with_updates([pending_memory(memory.pk)])[0]
                     return render(request, "review/pending.html#item", {"memory": item})
-                messages.success(request, _("Saved #%(id)s.") % {"id": memory.pk})
+                undo.done(request, changes, _("Saved #%(id)s.") % {"id": memory.pk})
                 return redirect(back(request, reverse("review:pending")))
     else:
         form = ProposalForm.for_memory(memory)
@@ -299,7 +310,8 @@ def decide_selected(request):
         ids, decision = form.cleaned_data["ids"], form.cleaned_data["action"]
         decide = lifecycle.approve if decision == "approve" else lifecycle.reject
         try:
-            count = decide(ids, actor=actors.owner(request.user))
+            with undo.recording() as changes:
+                count = decide(ids, actor=actors.owner(request.user))
         except lifecycle.LifecycleError as error:
             messages.error(request, str(error))
         else:
@@ -308,7 +320,7 @@ def decide_selected(request):
                 if decision == "approve"
                 else ngettext("Rejected %(count)d proposal.", "Rejected %(count)d proposals.", count)
             )
-            messages.success(request, text % {"count": count})
+            undo.done(request, changes, text % {"count": count})
     else:
         for errors in form.errors.values():
             messages.error(request, " ".join(errors))
@@ -342,7 +354,8 @@ def decide_filtered(request):
     ids = list(filterset.qs.order_by().values_list("pk", flat=True))
     if request.method == "POST" and ids and str(len(ids)) == data.get("expected"):
         try:
-            count = decide_all(ids, decision, actors.owner(request.user))
+            with undo.recording() as changes:
+                count = decide_all(ids, decision, actors.owner(request.user))
         except lifecycle.LifecycleError as error:
             messages.error(request, str(error))
             return redirect(pending_url)
@@ -351,7 +364,7 @@ def decide_filtered(request):
             if decision == "approve"
             else ngettext("Rejected %(count)d proposal.", "Rejected %(count)d proposals.", count)
         )
-        messages.success(request, text % {"count": count})
+        undo.done(request, changes, text % {"count": count})
         return redirect(pending_url)
     if request.method == "POST":
         messages.warning(request, _("The proposals matching these filters changed; check the count again."))
@@ -370,10 +383,10 @@ def decide_filtered(request):
 def reject_all(request):
     """Reject every pending proposal, after a confirmation that shows how many."""
     if request.method == "POST" and request.POST.get("confirm") == "yes":
-        count = lifecycle.reject_all(actor=actors.owner(request.user))
-        messages.success(
-            request, ngettext("Rejected %(count)d proposal.", "Rejected %(count)d proposals.", count) % {"count": count}
-        )
+        with undo.recording() as changes:
+            count = lifecycle.reject_all(actor=actors.owner(request.user))
+        text = ngettext("Rejected %(count)d proposal.", "Rejected %(count)d proposals.", count) % {"count": count}
+        undo.done(request, changes, text)
         return redirect("review:pending")
     return render(
         request, "review/pending_confirm.html", {"count": Memory.objects.pending().count(), "everything": True}
@@ -445,18 +458,19 @@ def memory_add(request):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            memory = lifecycle.add(
-                **{name: data[name] for name in ("text", "kind", "subject", "scope", "layer", "project", "ttl")},
-                source="console",
-                source_kind=SourceKind.OWNER,
-                status=Status.APPROVED,
-                actor=actors.owner(request.user),
-            )
+            with undo.recording() as changes:
+                memory = lifecycle.add(
+                    **{name: data[name] for name in ("text", "kind", "subject", "scope", "layer", "project", "ttl")},
+                    source="console",
+                    source_kind=SourceKind.OWNER,
+                    status=Status.APPROVED,
+                    actor=actors.owner(request.user),
+                )
         except lifecycle.LifecycleError as error:
             field = getattr(error, "field", None)
             form.add_error(field if field in form.fields else None, str(error))
         else:
-            messages.success(request, _("Added #%(id)s.") % {"id": memory.pk})
+            undo.done(request, changes, _("Added #%(id)s.") % {"id": memory.pk})
             if fragment(request):
                 # A fresh form for the next one; the table below fetches itself again.
                 response = render(request, "review/memory_list.html#add", {"add_form": MemoryForm(prefix="add")})
@@ -473,6 +487,7 @@ def _in_order(ids):
 
 
 def detail_context(memory):
+    history = list(AuditEvent.objects.filter(memory_id=memory.pk).order_by("id"))
     return {
         "memory": memory,
         "state": memory.state(),
@@ -480,8 +495,11 @@ def detail_context(memory):
         "editable": memory.is_live(),
         "history": [
             (event, [(name, (event.old or {}).get(name), value) for name, value in (event.new or {}).items()])
-            for event in AuditEvent.objects.filter(memory_id=memory.pk).order_by("id")
+            for event in history
         ],
+        # An add is undone from the banner that confirmed it, not from the history: undoing it hides the
+        # memory for good, which is Forget's to do, after its confirmation.
+        "revertible": lifecycle.revertible([event for event in history if event.event != AuditEvent.Event.ADD]),
         "replaced": Memory.objects.filter(pk__in=lifecycle.predecessors([memory.pk])).order_by("-id"),
         "replaced_by": _in_order(lifecycle.successors(memory)),
     }
@@ -520,14 +538,14 @@ def memory_edit(request, memory_id):
         form = EditForm(request.POST)
         if form.is_valid():
             try:
-                with transaction.atomic():
+                with transaction.atomic(), undo.recording() as changes:
                     changed = apply_changes(memory, form.cleaned_data, actors.owner(request.user))
             except lifecycle.LifecycleError as error:
                 field = getattr(error, "field", None)
                 form.add_error(field if field in form.fields else None, str(error))
             else:
                 if changed:
-                    messages.success(request, _("Saved #%(id)s.") % {"id": memory.pk})
+                    undo.done(request, changes, _("Saved #%(id)s.") % {"id": memory.pk})
                 else:
                     messages.info(request, _("Nothing to change in #%(id)s.") % {"id": memory.pk})
                 return show_memory(request, memory.pk)
@@ -553,11 +571,12 @@ def memory_change(request, memory_id, action):
     memory = get_object_or_404(Memory, pk=memory_id)
     change, done = memory_changes()[action]
     try:
-        change(memory.pk, actor=actors.owner(request.user))
+        with undo.recording() as changes:
+            change(memory.pk, actor=actors.owner(request.user))
     except lifecycle.LifecycleError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, done % {"id": memory.pk})
+        undo.done(request, changes, done % {"id": memory.pk})
     return show_memory(request, memory.pk)
 
 
@@ -600,15 +619,16 @@ def memory_bulk(request):
         }
         return render(request, "review/memory_confirm.html", context)
     try:
-        count = apply_to_memories(ids, action, actors.owner(request.user))
+        with undo.recording() as changes:
+            count = apply_to_memories(ids, action, actors.owner(request.user))
     except lifecycle.LifecycleError as error:
         messages.error(request, str(error))
         return redirect(back(request, reverse("review:memory-list")))
-    messages.success(
-        request,
-        ngettext("%(action)s: %(count)d memory.", "%(action)s: %(count)d memories.", count)
-        % {"action": dict(MEMORY_ACTIONS)[action].capitalize(), "count": count},
-    )
+    text = ngettext("%(action)s: %(count)d memory.", "%(action)s: %(count)d memories.", count) % {
+        "action": dict(MEMORY_ACTIONS)[action].capitalize(),
+        "count": count,
+    }
+    undo.done(request, changes, text)
     if action == "forget":
         return redirect("review:memory-list")
     return redirect(back(request, reverse("review:memory-list")))
@@ -684,7 +704,8 @@ def drift_decide(request, memory_id):
             }
             return render(request, "review/memory_confirm.html", context)
     try:
-        text = drift_apply(memory_id, request.POST, actors.owner(request.user))
+        with undo.recording() as changes:
+            text = drift_apply(memory_id, request.POST, actors.owner(request.user))
     except lifecycle.LifecycleError as error:
         if fragment(request):
             memory = Memory.objects.filter(pk=memory_id).first()
@@ -696,6 +717,58 @@ def drift_decide(request, memory_id):
         messages.error(request, str(error))
         return redirect("review:drift")
     if fragment(request):
-        return render(request, "review/drift.html#outcome", {"memory_id": memory_id, "text": text, "ok": True})
-    messages.success(request, text)
+        context = {"memory_id": memory_id, "text": text, "ok": True, "undo_token": undo.offer(request, changes, text)}
+        return render(request, "review/drift.html#outcome", context)
+    undo.done(request, changes, text)
     return redirect("review:drift")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Undo (``review.undo``) and reverting a change from a memory's history
+
+
+@require_POST
+@login_required
+def undo_change(request):
+    """The Undo button of a confirmation: what that action changed goes back, through ``lifecycle.revert``."""
+    entry = undo.take(request, request.POST.get("token", ""))
+    if entry is None:
+        messages.error(
+            request,
+            _(
+                "This can no longer be undone from here: Undo lasts %(minutes)s minutes and works once. "
+                "A memory's history can still revert each change."
+            )
+            % {"minutes": undo.UNDO_MINUTES},
+        )
+    else:
+        try:
+            lifecycle.revert(entry["events"], actor=actors.owner(request.user))
+        except lifecycle.LifecycleError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, _("Undone: %(change)s") % {"change": entry["text"]})
+    return redirect(back(request, reverse("review:dashboard")))
+
+
+@require_POST
+@login_required
+def revert_event(request, event_id):
+    """Revert one change from a memory's history (itself a change, which can be undone in turn)."""
+    event = get_object_or_404(AuditEvent, pk=event_id, memory_id__isnull=False)
+    try:
+        with undo.recording() as changes:
+            lifecycle.revert([event.pk], actor=actors.owner(request.user))
+    except lifecycle.LifecycleError as error:
+        messages.error(request, str(error))
+    else:
+        undo.done(
+            request,
+            changes,
+            _("Reverted the %(event)s of %(when)s.")
+            % {
+                "event": event.event,
+                "when": timezone.localtime(event.at).strftime("%Y-%m-%d %H:%M"),
+            },
+        )
+    return show_memory(request, event.memory_id)

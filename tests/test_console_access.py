@@ -38,6 +38,8 @@ POST_URLS = [
     "/memories/1/pin/",
     "/memories/1/unpin/",
     "/memories/1/confirm/",
+    "/history/1/revert/",
+    "/undo/",
     "/settings/policies/",
     "/settings/pause/",
     "/settings/tokens/",
