@@ -28,6 +28,7 @@ from governance.models import DigestChannel, JobRun
 from memories import agent_tokens, transfer
 from memories.lifecycle import MAX_ID, LifecycleError, actors, policies
 from memories.models import Memory, MemorySettings
+from review import undo
 
 
 def settings_context(policies_form=None, token_form=None, new_token=None):
@@ -189,12 +190,13 @@ def merge_page(request):
     error = None
     if request.method == "POST":
         try:
-            merged = consolidation.merge(
-                ids,
-                actor=actors.owner(request.user),
-                text=request.POST.get("text", ""),
-                include_pinned=request.POST.get("include_pinned") == "on",
-            )
+            with undo.recording() as changes:
+                merged = consolidation.merge(
+                    ids,
+                    actor=actors.owner(request.user),
+                    text=request.POST.get("text", ""),
+                    include_pinned=request.POST.get("include_pinned") == "on",
+                )
         except LifecycleError as failure:
             error = str(failure)
         else:
@@ -203,8 +205,13 @@ def merge_page(request):
                 "id": merged.memory_id,
             }
             if request.htmx:
-                return render(request, "governance/merge.html#done", {"text": text, "memory_id": merged.memory_id})
-            messages.success(request, text)
+                context = {
+                    "text": text,
+                    "memory_id": merged.memory_id,
+                    "undo_token": undo.offer(request, changes, text),
+                }
+                return render(request, "governance/merge.html#done", context)
+            undo.done(request, changes, text)
             return redirect("review:memory-detail", memory_id=merged.memory_id)
     members = Memory.objects.in_bulk(ids)
     context = {
@@ -226,23 +233,21 @@ def resolve_conflict(request):
     try:
         ids = _ids(request.POST.getlist("ids"))
         winner = _ids([request.POST["winner"]])[0]
-        resolved = consolidation.resolve(
-            winner,
-            [i for i in ids if i != winner],
-            actor=actors.owner(request.user),
-            include_pinned=request.POST.get("include_pinned") == "on",
-        )
+        with undo.recording() as changes:
+            resolved = consolidation.resolve(
+                winner,
+                [i for i in ids if i != winner],
+                actor=actors.owner(request.user),
+                include_pinned=request.POST.get("include_pinned") == "on",
+            )
     except LifecycleError as error:
         messages.error(request, str(error))
     else:
-        messages.success(
-            request,
-            _("#%(winner)s stays; superseded %(losers)s.")
-            % {
-                "winner": resolved.winner_id,
-                "losers": ", ".join(f"#{i}" for i in resolved.loser_ids),
-            },
-        )
+        text = _("#%(winner)s stays; superseded %(losers)s.") % {
+            "winner": resolved.winner_id,
+            "losers": ", ".join(f"#{i}" for i in resolved.loser_ids),
+        }
+        undo.done(request, changes, text)
     return redirect("governance:doctor")
 
 

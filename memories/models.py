@@ -277,6 +277,7 @@ class AuditEvent(models.Model):
         TOKEN = "token"
         REQUEST_FORGET = "request_forget"
         KEEP = "keep"
+        REOPEN = "reopen"
 
     memory_id = models.BigIntegerField(null=True, blank=True, db_index=True)
     event = models.CharField(max_length=32, choices=Event.choices)

@@ -1,4 +1,5 @@
-"""Forms of the review console: edit-before-approve and the selections of the bulk actions."""
+"""Forms of the review console: adding and editing memories, edit-before-approve, and the selections of the
+bulk actions."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -7,46 +8,71 @@ from memories.lifecycle import MAX_ID, MAX_LABEL_LENGTH, MAX_TEXT_LENGTH, parse_
 from memories.models import Layer, Scope
 
 
-class ProposalForm(forms.Form):
-    """What the owner may change in a proposal before approving it. Validation of the values themselves
-    belongs to ``memories.lifecycle``; this only shapes the input."""
+def ttl_from(value):
+    """A TTL typed in the console (``7d``, ``12h``), or None when the field was left empty."""
+    value = value.strip()
+    if not value:
+        return None
+    try:
+        return parse_ttl(value)
+    except ValueError:
+        raise forms.ValidationError(_("Give a positive number followed by s, m, h, d or w, like 7d or 12h.")) from None
+
+
+class MemoryForm(forms.Form):
+    """What the owner writes in a memory: adding one from the memory list. Validation of the values
+    themselves belongs to ``memories.lifecycle``; this only shapes the input."""
 
     text = forms.CharField(label=_("Text"), max_length=MAX_TEXT_LENGTH, widget=forms.Textarea(attrs={"rows": 3}))
-    kind = forms.CharField(label=_("Kind"), max_length=64)
+    kind = forms.CharField(
+        label=_("Kind"),
+        max_length=64,
+        help_text=_("A lower-case word like preference, fact or project_context."),
+    )
     subject = forms.CharField(label=_("Subject"), max_length=MAX_LABEL_LENGTH, required=False)
-    scope = forms.ChoiceField(label=_("Scope"), choices=Scope.choices)
+    scope = forms.ChoiceField(label=_("Scope"), choices=Scope.choices, initial=Scope.CORE)
     project = forms.CharField(label=_("Project"), max_length=MAX_LABEL_LENGTH, required=False)
-    layer = forms.ChoiceField(label=_("Layer"), choices=Layer.choices)
+    layer = forms.ChoiceField(label=_("Layer"), choices=Layer.choices, initial=Layer.WORKING)
     ttl = forms.CharField(
         label=_("Expires after"),
         required=False,
         max_length=20,
-        help_text=_("Like 7d, 12h or 2w from now; empty keeps the current expiry."),
+        help_text=_("Like 7d, 12h or 2w from now; empty never expires."),
     )
+
+    def clean_ttl(self):
+        return ttl_from(self.cleaned_data["ttl"])
+
+
+class EditForm(MemoryForm):
+    """What the owner may change in a memory: the memory detail's edit, in place."""
+
     no_expiry = forms.BooleanField(label=_("Never expires"), required=False)
-    pinned = forms.BooleanField(label=_("Pinned"), required=False)
+
+    FIELDS = ("text", "kind", "subject", "scope", "project", "layer")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].help_text = ""
+        self.fields["ttl"].help_text = _("Like 7d, 12h or 2w from now; empty keeps the current expiry.")
 
     @classmethod
     def for_memory(cls, memory, **kwargs):
-        fields = ("text", "kind", "subject", "scope", "project", "layer", "pinned")
-        return cls(initial={field: getattr(memory, field) for field in fields}, **kwargs)
-
-    def clean_ttl(self):
-        value = self.cleaned_data["ttl"].strip()
-        if not value:
-            return None
-        try:
-            return parse_ttl(value)
-        except ValueError:
-            raise forms.ValidationError(
-                _("Give a positive number followed by s, m, h, d or w, like 7d or 12h.")
-            ) from None
+        return cls(initial={field: getattr(memory, field) for field in cls.FIELDS}, **kwargs)
 
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("ttl") and cleaned.get("no_expiry"):
             raise forms.ValidationError(_("Choose either an expiry or never expires, not both."))
         return cleaned
+
+
+class ProposalForm(EditForm):
+    """What the owner may change in a proposal before approving it."""
+
+    pinned = forms.BooleanField(label=_("Pinned"), required=False)
+
+    FIELDS = (*EditForm.FIELDS, "pinned")
 
 
 class MemoryIdsField(forms.TypedMultipleChoiceField):

@@ -22,14 +22,20 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation, reswap, retarget
+from django_htmx.http import (
+    HttpResponseClientRedirect,
+    HttpResponseLocation,
+    reswap,
+    retarget,
+    trigger_client_event,
+)
 
 from memories import lifecycle, reports, transfer
 from memories.lifecycle import actors, deletions, proposals
-from memories.models import AuditEvent, Memory, MemorySettings, state_label
-from review import drift, profile
+from memories.models import AuditEvent, Memory, MemorySettings, SourceKind, Status, state_label
+from review import drift, profile, undo
 from review.filters import MemoryFilter, PendingFilter
-from review.forms import ProfileRequestForm, ProposalForm, SelectionForm
+from review.forms import EditForm, MemoryForm, ProfileRequestForm, ProposalForm, SelectionForm
 
 PAGE_SIZE = 50
 # Past the last row any table can have: ?page=1e30 shows an empty page, not an overflow.
@@ -185,11 +191,17 @@ def pending_memory(memory_id):
     return memory
 
 
-def outcome(request, memory_id, text, ok=True):
-    """What became of one proposal: the partial that replaces its item, or a message and the queue."""
+def outcome(request, memory_id, text, ok=True, changes=None):
+    """What became of one proposal: the partial that replaces its item, or a message and the queue; what
+    ``changes`` recorded can be undone from either."""
     if fragment(request):
-        return render(request, "review/pending.html#outcome", {"memory_id": memory_id, "text": text, "ok": ok})
-    (messages.success if ok else messages.error)(request, text)
+        token = undo.offer(request, changes, text) if changes else None
+        context = {"memory_id": memory_id, "text": text, "ok": ok, "undo_token": token}
+        return render(request, "review/pending.html#outcome", context)
+    if changes:
+        undo.done(request, changes, text)
+    else:
+        (messages.success if ok else messages.error)(request, text)
     return redirect(back(request, reverse("review:pending")))
 
 
@@ -239,11 +251,12 @@ def decide_one(request, memory_id, decision):
         return asked
     decide = lifecycle.approve if decision == "approve" else lifecycle.reject
     try:
-        decide([memory_id], actor=actors.owner(request.user))
+        with undo.recording() as changes:
+            decide([memory_id], actor=actors.owner(request.user))
     except lifecycle.LifecycleError as error:
         return outcome(request, memory_id, str(error), ok=False)
     text = _("Approved #%(id)s.") if decision == "approve" else _("Rejected #%(id)s.")
-    return outcome(request, memory_id, text % {"id": memory_id})
+    return outcome(request, memory_id, text % {"id": memory_id}, changes=changes)
 
 
 @require_POST
@@ -253,13 +266,35 @@ def approve_update(request, memory_id):
     if asked := second_step(request, memory_id, [("replaces", pk) for pk in request.POST.getlist("replaces")]):
         return asked
     try:
-        replaced = proposals.approve_as_update(
-            memory_id, request.POST.getlist("replaces"), actor=actors.owner(request.user)
-        )
+        with undo.recording() as changes:
+            replaced = proposals.approve_as_update(
+                memory_id, request.POST.getlist("replaces"), actor=actors.owner(request.user)
+            )
     except lifecycle.LifecycleError as error:
         return outcome(request, memory_id, str(error), ok=False)
     old = ", ".join(f"#{pk}" for pk in replaced)
-    return outcome(request, memory_id, _("Approved #%(id)s; it replaces %(old)s.") % {"id": memory_id, "old": old})
+    text = _("Approved #%(id)s; it replaces %(old)s.") % {"id": memory_id, "old": old}
+    return outcome(request, memory_id, text, changes=changes)
+
+
+def apply_changes(memory, data, who):
+    """The owner's corrections of an ``EditForm``, each through its lifecycle function (the caller holds
+    the transaction). Returns whether anything was to change."""
+    changes = {
+        "text": " ".join(data["text"].split()) != memory.text,
+        "labels": (data["kind"], data["subject"]) != (memory.kind, memory.subject),
+        "placement": (data["scope"], data["layer"], data["project"]) != (memory.scope, memory.layer, memory.project),
+        "expiry": bool(data["ttl"]) or (data["no_expiry"] and memory.expires_at is not None),
+    }
+    if changes["text"]:
+        lifecycle.edit(memory.pk, data["text"], actor=who)
+    if changes["labels"]:
+        lifecycle.relabel(memory.pk, actor=who, kind=data["kind"], subject=data["subject"])
+    if changes["placement"]:
+        lifecycle.move(memory.pk, actor=who, scope=data["scope"], layer=data["layer"], project=data["project"])
+    if changes["expiry"]:
+        lifecycle.set_expiry(memory.pk, actor=who, ttl=data["ttl"])
+    return any(changes.values())
 
 
 @require_POST
@@ -276,21 +311,11 @@ def approve_into_core(request, memory_id):
 
 
 def apply_edit(memory, data, who, approve):
-    """The owner's corrections, each through its lifecycle function, then the approval: all or nothing."""
+    """The owner's corrections of a proposal, then the approval: all or nothing."""
     with transaction.atomic():
-        if " ".join(data["text"].split()) != memory.text:
-            lifecycle.edit(memory.pk, data["text"], actor=who)
-        if (data["kind"], data["subject"]) != (memory.kind, memory.subject):
-            lifecycle.relabel(memory.pk, actor=who, kind=data["kind"], subject=data["subject"])
-        placement = (data["scope"], data["layer"], data["project"])
-        if placement != (memory.scope, memory.layer, memory.project):
-            lifecycle.move(memory.pk, actor=who, scope=data["scope"], layer=data["layer"], project=data["project"])
+        apply_changes(memory, data, who)
         if data["pinned"] != memory.pinned:
             (lifecycle.pin if data["pinned"] else lifecycle.unpin)(memory.pk, actor=who)
-        if data["ttl"]:
-            lifecycle.set_expiry(memory.pk, actor=who, ttl=data["ttl"])
-        elif data["no_expiry"] and memory.expires_at:
-            lifecycle.set_expiry(memory.pk, actor=who)
         if approve:
             lifecycle.approve([memory.pk], actor=who)
 
@@ -312,17 +337,19 @@ def edit_proposal(request, memory_id):
             form.add_error(None, _("This proposal is flagged: read why above, then choose Save and approve anyway."))
         if form.is_valid():
             try:
-                apply_edit(memory, form.cleaned_data, actors.owner(request.user), approve)
+                with undo.recording() as changes:
+                    apply_edit(memory, form.cleaned_data, actors.owner(request.user), approve)
             except lifecycle.LifecycleError as error:
                 field = getattr(error, "field", None)
                 form.add_error(field if field in form.fields else None, str(error))
             else:
                 if approve:
-                    return outcome(request, memory.pk, _("Edited and approved #%(id)s.") % {"id": memory.pk})
+                    text = _("Edited and approved #%(id)s.") % {"id": memory.pk}
+                    return outcome(request, memory.pk, text, changes=changes)
                 if fragment(request):
                     item = for_queue([pending_memory(memory.pk)])[0]
                     return render(request, "review/pending.html#item", {"memory": item})
-                messages.success(request, _("Saved #%(id)s.") % {"id": memory.pk})
+                undo.done(request, changes, _("Saved #%(id)s.") % {"id": memory.pk})
                 return redirect(back(request, reverse("review:pending")))
     else:
         form = ProposalForm.for_memory(memory)
@@ -408,11 +435,12 @@ def decide_selected(request):
             ids, left_out = leave_out_flagged(request, ids, flagged)
         decide = lifecycle.approve if decision == "approve" else lifecycle.reject
         try:
-            count = decide(ids, actor=actors.owner(request.user)) if ids else 0
+            with undo.recording() as changes:
+                count = decide(ids, actor=actors.owner(request.user)) if ids else 0
         except lifecycle.LifecycleError as error:
             messages.error(request, str(error))
         else:
-            messages.success(request, decided(decision, count))
+            undo.done(request, changes, decided(decision, count))
             say_left_out(request, left_out)
     else:
         for errors in form.errors.values():
@@ -452,11 +480,12 @@ def decide_filtered(request):
     if request.method == "POST" and ids and (data.get("expected"), data.get("expected_flagged", "0")) == expected:
         ids, left_out = leave_out_flagged(request, ids, flagged)
         try:
-            count = decide_all(ids, decision, actors.owner(request.user))
+            with undo.recording() as changes:
+                count = decide_all(ids, decision, actors.owner(request.user))
         except lifecycle.LifecycleError as error:
             messages.error(request, str(error))
             return redirect(pending_url)
-        messages.success(request, decided(decision, count))
+        undo.done(request, changes, decided(decision, count))
         say_left_out(request, left_out)
         return redirect(pending_url)
     if request.method == "POST":
@@ -482,10 +511,10 @@ def decide_filtered(request):
 def reject_all(request):
     """Reject every pending proposal, after a confirmation that shows how many."""
     if request.method == "POST" and request.POST.get("confirm") == "yes":
-        count = lifecycle.reject_all(actor=actors.owner(request.user))
-        messages.success(
-            request, ngettext("Rejected %(count)d proposal.", "Rejected %(count)d proposals.", count) % {"count": count}
-        )
+        with undo.recording() as changes:
+            count = lifecycle.reject_all(actor=actors.owner(request.user))
+        text = ngettext("Rejected %(count)d proposal.", "Rejected %(count)d proposals.", count) % {"count": count}
+        undo.done(request, changes, text)
         return redirect("review:pending")
     return render(
         request, "review/pending_confirm.html", {"count": Memory.objects.pending().count(), "everything": True}
@@ -533,17 +562,51 @@ def memory_filter(data):
     return MemoryFilter(data, queryset=Memory.objects.all())
 
 
-@require_GET
-@login_required
-def memory_list(request):
+def list_context(request, add_form=None):
     filterset = memory_filter(request.GET)
     filterset.is_valid()
     rows = filterset.qs
     if not filterset.form.cleaned_data.get("q", "").strip():
         rows = rows.order_by("-id")
-    context = {"filter": filterset, "page": page_of(rows, request)}
+    return {"filter": filterset, "page": page_of(rows, request), "add_form": add_form or MemoryForm(prefix="add")}
+
+
+@require_GET
+@login_required
+def memory_list(request):
     template = "review/memory_list.html#table" if fragment(request) else "review/memory_list.html"
-    return render(request, template, context)
+    return render(request, template, list_context(request))
+
+
+@require_POST
+@login_required
+def memory_add(request):
+    """A memory the owner writes, from the memory list: approved at once, as ``bestie memory add`` does."""
+    form = MemoryForm(request.POST, prefix="add")
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            with undo.recording() as changes:
+                memory = lifecycle.add(
+                    **{name: data[name] for name in ("text", "kind", "subject", "scope", "layer", "project", "ttl")},
+                    source="console",
+                    source_kind=SourceKind.OWNER,
+                    status=Status.APPROVED,
+                    actor=actors.owner(request.user),
+                )
+        except lifecycle.LifecycleError as error:
+            field = getattr(error, "field", None)
+            form.add_error(field if field in form.fields else None, str(error))
+        else:
+            undo.done(request, changes, _("Added #%(id)s.") % {"id": memory.pk})
+            if fragment(request):
+                # A fresh form for the next one; the table below fetches itself again.
+                response = render(request, "review/memory_list.html#add", {"add_form": MemoryForm(prefix="add")})
+                return trigger_client_event(response, "memory-added")
+            return redirect(back(request, reverse("review:memory-list")))
+    if fragment(request):
+        return render(request, "review/memory_list.html#add", {"add_form": form})
+    return render(request, "review/memory_list.html", list_context(request, add_form=form))
 
 
 def _in_order(ids):
@@ -551,22 +614,98 @@ def _in_order(ids):
     return [found[i] for i in ids if i in found]
 
 
+def detail_context(memory):
+    history = list(AuditEvent.objects.filter(memory_id=memory.pk).order_by("id"))
+    return {
+        "memory": memory,
+        "state": memory.state(),
+        "current": lifecycle.is_current(memory),
+        "editable": memory.is_live(),
+        "history": [
+            (event, [(name, (event.old or {}).get(name), value) for name, value in (event.new or {}).items()])
+            for event in history
+        ],
+        # An add is undone from the banner that confirmed it, not from the history: undoing it hides the
+        # memory for good, which is Forget's to do, after its confirmation.
+        "revertible": lifecycle.revertible([event for event in history if event.event != AuditEvent.Event.ADD]),
+        "replaced": Memory.objects.filter(pk__in=lifecycle.predecessors([memory.pk])).order_by("-id"),
+        "replaced_by": _in_order(lifecycle.successors(memory)),
+    }
+
+
 @require_GET
 @login_required
 def memory_detail(request, memory_id):
     memory = get_object_or_404(Memory.objects.select_related("message"), pk=memory_id)
-    context = {
-        "memory": memory,
-        "state": memory.state(),
-        "current": lifecycle.is_current(memory),
-        "history": [
-            (event, [(name, (event.old or {}).get(name), value) for name, value in (event.new or {}).items()])
-            for event in AuditEvent.objects.filter(memory_id=memory.pk).order_by("id")
-        ],
-        "replaced": Memory.objects.filter(pk__in=lifecycle.predecessors([memory.pk])).order_by("-id"),
-        "replaced_by": _in_order(lifecycle.successors(memory)),
+    template = "review/memory_detail.html#detail" if fragment(request) else "review/memory_detail.html"
+    return render(request, template, detail_context(memory))
+
+
+def show_memory(request, memory_id):
+    """Back to a memory's page after a change to it; htmx swaps the page's content in place."""
+    url = reverse("review:memory-detail", args=[memory_id])
+    if fragment(request):
+        return HttpResponseLocation(url, target="#detail", swap="outerHTML")
+    return redirect(url)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def memory_edit(request, memory_id):
+    """Edit a live memory's text, labels, placement and expiry: in place on its page with htmx, or on a
+    page of its own. All the changes or, if one is refused, none."""
+    memory = get_object_or_404(Memory, pk=memory_id)
+    if not memory.is_live():
+        state = state_label(memory.state())
+        messages.error(
+            request,
+            _("Memory #%(id)s is %(state)s: only a live memory is edited here.") % {"id": memory.pk, "state": state},
+        )
+        return show_memory(request, memory.pk)
+    if request.method == "POST":
+        form = EditForm(request.POST)
+        if form.is_valid():
+            try:
+                with transaction.atomic(), undo.recording() as changes:
+                    changed = apply_changes(memory, form.cleaned_data, actors.owner(request.user))
+            except lifecycle.LifecycleError as error:
+                field = getattr(error, "field", None)
+                form.add_error(field if field in form.fields else None, str(error))
+            else:
+                if changed:
+                    undo.done(request, changes, _("Saved #%(id)s.") % {"id": memory.pk})
+                else:
+                    messages.info(request, _("Nothing to change in #%(id)s.") % {"id": memory.pk})
+                return show_memory(request, memory.pk)
+    else:
+        form = EditForm.for_memory(memory)
+    template = "review/memory_edit.html#form" if fragment(request) else "review/memory_edit.html"
+    return render(request, template, {"memory": memory, "form": form})
+
+
+def memory_changes():
+    """What the buttons of a memory's page do, and what the console says once it is done."""
+    return {
+        "pin": (lifecycle.pin, _("Pinned #%(id)s.")),
+        "unpin": (lifecycle.unpin, _("Unpinned #%(id)s.")),
+        "confirm": (lifecycle.confirm, _("Confirmed #%(id)s.")),
     }
-    return render(request, "review/memory_detail.html", context)
+
+
+@require_POST
+@login_required
+def memory_change(request, memory_id, action):
+    """Pin, unpin or confirm one memory from its page; a refusal (a rejected or replaced memory) is shown."""
+    memory = get_object_or_404(Memory, pk=memory_id)
+    change, done = memory_changes()[action]
+    try:
+        with undo.recording() as changes:
+            change(memory.pk, actor=actors.owner(request.user))
+    except lifecycle.LifecycleError as error:
+        messages.error(request, str(error))
+    else:
+        undo.done(request, changes, done % {"id": memory.pk})
+    return show_memory(request, memory.pk)
 
 
 MEMORY_ACTIONS = [("pin", _("pin")), ("unpin", _("unpin")), ("confirm", _("confirm")), ("forget", _("forget"))]
@@ -608,15 +747,16 @@ def memory_bulk(request):
         }
         return render(request, "review/memory_confirm.html", context)
     try:
-        count = apply_to_memories(ids, action, actors.owner(request.user))
+        with undo.recording() as changes:
+            count = apply_to_memories(ids, action, actors.owner(request.user))
     except lifecycle.LifecycleError as error:
         messages.error(request, str(error))
         return redirect(back(request, reverse("review:memory-list")))
-    messages.success(
-        request,
-        ngettext("%(action)s: %(count)d memory.", "%(action)s: %(count)d memories.", count)
-        % {"action": dict(MEMORY_ACTIONS)[action].capitalize(), "count": count},
-    )
+    text = ngettext("%(action)s: %(count)d memory.", "%(action)s: %(count)d memories.", count) % {
+        "action": dict(MEMORY_ACTIONS)[action].capitalize(),
+        "count": count,
+    }
+    undo.done(request, changes, text)
     if action == "forget":
         return redirect("review:memory-list")
     return redirect(back(request, reverse("review:memory-list")))
@@ -692,7 +832,8 @@ def drift_decide(request, memory_id):
             }
             return render(request, "review/memory_confirm.html", context)
     try:
-        text = drift_apply(memory_id, request.POST, actors.owner(request.user))
+        with undo.recording() as changes:
+            text = drift_apply(memory_id, request.POST, actors.owner(request.user))
     except lifecycle.LifecycleError as error:
         if fragment(request):
             memory = Memory.objects.filter(pk=memory_id).first()
@@ -704,8 +845,9 @@ def drift_decide(request, memory_id):
         messages.error(request, str(error))
         return redirect("review:drift")
     if fragment(request):
-        return render(request, "review/drift.html#outcome", {"memory_id": memory_id, "text": text, "ok": True})
-    messages.success(request, text)
+        context = {"memory_id": memory_id, "text": text, "ok": True, "undo_token": undo.offer(request, changes, text)}
+        return render(request, "review/drift.html#outcome", context)
+    undo.done(request, changes, text)
     return redirect("review:drift")
 
 
@@ -756,3 +898,53 @@ def core_move(request, memory_id, direction):
     if fragment(request):
         return profile_page(request, ProfileRequestForm(request.POST))
     return redirect(back(request, reverse("review:core-profile")))
+
+
+# Undo (``review.undo``) and reverting a change from a memory's history
+
+
+@require_POST
+@login_required
+def undo_change(request):
+    """The Undo button of a confirmation: what that action changed goes back, through ``lifecycle.revert``."""
+    entry = undo.take(request, request.POST.get("token", ""))
+    if entry is None:
+        messages.error(
+            request,
+            _(
+                "This can no longer be undone from here: Undo lasts %(minutes)s minutes and works once. "
+                "A memory's history can still revert each change."
+            )
+            % {"minutes": undo.UNDO_MINUTES},
+        )
+    else:
+        try:
+            lifecycle.revert(entry["events"], actor=actors.owner(request.user))
+        except lifecycle.LifecycleError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, _("Undone: %(change)s") % {"change": entry["text"]})
+    return redirect(back(request, reverse("review:dashboard")))
+
+
+@require_POST
+@login_required
+def revert_event(request, event_id):
+    """Revert one change from a memory's history (itself a change, which can be undone in turn)."""
+    event = get_object_or_404(AuditEvent, pk=event_id, memory_id__isnull=False)
+    try:
+        with undo.recording() as changes:
+            lifecycle.revert([event.pk], actor=actors.owner(request.user))
+    except lifecycle.LifecycleError as error:
+        messages.error(request, str(error))
+    else:
+        undo.done(
+            request,
+            changes,
+            _("Reverted the %(event)s of %(when)s.")
+            % {
+                "event": event.event,
+                "when": timezone.localtime(event.at).strftime("%Y-%m-%d %H:%M"),
+            },
+        )
+    return show_memory(request, event.memory_id)

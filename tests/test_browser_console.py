@@ -55,7 +55,7 @@ def test_owner_edits_a_proposal_and_approves_it_in_place(live_server, logged_in)
     page.get_by_label("Pinned").check()
     page.get_by_role("button", name="Save and approve").click()
 
-    expect(page.locator(f"#item-{memory.pk}")).to_have_text(f"Edited and approved #{memory.pk}.")
+    expect(page.locator(f"#item-{memory.pk}")).to_have_text(f"Edited and approved #{memory.pk}. Undo")
     expect(page).to_have_url(f"{live_server.url}/pending/")  # swapped in place, no page load
     expect(page.locator(f"#item-{other.pk}")).to_be_visible()
     memory.refresh_from_db()
@@ -103,7 +103,7 @@ def test_owner_approves_a_possible_update_and_it_replaces_the_old_memory(live_se
     expect(item.get_by_text("It says otherwise than a memory you already have")).to_be_visible()
     item.get_by_role("button", name="Approve anyway").click()
 
-    expect(page.locator(f"#item-{answer.id}")).to_have_text(f"Approved #{answer.id}; it replaces #{old.pk}.")
+    expect(page.locator(f"#item-{answer.id}")).to_have_text(f"Approved #{answer.id}; it replaces #{old.pk}. Undo")
     expect(page).to_have_url(f"{live_server.url}/pending/")
     old.refresh_from_db()
     assert (Memory.objects.get(pk=answer.id).status, old.superseded_by_id) == ("approved", answer.id)

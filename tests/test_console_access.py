@@ -20,6 +20,7 @@ GET_URLS = [
     "/memories/",
     "/memories/1/",
     "/core/",
+    "/memories/1/edit/",
     "/export/",
     "/settings/",
     "/jobs/",
@@ -42,6 +43,13 @@ POST_URLS = [
     "/core/1/promote/",
     "/core/1/demote/",
     "/memories/bulk/",
+    "/memories/add/",
+    "/memories/1/edit/",
+    "/memories/1/pin/",
+    "/memories/1/unpin/",
+    "/memories/1/confirm/",
+    "/history/1/revert/",
+    "/undo/",
     "/settings/policies/",
     "/settings/pause/",
     "/settings/tokens/",
@@ -77,6 +85,7 @@ def test_a_logged_out_post_changes_nothing_and_goes_to_the_login_page(client, ur
     assert response["Location"].startswith("/login/?next=")
     assert Memory.objects.get(pk=memory.pk).status == "pending"
     assert Memory.objects.get(pk=memory.pk).layer == "working"
+    assert Memory.objects.count() == 1 and not Memory.objects.get(pk=memory.pk).pinned
     assert MemorySettings.load().paused is False
     assert not AgentToken.objects.exists()
 

@@ -129,10 +129,12 @@ def test_a_rejected_or_superseded_memory_offers_no_pin_or_confirm_and_refuses_th
     lifecycle.reject([rejected.pk], actor=ACTOR)
 
     page = text_of(console.get(f"/memories/{live.pk}/"))
-    assert 'value="pin"' in page and 'value="confirm"' in page and 'value="forget"' in page
+    assert f"/memories/{live.pk}/pin/" in page and f"/memories/{live.pk}/confirm/" in page
+    assert 'value="forget"' in page
     for memory in (replaced, rejected):
         page = text_of(console.get(f"/memories/{memory.pk}/"))
-        assert 'value="pin"' not in page and 'value="confirm"' not in page and 'value="forget"' in page
+        assert f"/memories/{memory.pk}/pin/" not in page and f"/memories/{memory.pk}/confirm/" not in page
+        assert 'value="forget"' in page
 
     for action, done in (("pin", "pinned"), ("confirm", "confirmed")):
         shown = console.post(

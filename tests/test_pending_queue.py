@@ -318,7 +318,7 @@ def test_edit_before_approve_changes_every_field_through_the_write_path(console)
     assert memory.expires_at == now + timedelta(days=7)
     assert memory.status == "approved"
     recorded = [(e.event, e.actor) for e in events(memory.pk)][1:]
-    assert recorded == [(name, ACTOR) for name in ("edit", "edit", "move", "pin", "expire", "approve")]
+    assert recorded == [(name, ACTOR) for name in ("edit", "edit", "move", "expire", "pin", "approve")]
 
 
 def test_edit_without_approving_keeps_it_pending(console):

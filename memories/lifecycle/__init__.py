@@ -11,6 +11,7 @@ changes nothing.
 - ``actors``: how the history names who made a change;
 - ``writes``: adding, changing, restoring and deciding on memories;
 - ``chains``: what a memory replaced and what replaced it;
+- ``reverts``: undoing changes from the history, through the writes that make them;
 - ``forgetting``: hard deletes that leave only a hash of each text;
 - ``proposals``: what an agent proposes, and what the store makes of it (imported as a module).
 """
@@ -26,9 +27,11 @@ from memories.lifecycle.forgetting import (
 )
 from memories.lifecycle.history import (
     AUDITED_FIELDS,
+    Recording,
     audit_event,
     record,
     record_many,
+    recording,
     snapshot,
     text_sha256,
 )
@@ -39,6 +42,7 @@ from memories.lifecycle.policies import (
     delete_refusal,
     write_switches,
 )
+from memories.lifecycle.reverts import Reverted, revert, revert_refusal, revertible
 from memories.lifecycle.validation import (
     KIND_PATTERN,
     MAX_ID,
@@ -84,6 +88,7 @@ from memories.lifecycle.writes import (
     reject,
     reject_all,
     relabel,
+    reopen,
     restore,
     set_expiry,
     soft_delete,
@@ -106,7 +111,9 @@ __all__ = [
     "LifecycleError",
     "NewMemory",
     "NotFound",
+    "Recording",
     "Refused",
+    "Reverted",
     "WriteSwitches",
     "add",
     "approve",
@@ -148,11 +155,16 @@ __all__ = [
     "prepare",
     "record",
     "record_many",
+    "recording",
     "refuse_secrets",
     "reject",
     "reject_all",
     "relabel",
+    "reopen",
     "restore",
+    "revert",
+    "revert_refusal",
+    "revertible",
     "set_expiry",
     "snapshot",
     "soft_delete",

@@ -1,9 +1,12 @@
 """The audit history of memories (SPEC §2): what an event holds, and the one way events are written.
 
 ``record`` writes one event and ``record_many`` many (one statement); nothing else inserts into the
-history. Values are JSON: times as ``memories.times.iso`` writes them.
+history. Values are JSON: times as ``memories.times.iso`` writes them. Inside ``recording()``, the ids of
+the events written are kept: what one action of the owner changed, for the console to offer its undo.
 """
 
+import contextlib
+import contextvars
 import hashlib
 
 from memories import rows
@@ -53,10 +56,52 @@ def audit_event(event, memory_id, actor, old=None, new=None, note="", sha=""):
     )
 
 
+class Recording:
+    """The ids of the events written inside ``recording()``, oldest first, up to ``limit`` of them;
+    ``complete`` is False once more were written (they are written all the same)."""
+
+    def __init__(self, limit):
+        self.limit = limit
+        self.event_ids = []
+        self.complete = True
+
+    def has_room(self, count):
+        return self.complete and len(self.event_ids) + count <= self.limit
+
+
+_recording = contextvars.ContextVar("recording", default=None)
+
+
+@contextlib.contextmanager
+def recording(limit):
+    """Keep the ids of the events the block writes (see ``Recording``)."""
+    kept = Recording(limit)
+    token = _recording.set(kept)
+    try:
+        yield kept
+    finally:
+        _recording.reset(token)
+
+
 def record(event, memory_id, actor, old=None, new=None, note="", sha=""):
-    return rows.insert(audit_event(event, memory_id, actor, old, new, note, sha))
+    written = rows.insert(audit_event(event, memory_id, actor, old, new, note, sha))
+    if (kept := _recording.get()) is not None:
+        if kept.has_room(1):
+            kept.event_ids.append(written.pk)
+        else:
+            kept.complete = False
+    return written
 
 
 def record_many(events):
-    """Write ``audit_event``s in one statement; returns how many."""
-    return rows.insert_many(events)
+    """Write ``audit_event``s in one statement (one each, with their ids read back, inside a
+    ``recording()`` that has room for them); returns how many."""
+    kept = _recording.get()
+    if kept is None:
+        return rows.insert_many(events)
+    events = list(events)
+    if not kept.has_room(len(events)):
+        kept.complete = False
+        return rows.insert_many(events)
+    kept.event_ids.extend(rows.insert(event).pk for event in events)
+    return len(events)

@@ -195,16 +195,24 @@ def _apply(memory, actor, event, note="", **changes):
     return memory
 
 
-def edit(memory_id, text, *, actor):
-    """New wording from the owner; the owner has just checked it, so it counts as confirmed."""
+def edit(memory_id, text, *, actor, note=""):
+    """New wording from the owner; the owner has just checked it, so it counts as a confirmation (as
+    ``confirm``: fresh ``confirmed_at``, no longer stale)."""
     text = clean_text(text)
     refuse_secrets(_("nothing was changed"), text=text)
     return _change(
-        memory_id, actor, AuditEvent.Event.EDIT, text=text, text_key=text_key(text), confirmed_at=timezone.now()
+        memory_id,
+        actor,
+        AuditEvent.Event.EDIT,
+        note,
+        text=text,
+        text_key=text_key(text),
+        confirmed_at=timezone.now(),
+        stale=False,
     )
 
 
-def relabel(memory_id, *, actor, kind=None, subject=None):
+def relabel(memory_id, *, actor, kind=None, subject=None, note=""):
     """A new kind or subject: the key that duplicate and contradiction checks group memories by."""
     if kind is None and subject is None:
         raise InvalidValue("kind", _("say what to change: a kind or a subject"))
@@ -214,7 +222,7 @@ def relabel(memory_id, *, actor, kind=None, subject=None):
     if subject is not None:
         changes["subject"] = clean_label("subject", subject)
         refuse_secrets(_("nothing was changed"), subject=changes["subject"])
-    return _change(memory_id, actor, AuditEvent.Event.EDIT, **changes)
+    return _change(memory_id, actor, AuditEvent.Event.EDIT, note, **changes)
 
 
 # What the owner may still pin, unpin or confirm: a memory Bestie may know (stale ones included) or a
@@ -237,17 +245,17 @@ def _change_current(memory_id, actor, event, refusal, note="", **changes):
         return _apply(memory, actor, event, note, **changes)
 
 
-def pin(memory_id, *, actor):
+def pin(memory_id, *, actor, note=""):
     refusal = _("memory %(id)s is %(state)s: only a live or pending memory can be pinned")
-    return _change_current(memory_id, actor, AuditEvent.Event.PIN, refusal, pinned=True)
+    return _change_current(memory_id, actor, AuditEvent.Event.PIN, refusal, note, pinned=True)
 
 
-def unpin(memory_id, *, actor):
+def unpin(memory_id, *, actor, note=""):
     refusal = _("memory %(id)s is %(state)s: only a live or pending memory can be unpinned")
-    return _change_current(memory_id, actor, AuditEvent.Event.UNPIN, refusal, pinned=False)
+    return _change_current(memory_id, actor, AuditEvent.Event.UNPIN, refusal, note, pinned=False)
 
 
-def move(memory_id, *, actor, scope=None, layer=None, project=None):
+def move(memory_id, *, actor, scope=None, layer=None, project=None, note=""):
     if scope is None and layer is None and project is None:
         raise InvalidValue("scope", _("say where to move it: a scope, a layer or a project"))
     with transaction.atomic():
@@ -256,7 +264,7 @@ def move(memory_id, *, actor, scope=None, layer=None, project=None):
         project = memory.project if project is None else clean_label("project", project)
         layer = memory.layer if layer is None else clean_choice("layer", layer, Layer)
         clean_placement(scope, project)
-        return _change(memory.pk, actor, AuditEvent.Event.MOVE, scope=scope, layer=layer, project=project)
+        return _change(memory.pk, actor, AuditEvent.Event.MOVE, note, scope=scope, layer=layer, project=project)
 
 
 def confirm(memory_id, *, actor, note=""):
@@ -381,7 +389,7 @@ class _StateRow(NamedTuple):
     deleted_at: datetime | None
 
 
-def _decide(ids, actor, status, event):
+def _decide(ids, actor, status, event, note=""):
     wanted = clean_ids(ids)
     with transaction.atomic():
         rows = Memory.objects.select_for_update().filter(pk__in=wanted).values_list(*_StateRow._fields)
@@ -394,10 +402,10 @@ def _decide(ids, actor, status, event):
         not_pending = [f"{i} ({state_label(state)})" for i, state in states.items() if state != Status.PENDING]
         if not_pending:
             raise LifecycleError(_("not pending: memory %(ids)s") % {"ids": ", ".join(not_pending)})
-        return _set_status(wanted, actor, status, event)
+        return _set_status(wanted, actor, status, event, note)
 
 
-def _set_status(ids, actor, status, event):
+def _set_status(ids, actor, status, event, note=""):
     """One UPDATE for the rows and one INSERT for their audit events, however many there are."""
     now = timezone.now()
     changes = {"status": status}
@@ -405,16 +413,31 @@ def _set_status(ids, actor, status, event):
         changes["confirmed_at"] = now
     count = Memory.objects.filter(pk__in=ids).update(**changes)
     old, new = {"status": Status.PENDING}, {"status": status}
-    record_many(audit_event(event, i, actor, old=old, new=new) for i in ids)
+    record_many(audit_event(event, i, actor, old=old, new=new, note=note) for i in ids)
     return count
 
 
-def approve(ids, *, actor):
-    return _decide(ids, actor, Status.APPROVED, AuditEvent.Event.APPROVE)
+def approve(ids, *, actor, note=""):
+    return _decide(ids, actor, Status.APPROVED, AuditEvent.Event.APPROVE, note)
 
 
-def reject(ids, *, actor):
-    return _decide(ids, actor, Status.REJECTED, AuditEvent.Event.REJECT)
+def reject(ids, *, actor, note=""):
+    return _decide(ids, actor, Status.REJECTED, AuditEvent.Event.REJECT, note)
+
+
+def reopen(ids, *, actor, note=""):
+    """Decided proposals back in the queue, pending again (an approval or a rejection undone). Only a
+    memory that is live or rejected: one replaced, expired or deleted since stays as it is."""
+    with transaction.atomic():
+        memories = _get_many(ids)
+        now = timezone.now()
+        for memory in memories:
+            if memory.state(now) not in ("live", "stale", Status.REJECTED):
+                raise Refused(
+                    _("memory %(id)s is %(state)s: only a live or rejected memory can go back to the pending queue")
+                    % {"id": memory.pk, "state": state_label(memory.state(now))}
+                )
+        return _set_many([m.pk for m in memories], actor, AuditEvent.Event.REOPEN, note, "status", Status.PENDING)
 
 
 def reject_all(*, actor):
