@@ -252,7 +252,7 @@ def test_owner_approves_a_flagged_proposal_through_its_second_step(live_server, 
 
     item.get_by_role("button", name="Approve…").click()
     item.get_by_role("button", name="Approve anyway").click()
-    expect(page.locator(f"#item-{memory.pk}")).to_have_text(f"Approved #{memory.pk}.")
+    expect(page.locator(f"#item-{memory.pk}")).to_have_text(f"Approved #{memory.pk}. Undo")
     expect(page).to_have_url(f"{live_server.url}/pending/")
     assert Memory.objects.get(pk=memory.pk).status == "approved"
 
