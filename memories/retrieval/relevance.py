@@ -30,6 +30,7 @@ from memories.language.folding import fold
 from memories.language.words import (
     INDEX_WORD,
     asks_when,
+    asks_where,
     could_be_vietnamese,
     english_forms,
     is_query_stopword,
@@ -38,6 +39,7 @@ from memories.language.words import (
     reads_as_english,
     search_stem,
     tells_when,
+    tells_where,
 )
 from memories.search import PG_VOCABULARY, pg_matches, pg_tsquery, pg_vector
 
@@ -147,12 +149,14 @@ class BM25:
     b: float = 0.75
     # A pair of neighbouring query words found side by side adds this share of the rarer word's weight.
     pair: float = 0.5
-    # For a question asking when, a memory that says when (a day, a week, a year) scores this much more.
-    when: float = 0.2
+    # For a question asking when (or where), a memory that says when (a day, a week, a year; or where, a
+    # place's name) scores this much more.
+    answer: float = 0.2
 
-    def relevance(self, terms, frequencies, total, texts, pairs=(), asks_when=False, written_in=None):
-        """``written_in``, for a query naming a day or a month: ``(ids of the memories among ``texts``
-        written then, number of memories written then)``; the period counts as one more query word."""
+    def relevance(self, terms, frequencies, total, texts, pairs=(), asks="", written_in=None):
+        """``asks``: what the question asks for, "when", "where" or nothing. ``written_in``, for a query
+        naming a day or a month: ``(ids of the memories among texts written then, number of memories
+        written then)``; the period counts as one more query word."""
         known = [term for term in terms if frequencies[term] > 0]
         idf = [_idf(frequencies[term], total) for term in known]
         period_ids, period_documents = written_in or (frozenset(), 0)
@@ -171,10 +175,10 @@ class BM25:
                 exact.setdefault(form, []).append(index)
         position = {term: index for index, term in enumerate(known)}
         neighbours = [(position[a], position[b]) for a, b in pairs if a in position and b in position]
-        documents = [(memory_id, tokens(text)) for memory_id, text in texts]
-        average = sum(len(document) for _, document in documents) / len(documents) if documents else 1
+        documents = [(memory_id, text, tokens(text)) for memory_id, text in texts]
+        average = sum(len(document) for _, _, document in documents) / len(documents) if documents else 1
         scores = {}
-        for memory_id, document in documents:
+        for memory_id, text, document in documents:
             counts = [0.0] * len(known)
             found = []
             for written, folded in document:
@@ -193,11 +197,17 @@ class BM25:
             for first, second in neighbours:
                 if any(first in here and second in after for here, after in zip(found, found[1:])):
                     score += self.pair * min(idf[first], idf[second])
-            if score and asks_when and tells_when(document):
-                score *= 1 + self.when
+            if score and _answers(asks, text, document):
+                score *= 1 + self.answer
             if score:
                 scores[memory_id] = score / ideal
         return scores
+
+
+def _answers(asks, text, words):
+    if asks == "when":
+        return tells_when(words)
+    return asks == "where" and tells_where(text)
 
 
 def _idf(documents, total):
@@ -284,7 +294,8 @@ class LexicalBackend:
             written_then, documents = period
             ids = [memory_id for memory_id, _ in rows]
             written_in = (frozenset(written_then.filter(pk__in=ids).values_list("id", flat=True)), documents)
-        scores = self.scoring.relevance(terms, frequencies, total, rows, pairs, asks_when(words), written_in)
+        asks = "when" if asks_when(words) else "where" if asks_where(words) else ""
+        scores = self.scoring.relevance(terms, frequencies, total, rows, pairs, asks, written_in)
         return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))[:limit]
 
     def written_in(self, queryset, query):
