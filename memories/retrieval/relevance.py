@@ -54,6 +54,11 @@ OTHER_DIACRITICS = 0.5
 # the word one letter away that the most memories hold ("educaton" for "education"). Shorter words have
 # too many neighbours, and a Vietnamese syllable typed bare is a word of its own ("quan" is not "quang").
 TYPO_LENGTH = 5
+# At most this many words of a query are corrected, the longest first: each costs a look at the
+# vocabulary (about 1.5 ms on a 100,000-memory SQLite store). The vocabulary is read from the word's first
+# letters on, where most of its neighbours are; the others are looked up one by one.
+TYPOS = 2
+TYPO_START = 3
 
 
 @dataclass(frozen=True)
@@ -313,10 +318,13 @@ class LexicalBackend:
     def corrected(self, unknown, english):
         """``{term: the term of the word one typo away that the most memories hold}`` for the ``unknown``
         terms that have one (``english``: the query reads as English)."""
+        unknown = sorted(unknown, key=lambda term: (-len(term.word), term.word))[:TYPOS]
         if not unknown:
             return {}
         neighbours = {term: one_typo_away(term.word) for term in unknown}
-        held = self.held(set().union(*neighbours.values()))
+        starts = {term.word[:TYPO_START] for term in unknown}
+        elsewhere = {word for words in neighbours.values() for word in words if word[:TYPO_START] not in starts}
+        held = self.held(elsewhere, starts)
         found = {}
         for term, words in neighbours.items():
             best = min((word for word in words if word in held), key=lambda word: (-held[word], word), default=None)
@@ -360,18 +368,24 @@ class LexicalBackend:
             total = _varint(total) if total else 0
         return dict(zip(terms, counts)), total or 0
 
-    def held(self, words):
-        """``{word: number of memories holding it}`` for those of ``words`` some memory holds."""
-        words = sorted(words)
+    def held(self, words, starts=()):
+        """``{word: number of memories holding it}`` for those of ``words`` some memory holds, and for every
+        word some memory holds that begins with one of ``starts``."""
+        if connection.vendor == "sqlite":
+            table, documents = "temp.memory_fts_vocabulary", "doc"
+            words_held = "term IN (SELECT value FROM json_each(%s))"
+            params = [json.dumps(sorted(words))]
+        else:
+            table, documents = PG_VOCABULARY, "documents"
+            words_held = "term = ANY(%s)"
+            params = [sorted(words)]
+        selects = [f"SELECT term, {documents} FROM {table} WHERE {words_held}"]
+        for start in sorted(starts):
+            selects.append(f"SELECT term, {documents} FROM {table} WHERE term >= %s AND term < %s")
+            params += [start, _after_prefix(start)]
         with connection.cursor() as cursor:
-            if connection.vendor == "sqlite":
-                cursor.execute(
-                    "SELECT term, doc FROM temp.memory_fts_vocabulary WHERE term IN (SELECT value FROM json_each(%s))",
-                    [json.dumps(words)],
-                )
-            else:
-                cursor.execute(f"SELECT term, documents FROM {PG_VOCABULARY} WHERE term = ANY(%s)", [words])
-            return {word: int(documents) for word, documents in cursor.fetchall() if documents > 0}
+            cursor.execute(" UNION ALL ".join(selects), params)
+            return {word: int(count) for word, count in cursor.fetchall() if count > 0}
 
     def _ranked(self, queryset, terms):
         if connection.vendor == "sqlite":
