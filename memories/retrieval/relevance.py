@@ -249,7 +249,7 @@ class LexicalBackend:
             terms = [corrected.get(term, term) for term in terms]
             frequencies.update(self.frequencies(list(corrected.values()))[0])
         known = sorted((term for term in terms if frequencies[term]), key=lambda term: (frequencies[term], term.text))
-        period = self.written_in(queryset, query)
+        period = self.written_then(queryset, query)
         if not known and not period:
             return []
         selective, documents = [], 0
@@ -303,7 +303,7 @@ class LexicalBackend:
         scores = self.scoring.relevance(terms, frequencies, total, rows, pairs, asks, written_in)
         return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))[:limit]
 
-    def written_in(self, queryset, query):
+    def written_then(self, queryset, query):
         """For a query naming a day or a month ("on 16 June, 2023", "in July 2023", in the current time
         zone): ``(the rows of queryset written then, number of memories written then)``, or None."""
         named = named_period(query, timezone.localdate())
