@@ -3,6 +3,7 @@
     .venv/bin/python bench/locomo_recall.py                          # ../shared/data/locomo-dev/*.json
     .venv/bin/python bench/locomo_recall.py --data DIR [--verbose]   # any folder of LoCoMo conversations
     BESTIE_EMBEDDINGS=local .venv/bin/python bench/locomo_recall.py  # hybrid, next to lexical and dense alone
+    .venv/bin/python bench/locomo_recall.py --database-url postgres://postgres@127.0.0.1:5432/bench_locomo
 
 The task of the data's README: each conversation is one user; its session observations are that user's
 memories (kind ``fact``, written at the session's date, the source naming the session and its date);
@@ -10,8 +11,9 @@ each question of categories 1 to 4 is sent to ``build_context`` for that user wi
 a hit at k when one of the first k memories returned cites one of the question's evidence turns. The
 baseline is SQLite FTS5 BM25 over any word of the question, on the same user's rows.
 
-The store is a fresh SQLite file (``--db``, rebuilt on every run). The data is read in place and never
-copied into the repository.
+The store is a fresh SQLite file (``--db``, rebuilt on every run), or a PostgreSQL database
+(``--database-url``, emptied first; the FTS5 baseline is then left out). The data is read in place and
+never copied into the repository.
 """
 
 import argparse
@@ -116,15 +118,19 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="a folder of LoCoMo conversation files")
     parser.add_argument("--db", default=str(ROOT / "var" / "bench-locomo.sqlite3"))
+    parser.add_argument("--database-url", help="a postgres:// database to empty and use instead of the SQLite file")
     parser.add_argument("--verbose", action="store_true", help="print every question the context misses at 5")
     options = parser.parse_args()
     files = sorted(options.data.glob("*.json"))
     if not files:
         sys.exit(f"no LoCoMo conversations (*.json) in {options.data}")
-    for suffix in ("", "-wal", "-shm"):
-        Path(options.db + suffix).unlink(missing_ok=True)
-    os.environ["BESTIE_DB_PATH"] = str(Path(options.db).resolve())
-    os.environ.pop("DATABASE_URL", None)
+    if options.database_url:
+        os.environ["DATABASE_URL"] = options.database_url
+    else:
+        for suffix in ("", "-wal", "-shm"):
+            Path(options.db + suffix).unlink(missing_ok=True)
+        os.environ["BESTIE_DB_PATH"] = str(Path(options.db).resolve())
+        os.environ.pop("DATABASE_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bestie_site.settings")
     import django
 
@@ -132,8 +138,10 @@ def main():
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    if options.database_url:
+        call_command("flush", interactive=False, verbosity=0)
     cited = build(files)
-    methods = {"context": context_ids, "bm25": bm25_ids}
+    methods = {"context": context_ids} if options.database_url else {"context": context_ids, "bm25": bm25_ids}
     from memories.language import embeddings
 
     if embeddings.enabled():
@@ -141,7 +149,9 @@ def main():
 
         built = vectors.build()
         print(f"{built.made} vectors made ({embeddings.model_name()})", file=sys.stderr)
-        methods = {"context": context_ids, "lexical": lexical_ids, "semantic": semantic_ids, "bm25": bm25_ids}
+        methods = {"context": context_ids, "lexical": lexical_ids, "semantic": semantic_ids}
+        if not options.database_url:
+            methods["bm25"] = bm25_ids
     hits = {name: defaultdict(lambda: [0, 0, 0]) for name in methods}  # category: [at 5, at 10, questions]
     for path in files:
         user = f"locomo-{path.stem}"

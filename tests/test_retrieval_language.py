@@ -1,5 +1,5 @@
 """How retrieval reads a natural-language query (SPEC §4): the other forms of its English words, the
-words of a question that say nothing, what answers a question (when, which day), typos, and Vietnamese
+words of a question that say nothing, what answers a question (when, where, which day), typos, and Vietnamese
 left as it is. Every test runs on SQLite and on PostgreSQL."""
 
 from datetime import UTC, date, datetime
@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 import pytest
 import time_machine
 
-from memories.language.words import asks_when, english_forms, named_period, tells_when
+from memories.language.words import asks_when, asks_where, english_forms, named_period, tells_when, tells_where
 from memories.retrieval import build_context
 from memories.retrieval.relevance import query_terms, tokens
 from tests.factories import add_memory
@@ -138,6 +138,34 @@ def test_when_asks_only_as_a_question_word():
     assert tells_when(tokens("Went to Hue last weekend."))
     assert tells_when(tokens("Họp lúc 9h sáng thứ hai."))
     assert not tells_when(tokens("Tuấn thích trà."))
+
+
+def test_a_question_asking_where_prefers_the_memory_that_names_a_place():
+    hiking = everywhere("Lan went hiking with friends last summer.")
+    nang = everywhere("Lan went to Da Nang last summer.")
+    flat = everywhere("Minh moved to a new flat.")
+    hue = everywhere("Minh moved to Hue for work.")
+    parents = everywhere("Lan sống cùng bố mẹ.")
+    city = everywhere("Lan sống ở Đà Lạt.")
+
+    assert found("Where did Lan go last summer?")[:2] == [nang, hiking]
+    assert found("What did Lan do last summer?")[:2] == [hiking, nang]
+    assert found("Which city did Minh move to?")[:2] == [hue, flat]
+    assert found("Lan sống ở đâu?")[:2] == [city, parents]
+
+
+def test_where_asks_and_a_place_is_named():
+    def asks(query):
+        return asks_where(tokens(query))
+
+    assert asks("Where does Lan live?")
+    assert asks("Which country did Minh visit?")
+    assert asks("hôm qua Lan đi đâu")
+    assert not asks("What did Lan eat?")
+    assert tells_where("Went to Hue with Minh.")
+    assert tells_where("Sống ở Hà Nội từ 2019.")
+    assert not tells_where("Went to the gym.")
+    assert not tells_where("In 2019 she moved.")
 
 
 def written_on(text, day):

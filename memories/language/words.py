@@ -230,6 +230,38 @@ def tells_when(words):
     )
 
 
+# The questions that ask where, as folded words side by side: English "which city", "what country";
+# Vietnamese "ở đâu", "đi đâu", "chỗ nào", "nước nào". What answers them: a name (a capitalised word) after
+# "in", "at", "to", "from", "ở", "tại", "đến"…
+_PLACE_NOUNS = "country countries city cities state states place places town towns location restaurant park island"
+_WHERE_PAIRS = frozenset(
+    [
+        *((asking, noun) for asking in ("what", "which") for noun in _PLACE_NOUNS.split()),
+        *(("o", "dau"), ("di", "dau"), ("cho", "nao"), ("noi", "nao"), ("nuoc", "nao"), ("tinh", "nao")),
+    ]
+)
+_BEFORE_A_PLACE = re.compile(
+    r"\b(?:in|at|to|from|near|around|visit|visits|visited|visiting|ở|tại|đến|từ|sang|ra|vào)\s+(?:the\s+)?(\w)",
+    re.IGNORECASE,
+)
+
+
+def asks_where(words):
+    """Whether a query (its ``(as written, folded)`` words, lower-case) asks where: it starts with
+    "where", has "where" asking a question, or one of the pairs above."""
+    folded = [word for _, word in words]
+    if folded[:1] == ["where"]:
+        return True
+    pairs = list(zip(folded, folded[1:]))
+    return any(pair in _WHERE_PAIRS or (pair[0] == "where" and pair[1] in _AUXILIARIES) for pair in pairs)
+
+
+def tells_where(text):
+    """Whether a text (as written, capitals and all) names a place: a capitalised word after "in", "at",
+    "to", "ở", "tại"…"""
+    return any(match.group(1).isupper() for match in _BEFORE_A_PLACE.finditer(text))
+
+
 # The days a question names ("on 16 June, 2023", "August 11th", "in July 2023", "2023-06-16", "ngày 16
 # tháng 6 năm 2023", "tháng 6 năm 2023"), read from its folded text. A month alone names no period: "in
 # June" is too often a plan or a habit, and "may" or "march" a verb.
