@@ -148,6 +148,16 @@ def test_a_merge_and_a_resolved_contradiction_are_undone_from_the_banner(console
     assert Memory.objects.get(pk=loser.pk).is_live()
 
 
+def test_a_merge_made_with_htmx_carries_its_undo_button(console):
+    members = [add_memory("User prefers Vietnamese.", subject="language"), add_memory("User wants Vietnamese.")]
+
+    done = console.post("/doctor/merge/", {"ids": [m.pk for m in members], "text": "User prefers Vietnamese."}, **HTMX)
+
+    assert 'id="merge-form"' in text_of(done)
+    console.post("/undo/", {"token": undo_button(done), "next": "/doctor/"})
+    assert all(Memory.objects.get(pk=m.pk).is_live() for m in members)
+
+
 def test_a_drift_review_replacement_is_undone(console, settings):
     settings.BESTIE_DRIFT_AGE_DAYS = 0
     old = add_memory("User lives in Hà Nội.")
