@@ -1,4 +1,4 @@
-"""The job history, hygiene snapshots and digest channels in the admin (the console page comes later).
+"""The job history, hygiene snapshots and digest channels in the admin (the console has its Jobs and Channels pages).
 
 Job runs and snapshots are records of what happened: read-only. Schedules themselves are django-q2's
 admin (Django Q › Scheduled tasks), where their cron can be edited.
