@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/meaning_quality.py                 # the tune part (bench/meaning_set_tune.py)
     .venv/bin/python bench/meaning_quality.py --held-out      # the held-out part: measure, never tune on it
+    BESTIE_EMBEDDINGS=local .venv/bin/python bench/meaning_quality.py --store [--held-out]   # with meaning
 
 The sets were written blind (by someone who saw only a description of them): memories of several people
 in Vietnamese and English, each with the user, kind and subject slug an agent would give it, labelled
@@ -50,6 +51,35 @@ def doctor_findings(rows):
     return duplicates, conflicts
 
 
+def store_findings(rows):
+    """The doctor's findings as the store gives them: the rows written to a fresh SQLite store (one memory
+    each, with its user, kind and subject), their vectors made when embeddings are on, then
+    ``find_duplicates_and_conflicts``; mapped back to the set's keys."""
+    from django.core.management import call_command
+
+    from governance.doctor import find_duplicates_and_conflicts
+    from memories import lifecycle, vectors
+    from memories.language import embeddings
+
+    call_command("migrate", verbosity=0)
+    key_of = {}
+    for key, user, kind, subject, text, _ in rows:
+        memory = lifecycle.add(
+            text=text,
+            kind=kind,
+            subject=subject,
+            user=user,
+            source="meaning set",
+            source_kind="owner",
+            actor="owner:bench",
+        )
+        key_of[memory.pk] = key
+    if embeddings.enabled():
+        vectors.build()
+    duplicates, conflicts = find_duplicates_and_conflicts()
+    return [[key_of[i] for i in group] for group in duplicates], [[key_of[i] for i in group] for group in conflicts]
+
+
 def score(module, duplicates, conflicts):
     group_of = {key: group for key, *_, group in module.MEMORIES}
     labelled = defaultdict(list)
@@ -81,14 +111,24 @@ def score(module, duplicates, conflicts):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--held-out", action="store_true", help="the held-out part instead of the tune part")
+    parser.add_argument(
+        "--store",
+        action="store_true",
+        help="through a fresh store and the doctor itself (with BESTIE_EMBEDDINGS=local: with meaning)",
+    )
     options = parser.parse_args()
+    if options.store:
+        import tempfile
+
+        os.environ["BESTIE_DB_PATH"] = str(Path(tempfile.mkdtemp()) / "meaning.sqlite3")
+        os.environ.pop("DATABASE_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bestie_site.settings")
     import django
 
     django.setup()
     module = importlib.import_module("bench.meaning_set_held_out" if options.held_out else "bench.meaning_set_tune")
     rows = list(module.MEMORIES)
-    duplicates, conflicts = doctor_findings(rows)
+    duplicates, conflicts = store_findings(rows) if options.store else doctor_findings(rows)
     result = score(module, duplicates, conflicts)
     print(f"{module.__name__}: " + ", ".join(f"{name} {value}" for name, value in result.items()))
 

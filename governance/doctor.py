@@ -10,7 +10,8 @@ Inside a block, memories with the same folded words in the same order share one 
 of variants come from an inverted index of their words, where a word shared by more than ``POSTING_CAP``
 variants (like "prefer" in a block of preferences) proposes no pairs. The work grows with the number of memories, not
 with its square. Whether a pair is the same fact or a contradiction is ``memories.language.meaning``'s
-to say, as it is for the write path.
+to say, as it is for the write path. With embeddings on, each memory is also compared with its closest
+in meaning among those of its user, kind and project, whatever their subject (``_with_meaning``).
 """
 
 from collections import defaultdict
@@ -22,6 +23,8 @@ from django.db import connection
 from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.utils import timezone
 
+from memories import vectors
+from memories.language import embeddings
 from memories.language.folding import fold
 from memories.language.meaning import Variant, contradict, meaning, same_fact
 from memories.models import AuditEvent, Memory, MemorySettings, Scope
@@ -31,6 +34,8 @@ from memories.screening.venting import is_venting
 MODES = ("duplicates", "stale", "conflicts")
 # A word found in more variants of one block than this does not propose candidate pairs.
 POSTING_CAP = 40
+# With embeddings on, each memory is also compared with this many of its closest in meaning.
+MEANING_NEIGHBOURS = 10
 NOISE_MIN_CHARACTERS = 12
 NOISE_LOW_CONFIDENCE = 0.5
 
@@ -161,9 +166,49 @@ def find_duplicates_and_conflicts(now=None):
         found, opposed = block_findings(members, subject, kind)
         duplicates.extend(found)
         conflicts.extend(opposed)
+    if embeddings.enabled():
+        duplicates, conflicts = _with_meaning(gathered, duplicates, conflicts)
     duplicates.sort(key=lambda group: (-len(group), group[0]))
     conflicts.sort(key=lambda group: group[0])
     return duplicates, conflicts
+
+
+def _with_meaning(gathered, duplicates, conflicts):
+    """With embeddings on, memories close in meaning are compared too, across the blocks of one user, kind
+    and project (an agent gives the same fact other subject slugs, often in the other language): each
+    memory with its ``MEANING_NEIGHBOURS`` closest. Words still decide, as inside a block (``same_fact``,
+    ``contradict``, without the subject's words); a contradiction needs the two in one language, where
+    their words can be set side by side. Without the model, the blocks' findings stand."""
+    texts, kinds, groups = {}, {}, defaultdict(list)
+    for (user, kind, _subject, project), members in gathered.items():
+        for memory_id, text in members:
+            texts[memory_id], kinds[memory_id] = text, kind
+            groups[(user, kind, project)].append(memory_id)
+    try:
+        pairs = vectors.neighbours_within(list(groups.values()), MEANING_NEIGHBOURS)
+    except embeddings.Unavailable:
+        return duplicates, conflicts
+    ids = sorted(texts)
+    position = {memory_id: index for index, memory_id in enumerate(ids)}
+    groups_of = _Groups(len(ids))
+    for group in duplicates:
+        for a, b in zip(group, group[1:]):
+            groups_of.join(position[a], position[b])
+    opposed = []
+    for a, b in sorted(pairs):
+        if groups_of.find(position[a]) == groups_of.find(position[b]):
+            continue
+        first, second = (Variant(*meaning(texts[i], "", kinds[i])) for i in (a, b))
+        if same_fact(first, second):
+            groups_of.join(position[a], position[b])
+        elif vectors.language_of(texts[a]) == vectors.language_of(texts[b]) and contradict(first, second, False):
+            opposed.append((a, b))
+    merged = [sorted(ids[i] for i in members) for members in groups_of.members() if len(members) > 1]
+    known = {frozenset(group) for group in conflicts}
+    for a, b in opposed:
+        if groups_of.find(position[a]) != groups_of.find(position[b]) and frozenset((a, b)) not in known:
+            conflicts.append(sorted((a, b)))
+    return merged, conflicts
 
 
 # ---------------------------------------------------------------------------------------------------

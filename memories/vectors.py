@@ -517,34 +517,37 @@ def nearest(query, queryset, limit, *, wide=4, vector=None):
     )
 
 
+def neighbours_within(groups, k):
+    """For each group (a list of memory ids), each member's ``k`` closest other members in meaning, under the
+    configured model: ``{(a, b), …}`` with ``a < b``. Members without a current vector are left out. The
+    work is a matrix product per group, in blocks of rows: a group of 20,000 memories takes seconds.
+    Raises ``embeddings.Unavailable`` when embeddings are off or the model cannot be named."""
+    numpy = _numpy()
+    model = embeddings.model_name()
+    if not model:
+        raise embeddings.Unavailable("embeddings are off (BESTIE_EMBEDDINGS=off)")
+    found = index(model)
+    pairs = set()
+    for ids in groups:
+        members = [memory_id for memory_id in ids if memory_id in found.position]
+        if len(members) < 2:
+            continue
+        matrix = found.matrix[[found.position[memory_id] for memory_id in members]]
+        members = numpy.array(members, dtype=numpy.int64)
+        take = min(k, len(members) - 1)
+        for start in range(0, len(members), 512):
+            scores = matrix[start : start + 512] @ matrix.T
+            for offset in range(len(scores)):
+                scores[offset, start + offset] = -2.0
+            closest = numpy.argpartition(-scores, take - 1, axis=1)[:, :take]
+            for offset, row in enumerate(closest):
+                first = int(members[start + offset])
+                for other in members[row]:
+                    pairs.add((min(first, int(other)), max(first, int(other))))
+    return pairs
+
+
 def memory_vectors(ids, model):
     """``{id: vector}`` of these memories under ``model`` (those that have one)."""
     rows = MemoryVector.objects.filter(memory_id__in=list(ids), model=model).values_list("memory_id", "vector")
     return {memory_id: from_bytes(data) for memory_id, data in rows}
-
-
-def similar_pairs(queryset, threshold, *, model=None):
-    """Pairs of memories of ``queryset`` whose vectors' cosine is at least ``threshold``:
-    ``[(id, id, cosine), …]``, the closest first. Brute force in blocks: a 20,000-memory store takes a
-    few seconds."""
-    numpy = _numpy()
-    model = model or embeddings.model_name()
-    rows = list(
-        MemoryVector.objects.filter(model=model, memory__in=queryset)
-        .order_by("memory_id")
-        .values_list("memory_id", "vector")
-    )
-    if len(rows) < 2:
-        return []
-    ids = numpy.array([memory_id for memory_id, _ in rows], dtype=numpy.int64)
-    matrix = numpy.stack([from_bytes(data) for _, data in rows])
-    pairs = []
-    block = 1024
-    for start in range(0, len(ids), block):
-        scores = matrix[start : start + block] @ matrix.T
-        for offset, row in enumerate(scores):
-            i = start + offset
-            for j in numpy.nonzero(row[i + 1 :] >= threshold)[0] + i + 1:
-                pairs.append((int(ids[i]), int(ids[j]), round(float(row[j]), 4)))
-    pairs.sort(key=lambda pair: (-pair[2], pair[0], pair[1]))
-    return pairs

@@ -324,3 +324,26 @@ def test_the_index_follows_the_table_in_a_long_running_process(store, monkeypatc
     lifecycle.forget(Memory.objects.get(text="User's bike is a red Brompton.").pk, actor=OWNER, confirmed=True)
     index = vectors.index(embeddings.model_name())
     assert len(index.position) == len(STORE)
+
+
+def test_the_doctor_compares_memories_close_in_meaning_across_subjects(local, settings):
+    from governance import doctor
+
+    same = [
+        add_memory("User prefers pnpm over npm for JavaScript.", kind="preference", subject="package_manager"),
+        add_memory("For JavaScript, the user prefers pnpm over npm.", kind="preference", subject="js_tooling"),
+    ]
+    swapped = [
+        add_memory("Minh is ten years older than Tuấn.", kind="fact", subject="age"),
+        add_memory("Tuấn is ten years older than Minh.", kind="fact", subject="family"),
+    ]
+    for text in STORE:
+        add_memory(text, kind="fact")
+    vectors.build()
+    duplicates, conflicts = doctor.find_duplicates_and_conflicts()
+    assert sorted(m.pk for m in same) in duplicates
+    assert not any(swapped[0].pk in group and swapped[1].pk in group for group in duplicates)
+    assert sorted(m.pk for m in swapped) in conflicts
+    settings.BESTIE_EMBEDDINGS = "off"
+    duplicates, conflicts = doctor.find_duplicates_and_conflicts()
+    assert not any(same[0].pk in group for group in duplicates)

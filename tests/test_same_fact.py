@@ -22,6 +22,8 @@ ROLES_SWAPPED = [
     ("An là sếp của Bình.", "Bình là sếp của An."),
     ("Lan nợ Minh 200 nghìn.", "Minh nợ Lan 200 nghìn."),
     ("Người dùng chuyển tiền cho Lan.", "Lan chuyển tiền cho người dùng."),
+    ("Minh is ten years older than Tuấn.", "Tuấn is ten years older than Minh."),
+    ("Lan is taller than the user.", "The user is taller than Lan."),
 ]
 NEGATED = [
     ("User drinks coffee.", "User does not drink coffee."),

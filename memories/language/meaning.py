@@ -138,13 +138,20 @@ def _joined(parts, mark):
     return tuple(joined)
 
 
+# A comparison relates the two sides of "is" to each other: "Minh is older than Tuấn" is not "older than
+# Tuấn is Minh" turned around, so its sides keep their order.
+_COMPARING = frozenset({"than", "hon"})
+
+
 def _sides_sorted(order):
     """``order`` with the two sides of each clause's one "is" in a fixed order: "Lan is the owner's sister"
-    and "The owner's sister is Lan" say the same, as the clause runs from one joint to the next."""
+    and "The owner's sister is Lan" say the same, as the clause runs from one joint to the next. A clause
+    that compares ("than") keeps its sides."""
     clauses = []
     for clause in _split(order, JOINT):
         sides = _split(clause, IS)
-        clauses.append(_joined(sorted(sides), IS) if len(sides) == 2 else clause)
+        swappable = len(sides) == 2 and not _COMPARING.intersection(clause)
+        clauses.append(_joined(sorted(sides), IS) if swappable else clause)
     return _joined(clauses, JOINT)
 
 
