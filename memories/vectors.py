@@ -14,10 +14,10 @@ either database (the same answers on SQLite and PostgreSQL). The matrix follows 
 reads the rows made since it last looked, and when the counts differ, which ids are gone.
 
 Similarities are compared within a language: a Vietnamese question is closer to every Vietnamese text
-than to the English one that answers it. Each query is also embedded against a few fixed sentences of
-each language (``ANCHORS``): how far a memory's similarity stands above what the query has with
-unrelated sentences of its language (in standard deviations) is its ``closeness``, the same scale for
-every model, language and store size.
+than to the English one that answers it. A memory's ``closeness`` is how far its similarity to the query
+stands above the query's similarity to the memories of its language and to a few fixed sentences of
+that language (``ANCHORS``), in standard deviations: the same scale for every model and language; in a
+large store a memory must stand out among the owner's own, in a small one the fixed sentences decide.
 """
 
 import hashlib
@@ -460,13 +460,16 @@ def _query_vector(model, query):
     return embeddings.embedder().queries([query])[0]
 
 
-def _baseline(model, vector):
-    """For each language, the mean and spread of the query's similarity to unrelated sentences."""
+def _baseline(model, vector, scores, vietnamese):
+    """For each language, the mean and spread of the query's similarity to the memories of that language
+    and to the fixed unrelated sentences of it: in a large store the memories decide (a memory must stand
+    out among the owner's own), in a small one the sentences do."""
     numpy = _numpy()
     found = {}
     for language, anchors in _anchors(model).items():
-        scores = anchors @ vector
-        found[language] = (float(numpy.mean(scores)), max(float(numpy.std(scores)), 0.01))
+        stored = scores[vietnamese] if language == VIETNAMESE else scores[~vietnamese]
+        together = numpy.concatenate([anchors @ vector, stored])
+        found[language] = (float(numpy.mean(together)), max(float(numpy.std(together)), 0.01))
     return found
 
 
@@ -502,7 +505,7 @@ def nearest(query, queryset, limit, *, wide=4, vector=None):
     ids, scores, vietnamese = index(embedder.name).similarities(vector)
     if not len(ids):
         return Neighbours({}, {})
-    baseline = _baseline(embedder.name, vector)
+    baseline = _baseline(embedder.name, vector, scores, vietnamese)
     mean = numpy.where(vietnamese, baseline[VIETNAMESE][0], baseline[""][0])
     spread = numpy.where(vietnamese, baseline[VIETNAMESE][1], baseline[""][1])
     closeness = (scores - mean) / spread

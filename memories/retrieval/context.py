@@ -38,12 +38,14 @@ from memories.times import iso
 
 @dataclass(frozen=True)
 class Weights:
-    """How much each signal can add to a score. Relevance dominates: the others together add at most
-    0.35, so they reorder memories of similar relevance but cannot lift one that matches little of the
-    query above one that matches all of it, and a memory matching nothing is never a working candidate."""
+    """How much each signal can add to a score. Relevance (the words) and, with embeddings on, semantic
+    (the meaning) dominate: the others together add at most 0.35, so they reorder memories of similar
+    relevance but cannot lift one that matches little of the query above one that matches all of it,
+    and a memory matching nothing, in words or meaning, is never a working candidate. Meaning weighs
+    1.5 because its scale saturates early (``CLOSENESS_FULL``); tuned on LoCoMo's dev conversations."""
 
     relevance: float = 1.0
-    semantic: float = 1.0
+    semantic: float = 1.5
     context: float = 0.1
     recency: float = 0.05
     access: float = 0.05
@@ -59,10 +61,11 @@ MIN_SCORE = 0.3
 # How many working candidates the relevance backend returns.
 CANDIDATES = 50
 NEAR_MISSES = 5
-# Closeness in meaning (standard deviations above what the query has with unrelated sentences) from
-# which a memory starts to count as relevant, and at which it counts fully.
-CLOSENESS_FROM = 2.5
-CLOSENESS_FULL = 8.0
+# Closeness in meaning (standard deviations above what the query has with the memories and the fixed
+# sentences of the memory's language: ``vectors.nearest``) from which a memory starts to count as
+# relevant, and at which it counts fully.
+CLOSENESS_FROM = 2.0
+CLOSENESS_FULL = 6.0
 MAX_QUERY_LENGTH = 2000
 
 FIELDS = (

@@ -23,8 +23,8 @@ log = logging.getLogger(__name__)
 WORD_MATCHES = 500
 MEANING_MATCHES = 50
 RANK_OFFSET = 10
-CLOSENESS_FLOOR = 3.0
-CLOSENESS_SPREAD = 2.5
+CLOSENESS_FLOOR = 2.0
+CLOSENESS_SPREAD = 1.0
 
 
 def _by_meaning(queryset, query):
