@@ -4,6 +4,7 @@
     .venv/bin/python bench/semantic_figures.py --db var/bench-retrieval-100000.sqlite3
     .venv/bin/python bench/semantic_figures.py --database-url postgres://postgres@127.0.0.1:5432/bench_pg
     .venv/bin/python bench/semantic_figures.py --backfill 1000     # vectors made per second, model memory
+    .venv/bin/python bench/semantic_figures.py --proposals         # proposals per CPU second, off and on
 
 The store's vectors are filled first with random unit vectors (``--fill``, in one statement per batch):
 what a search costs does not depend on what the vectors say, and 100,000 real ones take the model about
@@ -181,14 +182,52 @@ def backfill(count):
     }
 
 
+def proposals_cpu(rounds=4, batch=500):
+    """Proposals per CPU second with embeddings off and on, alternating in one process on a fresh store:
+    with them on, a write only registers a hook that asks the job cluster for vectors."""
+    import tempfile
+
+    setup(str(Path(tempfile.mkdtemp()) / "proposals.sqlite3"))
+    from django.core.management import call_command
+    from django.test import override_settings
+
+    call_command("migrate", verbosity=0)
+    from django_q.models import OrmQ
+
+    from memories.lifecycle import proposals
+
+    rates, number = {"off": [], "local": []}, 0
+    for _ in range(rounds):
+        for mode in rates:
+            with override_settings(BESTIE_EMBEDDINGS=mode):
+                started = time.process_time()
+                for _ in range(batch):
+                    number += 1
+                    proposals.propose(
+                        text=f"User note number {number} about topic {number % 97} and thing {number % 13}",
+                        kind="fact",
+                        subject=f"s{number % 50}",
+                        source="bench",
+                        source_kind="user_message",
+                        agent="bench",
+                        user="owner",
+                    )
+                rates[mode].append(round(batch / (time.process_time() - started)))
+    return {"per_cpu_second": rates, "tasks_queued": OrmQ.objects.count(), "proposals": number}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", help="an SQLite store from bench/generate.py")
     parser.add_argument("--database-url", help="a postgres:// store from bench/generate.py")
     parser.add_argument("--rounds", type=int, default=5, help="times each query is asked (default 5)")
     parser.add_argument("--backfill", type=int, help="measure vectors.build on this many new memories instead")
+    parser.add_argument("--proposals", action="store_true", help="proposals per CPU second, embeddings off and on")
     args = parser.parse_args()
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    if args.proposals:
+        print(json.dumps(proposals_cpu(), indent=2))
+        return
     if args.backfill:
         print(json.dumps(backfill(args.backfill), indent=2))
         return
