@@ -41,6 +41,8 @@ TASK = "memories.vectors.embed_task"
 SCHEDULE = "embed memories"
 # How many memories one build step reads, and the model embeds at once.
 STEP = 256
+# The most vectors one search asks its queryset about.
+MAX_LOOKED = 12800
 # How often a search counts the table's rows to find vectors deleted or committed out of order.
 RECOUNT_SECONDS = 2.0
 # A process asks the job cluster for vectors at most this often; the minute schedule does the rest.
@@ -495,7 +497,8 @@ def query_vector_soon(query):
 
 def nearest(query, queryset, limit, *, wide=4, vector=None):
     """The at most ``limit`` memories of ``queryset`` closest in meaning to ``query``. Looks at the
-    ``wide × limit`` closest of all vectors and keeps those in ``queryset``. None when embeddings are off;
+    ``wide × limit`` closest of all vectors and keeps those in ``queryset``, then further (eight times as
+    many, up to ``MAX_LOOKED``) while too few are. None when embeddings are off;
     raises ``embeddings.Unavailable`` when the model cannot embed."""
     embedder = embeddings.embedder()
     if embedder is None:
@@ -509,11 +512,18 @@ def nearest(query, queryset, limit, *, wide=4, vector=None):
     mean = numpy.where(vietnamese, baseline[VIETNAMESE][0], baseline[""][0])
     spread = numpy.where(vietnamese, baseline[VIETNAMESE][1], baseline[""][1])
     closeness = (scores - mean) / spread
-    count = min(len(ids), wide * limit)
-    top = numpy.argpartition(-closeness, count - 1)[:count]
-    top = top[numpy.argsort(-closeness[top], kind="stable")]
-    allowed = set(queryset.filter(pk__in=[int(i) for i in ids[top]]).values_list("pk", flat=True).order_by())
-    kept = [row for row in top if int(ids[row]) in allowed][:limit]
+    kept, looked, count = [], 0, min(len(ids), wide * limit)
+    while True:
+        top = numpy.argpartition(-closeness, count - 1)[:count]
+        top = top[numpy.lexsort((ids[top], -closeness[top]))][looked:]
+        allowed = set(queryset.filter(pk__in=[int(i) for i in ids[top]]).values_list("pk", flat=True).order_by())
+        kept += [row for row in top if int(ids[row]) in allowed]
+        # Few of the closest may be the queryset's (another user's store is larger): look further, a
+        # few times, before settling for fewer.
+        if len(kept) >= limit or count == len(ids) or count >= MAX_LOOKED:
+            break
+        looked, count = count, min(len(ids), count * 8)
+    kept = kept[:limit]
     return Neighbours(
         closeness={int(ids[row]): round(float(closeness[row]), 4) for row in kept},
         similarity={int(ids[row]): round(float(scores[row]), 4) for row in kept},

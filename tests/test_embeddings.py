@@ -347,3 +347,12 @@ def test_the_doctor_compares_memories_close_in_meaning_across_subjects(local, se
     settings.BESTIE_EMBEDDINGS = "off"
     duplicates, conflicts = doctor.find_duplicates_and_conflicts()
     assert not any(same[0].pk in group for group in duplicates)
+
+
+def test_a_user_with_few_memories_in_a_large_store_still_gets_their_closest(local):
+    for i in range(300):
+        add_memory(f"Lan prefers pnpm over npm for project {i}.", kind="fact", user="lan")
+    mine = add_memory("User prefers pnpm over npm for JavaScript.", kind="fact", user="owner")
+    vectors.build()
+    found = vectors.nearest("which package manager?", Memory.objects.filter(user="owner"), 5)
+    assert list(found.closeness) == [mine.pk]
