@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from memories.language import embeddings
@@ -338,8 +339,12 @@ class Index:
     """One model's vectors, as a matrix kept in this process and brought up to date before each search."""
 
     def __init__(self, model):
-        numpy = _numpy()
         self.model = model
+        self.lock = threading.Lock()
+        self._reset()
+
+    def _reset(self):
+        numpy = _numpy()
         self.ids = numpy.zeros(0, dtype=numpy.int64)
         self.vietnamese = numpy.zeros(0, dtype=bool)
         self.matrix = None
@@ -348,7 +353,6 @@ class Index:
         self.counted = 0.0  # when the table's rows were last counted (time.monotonic())
         self.position = {}  # memory id -> row
         self.seen = None  # the newest made_at read
-        self.lock = threading.Lock()
 
     def _grow(self, rows, dimensions):
         numpy = _numpy()
@@ -404,6 +408,14 @@ class Index:
         if time.monotonic() - self.counted < RECOUNT_SECONDS:
             return
         self.counted = time.monotonic()
+        newest = MemoryVector.objects.filter(model=self.model).aggregate(newest=Max("made_at"))["newest"]
+        went_back = self.seen is not None and (newest is None or newest < self.seen)
+        if went_back or self.holes > max(1024, self.size // 4):
+            # The table is older than what was read (a backup restored under this process), or the matrix
+            # is mostly holes: read it all again.
+            self._reset()
+            self.refresh()
+            return
         stored = MemoryVector.objects.filter(model=self.model).count()
         if stored != len(self.position):
             present = set(MemoryVector.objects.filter(model=self.model).values_list("memory_id", flat=True))

@@ -356,3 +356,19 @@ def test_a_user_with_few_memories_in_a_large_store_still_gets_their_closest(loca
     vectors.build()
     found = vectors.nearest("which package manager?", Memory.objects.filter(user="owner"), 5)
     assert list(found.closeness) == [mine.pk]
+
+
+def test_the_index_reads_the_table_again_when_it_went_back_in_time(store, monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    monkeypatch.setattr(vectors, "RECOUNT_SECONDS", 0)
+    assert _context_texts("which package manager should I use?")[0] == STORE[0]
+    # A backup restored under this process: older rows, and the pnpm memory's vector is another's now.
+    pnpm, editor = store[STORE[0]].pk, store["User's main editor is Neovim."].pk
+    other = MemoryVector.objects.get(memory_id=editor).vector
+    MemoryVector.objects.filter(memory_id=pnpm).update(vector=other)
+    MemoryVector.objects.update(made_at=timezone.now() - timedelta(days=1))
+    found = vectors.nearest("which package manager should I use?", Memory.objects.all(), 3)
+    assert found.similarity[pnpm] == found.similarity[editor]
