@@ -157,13 +157,15 @@ def pending_rows(filterset):
 
 def for_queue(memories):
     """Each proposal as the queue shows it: ``may_replace``, the live memories it says otherwise than
-    (possible updates); ``second_step``, whether approving it asks first (it is flagged); and
-    ``suggested_core``, whether it is of what the core profile holds."""
+    (possible updates); ``second_step``, whether approving it asks first (it is flagged);
+    ``flag_explanations``, its flags in plain words; and ``suggested_core``, whether it is of what the
+    core profile holds."""
     updates = proposals.possible_updates(memories)
     flagged = proposals.needing_second_step([memory.pk for memory in memories])
     for memory in memories:
         memory.may_replace = updates.get(memory.pk, [])
         memory.second_step = memory.pk in flagged
+        memory.flag_explanations = [proposals.explain_flag(flag) for flag in memory.flags or []]
         memory.suggested_core = profile.belongs_to_profile(memory)
     return memories
 

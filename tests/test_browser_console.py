@@ -97,6 +97,9 @@ def test_owner_approves_a_possible_update_and_it_replaces_the_old_memory(live_se
     page.goto(f"{live_server.url}/pending/")
     item = page.locator(f"#item-{answer.id}")
     expect(item.get_by_text("⚑ possible_update")).to_be_visible()
+    # What it may replace is under the card's line of details, which opens with a click.
+    expect(item.get_by_role("link", name=f"#{old.pk}")).to_be_hidden()
+    item.locator("summary").click()
     expect(item.get_by_role("link", name=f"#{old.pk}")).to_be_visible()
     item.get_by_role("button", name="Approve and replace…").click()
     # A possible update is flagged: its second step says so in plain words first.
