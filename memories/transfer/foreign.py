@@ -233,7 +233,8 @@ class _Run:
     def _report(self, kept, ids):
         for (record, new, flags), memory_id in zip(kept, ids, strict=True):
             if flags:
-                why = f" {_('and')} ".join(str(_FLAG_REASONS.get(flag, flag)) for flag in flags)
+                conjunction = _("and")
+                why = f" {conjunction} ".join(str(_FLAG_REASONS.get(flag, flag)) for flag in flags)
                 reason = _("pending: %(why)s, which is never approved without the owner") % {"why": why}
             elif self.approve:
                 reason = _("approved by the owner (--approve)")
