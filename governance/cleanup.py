@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from governance import consolidation, doctor, prune
 from memories import lifecycle
@@ -29,6 +30,14 @@ from memories.lifecycle import LifecycleError
 from memories.models import UNUSED_DAYS, Layer, Memory, MemorySettings
 
 STEPS = ("merge", "mark_stale", "archive", "soft_delete", "hard_delete")
+# Each step as the console names it.
+STEP_LABELS = {
+    "merge": gettext_lazy("merge"),
+    "mark_stale": gettext_lazy("mark stale"),
+    "archive": gettext_lazy("archive"),
+    "soft_delete": gettext_lazy("soft-delete"),
+    "hard_delete": gettext_lazy("erase for good"),
+}
 # Rows per ``lifecycle.erase`` transaction: a writer waiting for its turn waits for one batch, not all.
 ERASE_BATCH = 500
 
@@ -39,6 +48,10 @@ class Action:
     ids: tuple
     reason: str
     text: str = ""  # the merged text, for a merge
+
+    @property
+    def step_label(self):
+        return STEP_LABELS[self.step]
 
 
 @dataclass(frozen=True)
@@ -88,7 +101,11 @@ def plan(now=None, report=None):
         # The deterministic draft: a plan must read the same each time it is made (its fingerprint).
         draft = consolidation.draft(group, drafter=False)
         merging.update(group)
-        actions.append(Action("merge", tuple(group), f"{len(group)} memories say the same thing", draft.text))
+        actions.append(
+            Action(
+                "merge", tuple(group), _("%(count)s memories say the same thing") % {"count": len(group)}, draft.text
+            )
+        )
     live = Memory.objects.live(now).filter(pinned=False)
     to_mark = [
         i
@@ -100,7 +117,8 @@ def plan(now=None, report=None):
             Action(
                 "mark_stale",
                 tuple(to_mark),
-                f"not confirmed for {settings.BESTIE_DRIFT_AGE_DAYS} days and unused for {UNUSED_DAYS} days",
+                _("not confirmed for %(drift)s days and unused for %(unused)s days")
+                % {"drift": settings.BESTIE_DRIFT_AGE_DAYS, "unused": UNUSED_DAYS},
             )
         )
     to_archive = [
@@ -109,16 +127,22 @@ def plan(now=None, report=None):
         if i not in merging
     ]
     if to_archive:
-        actions.append(Action("archive", tuple(to_archive), "marked stale earlier and still unused"))
+        actions.append(Action("archive", tuple(to_archive), _("marked stale earlier and still unused")))
     noise = [i for i in report.noise if i not in merging and i not in pinned]
     if noise:
-        actions.append(
-            Action("soft_delete", tuple(noise), "low-value noise: " + ", ".join(report.details["noise_reasons"]))
-        )
+        # The doctor's reasons are its own words, marked for translation there.
+        reasons = ", ".join(_(reason) for reason in report.details["noise_reasons"])
+        actions.append(Action("soft_delete", tuple(noise), _("low-value noise: %(reasons)s") % {"reasons": reasons}))
     policy = str(MemorySettings.load().delete_policy)
     doomed = list(prune.candidates(now).order_by("pk").values_list("pk", flat=True))
     if doomed:
-        actions.append(Action("hard_delete", tuple(doomed), "expired, or superseded more than 180 days ago"))
+        actions.append(
+            Action(
+                "hard_delete",
+                tuple(doomed),
+                _("expired, or superseded more than %(days)s days ago") % {"days": prune.SUPERSEDED_KEEP_DAYS},
+            )
+        )
     counts = {step: sum(len(a.ids) for a in actions if a.step == step) for step in STEPS}
     return CleanupPlan(actions=tuple(actions), delete_policy=policy, counts=counts)
 

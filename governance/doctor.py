@@ -22,6 +22,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from memories import vectors
 from memories.language import embeddings
@@ -242,11 +243,11 @@ def find_stale(now=None):
 def is_noise(text, confidence, access_count):
     folded = " ".join(fold(text).split()).strip(" .!?")
     if len(text.strip()) < NOISE_MIN_CHARACTERS or folded in _GENERIC:
-        return "too short or generic"
+        return gettext_noop("too short or generic")
     if is_venting(text):
-        return "one-off venting"
+        return gettext_noop("one-off venting")
     if confidence < NOISE_LOW_CONFIDENCE and not access_count:
-        return "low confidence and never used"
+        return gettext_noop("low confidence and never used")
     return ""
 
 

@@ -5,26 +5,23 @@ from django.utils.translation import gettext_lazy as _
 
 from governance.models import DigestChannel
 from memories.lifecycle import MAX_LABEL_LENGTH, parse_ttl
-from memories.models import TokenScope, default_token_scopes
-
-POLICIES = [("allow", _("allow")), ("ask", _("ask")), ("deny", _("deny"))]
-GOVERNANCE = [("governed", _("governed")), ("full", _("full"))]
+from memories.models import Governance, Policy, TokenScope, default_token_scopes
 
 
 class PoliciesForm(forms.Form):
     write_policy = forms.ChoiceField(
         label=_("Write policy"),
-        choices=POLICIES,
+        choices=Policy.choices,
         help_text=_("allow: store at once; ask: queue for your approval; deny: refuse new memories."),
     )
     delete_policy = forms.ChoiceField(
         label=_("Delete policy"),
-        choices=POLICIES,
+        choices=Policy.choices,
         help_text=_("For every deletion, forgetting included: allow, ask for your confirmation, or refuse."),
     )
     governance_policy = forms.ChoiceField(
         label=_("Governance policy"),
-        choices=GOVERNANCE,
+        choices=Governance.choices,
         help_text=_("governed: only the current user, project and session; full: all live working memories."),
     )
 

@@ -13,6 +13,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from governance import doctor, prune
 from governance.jobs import recorded
@@ -32,6 +33,19 @@ WEIGHTS = {
     "core_budget": 5,  # the budget against what the core tier would take
     "metadata": 5,
     "chains": 5,  # no broken supersede chain at all
+}
+# Each part as the doctor page names it.
+PART_LABELS = {
+    "live_share": gettext_lazy("Live memories among all rows"),
+    "duplicates": gettext_lazy("No duplicates"),
+    "stale": gettext_lazy("Recently confirmed"),
+    "expired_backlog": gettext_lazy("Expired rows pruned"),
+    "conflicts": gettext_lazy("No contradictions"),
+    "pending_age": gettext_lazy("Proposals not left waiting"),
+    "noise": gettext_lazy("No low-value noise"),
+    "core_budget": gettext_lazy("Core profile within its budget"),
+    "metadata": gettext_lazy("Metadata complete"),
+    "chains": gettext_lazy("Supersede chains intact"),
 }
 PENDING_AGE_LIMIT_DAYS = 30
 ACTOR = "system:hygiene"

@@ -13,9 +13,12 @@ from django.core.paginator import Paginator
 from django.db import connection, transaction
 from django.http import FileResponse, Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import filesizeformat
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.formats import localize
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -27,7 +30,7 @@ from governance.forms import ChannelForm, HeldImportForm, ImportForm, PoliciesFo
 from governance.models import DigestChannel, JobRun
 from memories import agent_tokens, transfer
 from memories.lifecycle import MAX_ID, LifecycleError, actors, policies
-from memories.models import Memory, MemorySettings
+from memories.models import Memory, MemorySettings, Policy, words_of
 from review import undo
 
 
@@ -155,12 +158,14 @@ def doctor_page(request):
     ]
     # The chart is built from numbers and dates only: nothing in it comes from a memory's text.
     chart = mark_safe(hygiene.chart(hygiene.trend()))
+    parts = [(name, hygiene.PART_LABELS.get(name, name), part) for name, part in score.parts.items()]
     return render(
         request,
         "governance/doctor.html",
         {
             "report": report,
             "score": score,
+            "parts": parts,
             "chart": chart,
             "duplicates": [[rows[i] for i in group] for group in report.duplicates[:DOCTOR_GROUPS_SHOWN]],
             "conflicts": conflicts,
@@ -290,7 +295,7 @@ def _cleanup_stream(current, who, confirmed, head, tail):
             yield format_html('<li class="done" role="status">{}</li>\n', summary)
         else:
             step, done, total = item
-            yield format_html("<li>[{}/{}] {}</li>\n", done, total, step)
+            yield format_html("<li>[{}/{}] {}</li>\n", done, total, cleanup.STEP_LABELS[step])
     yield tail
 
 
@@ -312,35 +317,84 @@ OUTCOME_LABELS = {
     JobRun.Outcome.RUNNING: gettext_lazy("running"),
 }
 RUNS_PER_PAGE = 50
+# The fields of the jobs' results (``PruneResult``, ``BackupResult``, ``DigestResult``…) as the history
+# names them; a field not named here reads as its words.
+RESULT_LABELS = {
+    "policy": gettext_lazy("delete policy"),
+    "expired": gettext_lazy("expired"),
+    "superseded": gettext_lazy("superseded"),
+    "deleted": gettext_lazy("deleted"),
+    "awaiting_confirmation": gettext_lazy("awaiting your confirmation"),
+    "would_delete": gettext_lazy("would be deleted"),
+    "batches": gettext_lazy("batches"),
+    "longest_batch_seconds": gettext_lazy("longest batch (seconds)"),
+    "path": gettext_lazy("file"),
+    "size_bytes": gettext_lazy("size"),
+    "seconds": gettext_lazy("seconds"),
+    "rotated_out": gettext_lazy("rotated out"),
+    "sent": gettext_lazy("sent"),
+    "reason": gettext_lazy("reason"),
+    "since": gettext_lazy("since"),
+    "new_count": gettext_lazy("new memories"),
+    "deliveries": gettext_lazy("deliveries"),
+    "channel": gettext_lazy("channel"),
+    "ok": gettext_lazy("delivered"),
+    "attempts": gettext_lazy("attempts"),
+    "error": gettext_lazy("error"),
+    "snapshot_id": gettext_lazy("snapshot"),
+    "score": gettext_lazy("score"),
+    "counts": gettext_lazy("memories"),
+    "total": gettext_lazy("total"),
+    "live": gettext_lazy("live"),
+    "pending": gettext_lazy("pending"),
+    "rejected": gettext_lazy("rejected"),
+    "stale": gettext_lazy("stale"),
+    "pinned": gettext_lazy("pinned"),
+    "retention_days": gettext_lazy("kept for (days)"),
+    "done": gettext_lazy("done"),
+    "source": gettext_lazy("from"),
+    "database": gettext_lazy("database"),
+    "safety_backup": gettext_lazy("safety backup"),
+}
 
 
 def _label(key):
-    return str(key).replace("_", " ")
+    return RESULT_LABELS.get(key) or words_of(str(key))
 
 
-def _readable(value):
-    """A value of a run's result as text for a person: ``key: value`` pairs, never a Python repr."""
+def _readable(value, key=""):
+    """A value of a run's result as text for a person: ``key: value`` pairs, never a Python repr; a size
+    in bytes, a time and a policy in words."""
     if isinstance(value, dict):
-        return ", ".join(f"{_label(key)}: {_readable(item)}" for key, item in value.items())
+        return ", ".join(f"{_label(name)}: {_readable(item, name)}" for name, item in value.items())
     if isinstance(value, list):
-        return ", ".join(_readable(item) for item in value)
+        return ", ".join(_readable(item, key) for item in value)
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     if value is None or value == "":
         return "–"
-    return str(value)
+    if key == "size_bytes":
+        return filesizeformat(value)
+    if key == "policy":
+        return Policy(value).label if value in Policy.values else value
+    if key == "reason":
+        # The digest's reasons are its own sentences, marked for translation there.
+        return _(value)
+    if key == "since" and (moment := parse_datetime(str(value))):
+        return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+    return localize(value)
 
 
-def _lines(value):
+def _lines(value, key):
     """A result's value as the lines shown for it: one per item of a list of records (a digest's
     deliveries), one otherwise."""
     if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
         return [_readable(item) for item in value]
-    return [_readable(value)]
+    return [_readable(value, key)]
 
 
 def _run_row(run):
-    counts = [(_label(key), _lines(value)) for key, value in run.counts.items()]
+    counts = [(_label(key), _lines(value, key)) for key, value in run.counts.items()]
     took = run.finished_at - run.started_at if run.finished_at else None
     return {
         "run": run,

@@ -8,6 +8,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 # What ``Memory.state`` says, in the owner's language (the console, domain errors); the API and the CLI's
 # JSON keep the words themselves.
@@ -27,18 +28,58 @@ def state_label(state):
     return STATE_LABELS.get(state, state)
 
 
+# The kinds agents and the owner use most, in plain words; any other kind reads as its words
+# (``kind_label``). A kind is a free slug: this table names the common ones, it does not limit them.
+KIND_LABELS = {
+    "preference": _("preference"),
+    "fact": _("fact"),
+    "communication_preference": _("communication preference"),
+    "addressing": _("how to address you"),
+    "identity": _("identity"),
+    "identity_rule": _("identity rule"),
+    "decision": _("decision"),
+    "project": _("project"),
+    "project_context": _("project context"),
+    "relationship": _("relationship"),
+    "person": _("person"),
+    "contact": _("contact"),
+    "schedule": _("schedule"),
+    "routine": _("routine"),
+    "event": _("event"),
+    "health": _("health"),
+    "work": _("work"),
+    "goal": _("goal"),
+    "task": _("task"),
+    "place": _("place"),
+    "note": _("note"),
+    "instruction": _("instruction"),
+    "inside_joke": _("inside joke"),
+}
+
+
+def words_of(slug):
+    """A slug as the words it is made of: ``package_manager`` reads "package manager"."""
+    return " ".join(slug.replace("_", " ").split())
+
+
+def kind_label(kind):
+    """A memory's kind in the owner's words: ``communication_preference`` reads "communication preference"."""
+    return KIND_LABELS.get(kind) or words_of(kind)
+
+
 # The labels are the console's words for each value, in the owner's language; the API, the CLI and the
-# export keep the values themselves.
+# export keep the values themselves. Where a memory applies reads "scope · layer": "everywhere · working
+# memory".
 class Scope(models.TextChoices):
-    CORE = "core", _("core")
-    PROJECT = "project", _("project")
-    SESSION = "session", _("session")
+    CORE = "core", _("everywhere")
+    PROJECT = "project", _("one project")
+    SESSION = "session", _("one session")
 
 
 class Layer(models.TextChoices):
-    CORE = "core", _("core")
-    WORKING = "working", _("working")
-    ARCHIVE = "archive", _("archive")
+    CORE = "core", _("core profile")
+    WORKING = "working", _("working memory")
+    ARCHIVE = "archive", pgettext_lazy("layer", "archive")
 
 
 class Status(models.TextChoices):
@@ -57,14 +98,14 @@ class SourceKind(models.TextChoices):
 
 
 class Policy(models.TextChoices):
-    ALLOW = "allow", "allow"
-    ASK = "ask", "ask"
-    DENY = "deny", "deny"
+    ALLOW = "allow", _("allow")
+    ASK = "ask", _("ask")
+    DENY = "deny", _("deny")
 
 
 class Governance(models.TextChoices):
-    GOVERNED = "governed", "governed"
-    FULL = "full", "full"
+    GOVERNED = "governed", _("governed")
+    FULL = "full", _("full")
 
 
 # A memory neither written nor used for this long is unused: rebalance archives it, cleanup marks it stale.
@@ -255,29 +296,30 @@ class AuditEvent(models.Model):
     then keeps only the hash of its text here.
     """
 
+    # Each labelled as a noun, for "Revert this move" as well as the timeline.
     class Event(models.TextChoices):
-        ADD = "add"
-        PROPOSE = "propose"
-        APPROVE = "approve"
-        REJECT = "reject"
-        EDIT = "edit"
-        PIN = "pin"
-        UNPIN = "unpin"
-        MOVE = "move"
-        SUPERSEDE = "supersede"
-        MERGE = "merge"
-        CONFIRM = "confirm"
-        MARK_STALE = "mark_stale"
-        EXPIRE = "expire"
-        ARCHIVE = "archive"
-        RESTORE = "restore"
-        FORGET = "forget"
-        IMPORT = "import"
-        POLICY = "policy"
-        TOKEN = "token"
-        REQUEST_FORGET = "request_forget"
-        KEEP = "keep"
-        REOPEN = "reopen"
+        ADD = "add", pgettext_lazy("history", "addition")
+        PROPOSE = "propose", pgettext_lazy("history", "proposal")
+        APPROVE = "approve", pgettext_lazy("history", "approval")
+        REJECT = "reject", pgettext_lazy("history", "rejection")
+        EDIT = "edit", pgettext_lazy("history", "edit")
+        PIN = "pin", pgettext_lazy("history", "pin")
+        UNPIN = "unpin", pgettext_lazy("history", "unpin")
+        MOVE = "move", pgettext_lazy("history", "move")
+        SUPERSEDE = "supersede", pgettext_lazy("history", "replacement")
+        MERGE = "merge", pgettext_lazy("history", "merge")
+        CONFIRM = "confirm", pgettext_lazy("history", "confirmation")
+        MARK_STALE = "mark_stale", pgettext_lazy("history", "marking as stale")
+        EXPIRE = "expire", pgettext_lazy("history", "expiry")
+        ARCHIVE = "archive", pgettext_lazy("history", "archiving")
+        RESTORE = "restore", pgettext_lazy("history", "restoring")
+        FORGET = "forget", pgettext_lazy("history", "forgetting")
+        IMPORT = "import", pgettext_lazy("history", "import")
+        POLICY = "policy", pgettext_lazy("history", "policy change")
+        TOKEN = "token", pgettext_lazy("history", "token change")
+        REQUEST_FORGET = "request_forget", pgettext_lazy("history", "request to erase")
+        KEEP = "keep", pgettext_lazy("history", "keeping")
+        REOPEN = "reopen", pgettext_lazy("history", "reopening")
 
     memory_id = models.BigIntegerField(null=True, blank=True, db_index=True)
     event = models.CharField(max_length=32, choices=Event.choices)
@@ -298,9 +340,9 @@ class AuditEvent(models.Model):
 
 class Message(models.Model):
     class Role(models.TextChoices):
-        USER = "user"
-        ASSISTANT = "assistant"
-        TOOL = "tool"
+        USER = "user", _("user")
+        ASSISTANT = "assistant", _("assistant")
+        TOOL = "tool", _("tool")
 
     role = models.CharField(max_length=16, choices=Role.choices)
     text = models.TextField()

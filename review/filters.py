@@ -1,5 +1,7 @@
 """The console's list filters: the pending queue and the memory list (django-filter)."""
 
+from dataclasses import dataclass
+
 import django_filters
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -9,6 +11,15 @@ from memories.retrieval.finding import find
 
 STATES = list(STATE_LABELS.items())
 YES_NO = [("true", _("yes")), ("false", _("no"))]
+
+
+@dataclass(frozen=True)
+class Chip:
+    """A filter in use, in words ("Flagged: yes"), and as the query names it (``flagged=true``)."""
+
+    label: str
+    value: str
+    query: str
 
 
 class _MemoryFilter(django_filters.FilterSet):
@@ -26,6 +37,27 @@ class _MemoryFilter(django_filters.FilterSet):
 
     def search(self, queryset, name, value):
         return find(queryset, value) if value.strip() else queryset
+
+    def chips(self):
+        """The filters in use, each as a ``Chip``: what a confirmation says it applies to."""
+        chips = []
+        for bound in self.form:
+            value = bound.value()
+            if isinstance(value, list):  # a range of dates, from and to
+                if not any(value):
+                    continue
+                shown = " – ".join(end or "…" for end in value)
+            elif not value:
+                continue
+            else:
+                shown = dict(getattr(bound.field, "choices", ())).get(value, value)
+            query = " ".join(
+                f"{key}={self.data[key]}"
+                for key in self.data
+                if (key == bound.name or key.startswith(f"{bound.name}_")) and self.data[key]
+            )
+            chips.append(Chip(bound.label, shown, query))
+        return chips
 
 
 class PendingFilter(_MemoryFilter):

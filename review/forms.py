@@ -2,6 +2,9 @@
 bulk actions."""
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from memories.lifecycle import MAX_ID, MAX_LABEL_LENGTH, MAX_TEXT_LENGTH, parse_ttl
@@ -19,6 +22,13 @@ def ttl_from(value):
         raise forms.ValidationError(_("Give a positive number followed by s, m, h, d or w, like 7d or 12h.")) from None
 
 
+def kind_help():
+    """The kind's help: what to type, with examples of the values themselves as code."""
+    kinds = ("preference", "fact", "project_context")
+    examples = format_html_join(", ", "<code>{}</code>", ((kind,) for kind in kinds))
+    return format_html("{} {}", _("A lower-case word, with _ between words, like:"), examples)
+
+
 class MemoryForm(forms.Form):
     """What the owner writes in a memory: adding one from the memory list. Validation of the values
     themselves belongs to ``memories.lifecycle``; this only shapes the input."""
@@ -27,7 +37,7 @@ class MemoryForm(forms.Form):
     kind = forms.CharField(
         label=_("Kind"),
         max_length=64,
-        help_text=_("A lower-case word like preference, fact or project_context."),
+        help_text=lazy(kind_help, SafeString)(),
     )
     subject = forms.CharField(label=_("Subject"), max_length=MAX_LABEL_LENGTH, required=False)
     scope = forms.ChoiceField(label=_("Scope"), choices=Scope.choices, initial=Scope.CORE)

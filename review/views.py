@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import (
     HttpResponseClientRedirect,
@@ -364,7 +364,8 @@ def edit_proposal(request, memory_id):
     return render(request, template, context)
 
 
-DECISIONS = [("approve", _("approve")), ("reject", _("reject"))]
+# Lazy: a list made at import time would hold the words of the language active then, whatever the owner's.
+DECISIONS = [("approve", gettext_lazy("approve")), ("reject", gettext_lazy("reject"))]
 
 
 def decided(decision, count):
@@ -523,7 +524,7 @@ def reject_all(request):
     )
 
 
-DELETION_DECISIONS = [("approve", _("forget")), ("reject", _("keep"))]
+DELETION_DECISIONS = [("approve", gettext_lazy("forget")), ("reject", gettext_lazy("keep"))]
 
 
 @require_POST
@@ -710,7 +711,12 @@ def memory_change(request, memory_id, action):
     return show_memory(request, memory.pk)
 
 
-MEMORY_ACTIONS = [("pin", _("pin")), ("unpin", _("unpin")), ("confirm", _("confirm")), ("forget", _("forget"))]
+MEMORY_ACTIONS = [
+    ("pin", gettext_lazy("pin")),
+    ("unpin", gettext_lazy("unpin")),
+    ("confirm", gettext_lazy("confirm")),
+    ("forget", gettext_lazy("forget")),
+]
 
 
 def apply_to_memories(ids, action, who):
@@ -945,7 +951,7 @@ def revert_event(request, event_id):
             changes,
             _("Reverted the %(event)s of %(when)s.")
             % {
-                "event": event.event,
+                "event": event.get_event_display(),
                 "when": timezone.localtime(event.at).strftime("%Y-%m-%d %H:%M"),
             },
         )

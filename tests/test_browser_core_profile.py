@@ -25,7 +25,7 @@ def test_owner_promotes_a_suggestion_sees_the_tokens_change_and_demotes_it(live_
     remember("User prefers pnpm.", subject="package_manager")
 
     page.goto(f"{live_server.url}/")
-    page.get_by_role("link", name="Core profile").click()
+    page.get_by_role("link", name="Core profile", exact=True).click()
     expect(page).to_have_url(f"{live_server.url}/core/")
     tokens = page.locator("#core-tokens")
     expect(tokens).to_have_text(re.compile(rf"^\d+ / {budget} tokens$"))

@@ -39,6 +39,6 @@ def test_owner_confirms_a_cleanup_plan(live_server, logged_in):
     expect(page.locator(".step-soft_delete")).to_contain_text(f"#{noise}")
     page.get_by_label("I reviewed this plan: apply it").check()
     page.get_by_role("button", name="Apply this plan").click()
-    expect(page.locator("#progress")).to_contain_text("[1/1] soft_delete")
+    expect(page.locator("#progress")).to_contain_text("[1/1] soft-delete")
     expect(page.locator("#progress")).to_contain_text("soft-deleted 1")
     assert Memory.objects.get(pk=noise).deleted_at is not None

@@ -141,7 +141,7 @@ def test_cleanup_confirm_applies_exactly_the_plan(console, dirty):
     response = console.post("/doctor/cleanup/", {"fingerprint": fingerprint, "yes": "on"})
     assert response.streaming
     page = b"".join(response.streaming_content).decode()
-    assert "<li>[1/2] soft_delete</li>" in page and "<li>[2/2] hard_delete</li>" in page
+    assert "<li>[1/2] soft-delete</li>" in page and "<li>[2/2] erase for good</li>" in page
     assert page.index("[2/2]") < page.index("soft-deleted 1, hard-deleted 1") < page.index("</html>")
     assert not Memory.objects.filter(pk=expired).exists()
     assert Memory.objects.get(pk=noise).deleted_at is not None
@@ -154,7 +154,7 @@ def test_pages_speak_vietnamese(console, group):
     assert "Gộp các bản trùng lặp" in console.get("/doctor/merge/", {"ids": group}).content.decode()
     assert "Kế hoạch dọn dẹp" in console.get("/doctor/cleanup/").content.decode()
     assert (
-        "Không có gì cần rà soát: mọi bộ nhớ còn hiệu lực đều mới được xác nhận."
+        "Không có gì cần rà soát: mọi ký ức còn hiệu lực đều mới được xác nhận."
         in console.get("/review/").content.decode()
     )
 

@@ -197,7 +197,7 @@ def test_forget_asks_for_a_confirmation_first_even_under_delete_policy_ask(db, f
     asked = console.post(f"/review/{old}/", {"action": "forget"}, **headers)
     page = asked.content.decode()
     assert asked.status_code == 200 and "<html" in page
-    assert "forget 1 memory?" in page and "User works at a bank." in page
+    assert "Forget 1 memory?" in page and "User works at a bank." in page
     assert f'action="/review/{old}/"' in page and 'name="confirm" value="yes"' in page
     assert 'href="/review/"' in page
     assert (list(Memory.objects.values()), AuditEvent.objects.count()) == before

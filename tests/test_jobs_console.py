@@ -59,11 +59,11 @@ def test_what_a_run_did_reads_as_key_value_text_not_python(console):
 
     assert "{&#x27;" not in page and "{'" not in page and "True" not in page and "[3" not in page
     assert shown("deliveries") == [
-        {"channel: email:owner@example.com", "ok: yes", "attempts: 1", "error: –"},
-        {"channel: telegram:42", "ok: no", "attempts: 3", "error: HTTP 502 from api.telegram.org"},
+        {"channel: email:owner@example.com", "delivered: yes", "attempts: 1", "error: –"},
+        {"channel: telegram:42", "delivered: no", "attempts: 3", "error: HTTP 502 from api.telegram.org"},
     ]
-    assert shown("sent") == [{"yes"}] and shown("new count") == [{"2"}]
-    assert shown("counts") == [{"live: 40", "pending old: 2"}] and shown("ids") == [{"3", "5"}]
+    assert shown("sent") == [{"yes"}] and shown("new memories") == [{"2"}]
+    assert shown("memories") == [{"live: 40", "pending old: 2"}] and shown("ids") == [{"3", "5"}]
 
 
 def test_the_history_filters_by_job_as_a_page_and_as_the_htmx_fragment(console):

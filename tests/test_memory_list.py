@@ -113,9 +113,9 @@ def test_memory_detail_shows_fields_history_and_the_supersede_chain_both_ways(co
     assert f"/memories/{oldest.pk}/" in replaces and f"/memories/{newest.pk}/" not in replaces
     history = page.split("History")[1]
     assert (
-        history.index("<strong>add</strong>")
-        < history.index("<strong>supersede</strong>")
-        < history.index("<strong>edit</strong>")
+        history.index('<strong title="add">addition</strong>')
+        < history.index('<strong title="supersede">replacement</strong>')
+        < history.index('<strong title="edit">edit</strong>')
     )
     assert "<del>User uses yarn.</del> → <ins>User uses yarn 4.</ins>" in history
     assert console.get("/memories/999999/").status_code == 404

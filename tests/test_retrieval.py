@@ -487,8 +487,9 @@ def test_preview_shows_the_prompt_scores_by_signal_and_near_misses(console):
     assert "- Prefers pnpm for the &lt;shop&gt; (confirmed 2026-05-02)" in page
     assert "<shop>" not in page
     assert f'href="/memories/{shown}/"' in page and f'href="/memories/{missed}/"' in page
-    assert "<th>relevance</th>" in page and "<th>recency</th>" in page
-    assert "left out: limit" in page
+    assert '<th title="relevance">words of the request</th>' in page
+    assert '<th title="recency">recently confirmed</th>' in page
+    assert "left out: past the most working memories asked for" in page
     assert Memory.objects.get(pk=shown).access_count == 0
 
 

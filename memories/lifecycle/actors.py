@@ -16,3 +16,15 @@ def agent(name):
     if not name:
         raise InvalidValue("agent", _("say which agent it is (its token's name)"))
     return f"agent:{name}"
+
+
+def actor_label(actor):
+    """Who made a change, in the owner's words: "you", "agent bestie", "maintenance"."""
+    kind, _colon, name = actor.partition(":")
+    if kind == "owner":
+        return _("you (on the command line)") if name == "cli" else _("you")
+    if kind == "agent":
+        return _("agent %(name)s") % {"name": name}
+    if kind == "system":
+        return _("maintenance")
+    return actor

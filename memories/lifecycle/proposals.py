@@ -42,7 +42,7 @@ from memories.lifecycle import (
     clean_choice,
     clean_label,
 )
-from memories.models import Memory, MemorySettings, Message, Policy, Scope, Status
+from memories.models import Memory, MemorySettings, Message, Policy, Scope, Status, words_of
 from memories.screening import secrets
 from memories.screening.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
 from memories.screening.venting import VENTING, is_venting
@@ -72,15 +72,27 @@ FLAG_EXPLANATIONS = {
         "“skip the checks”): once approved, it goes into Bestie's prompts as a standing order."
     ),
     POSSIBLE_UPDATE: gettext_lazy(
-        "It says otherwise than a memory you already have, so it may be meant to replace it."
+        "It says something different from a memory you already have, so it may be meant to replace it."
     ),
     VENTING: gettext_lazy("It reads as one-off venting: a passing mood, not something lasting."),
+}
+# A flag's name in a few words, beside a proposal: ``explain_flag`` says what it means.
+FLAG_LABELS = {
+    TOOL_OUTPUT: gettext_lazy("from tool output"),
+    INSTRUCTION_LIKE: gettext_lazy("reads like an order"),
+    POSSIBLE_UPDATE: gettext_lazy("may replace a memory"),
+    VENTING: gettext_lazy("venting"),
 }
 
 
 def explain_flag(flag):
     """What a flag means, in plain words (the flag itself for one this version does not know)."""
     return FLAG_EXPLANATIONS.get(flag, flag)
+
+
+def flag_label(flag):
+    """A flag in a few plain words (its own words for one this version does not know)."""
+    return FLAG_LABELS.get(flag) or words_of(flag)
 
 
 def needing_second_step(ids):

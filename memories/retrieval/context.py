@@ -26,6 +26,7 @@ from datetime import datetime
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from memories import vectors
 from memories.language import embeddings
@@ -54,6 +55,23 @@ class Weights:
 
 
 WEIGHTS = Weights()
+# What each signal measures and why a near-miss was left out, in the owner's words (the preview); the API
+# keeps the names.
+SIGNAL_LABELS = {
+    "relevance": gettext_lazy("words of the request"),
+    "semantic": gettext_lazy("meaning"),
+    "context": gettext_lazy("same user, project or session"),
+    "recency": gettext_lazy("recently confirmed"),
+    "access": gettext_lazy("often used"),
+    "confidence": gettext_lazy("confidence"),
+    "pinned": gettext_lazy("pinned"),
+}
+LEFT_OUT_LABELS = {
+    "core budget": gettext_lazy("the core budget is full"),
+    "score": gettext_lazy("its score is too low"),
+    "limit": gettext_lazy("past the most working memories asked for"),
+    "budget": gettext_lazy("the working budget is full"),
+}
 RECENCY_HALF_LIFE_DAYS = 90
 ACCESS_SATURATION = 100
 # A working memory scoring below this is a near-miss ("score"), not part of the prompt.

@@ -27,12 +27,15 @@ from datetime import UTC, datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from memories import lifecycle
 from memories.language.meaning import closest, same_memory
 from memories.lifecycle import MAX_LABEL_LENGTH, InvalidValue, LifecycleError, proposals
 from memories.models import Layer, Scope, SourceKind, Status
 from memories.screening import secrets
+from memories.screening.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT
 from memories.screening.venting import VENTING, is_venting
 from memories.transfer.formats import FORMATS, InvalidImport, read
 
@@ -41,10 +44,12 @@ BATCH = 250
 # What a memory from a tool without kinds is, until the owner relabels it.
 DEFAULT_KIND = "fact"
 _TRUE, _FALSE = frozenset({"true", "yes", "1"}), frozenset({"false", "no", "0", ""})
+# The report's words are the owner's language (the console's preview), English on the command line.
 _FLAG_REASONS = {
-    **proposals.FLAG_REASONS,
-    VENTING: "it reads as one-off venting",
-    proposals.POSSIBLE_UPDATE: "it says otherwise than a live memory of the same subject",
+    TOOL_OUTPUT: gettext_lazy("it comes from tool output"),
+    INSTRUCTION_LIKE: gettext_lazy("it reads like an instruction"),
+    VENTING: gettext_lazy("it reads as one-off venting"),
+    proposals.POSSIBLE_UPDATE: gettext_lazy("it says otherwise than a live memory of the same subject"),
 }
 
 
@@ -128,12 +133,17 @@ class _Run:
         prepared = []
         for record in records:
             if record.skip:
-                self.skipped.append(Item(record.where, _shown(record.fields.get("text")), record.skip))
+                # The format's reasons are its own words, marked for translation there.
+                self.skipped.append(Item(record.where, _shown(record.fields.get("text")), _(record.skip)))
                 continue
             try:
                 prepared.append((record, lifecycle.prepare(**self._fields(record))))
             except LifecycleError as error:
-                self.refused.append(Item(record.where, _shown(record.fields.get("text")), f"not imported: {error}"))
+                self.refused.append(
+                    Item(
+                        record.where, _shown(record.fields.get("text")), _("not imported: %(error)s") % {"error": error}
+                    )
+                )
         if not prepared:
             return
         with nullcontext() if self.dry_run else transaction.atomic():
@@ -185,21 +195,26 @@ class _Run:
             twin = closest(fields["text"], {i: text for i, (_, text) in enumerate(self.seen_alike[block])})
             earlier = None if twin is None else mine[twin]
         if earlier is not None:
-            self.skipped.append(Item(record.where, fields["text"], f"duplicate: the same as {earlier} of this file"))
+            reason = _("duplicate: the same as %(where)s of this file") % {"where": earlier}
+            self.skipped.append(Item(record.where, fields["text"], reason))
             return None
         stored = alike.get(block, {})
         found = proposals.same_text(fields["text"], same.get(key, [])) or proposals.same_words(fields["text"], stored)
         if found is not None:
             status, memory_id = found
             if status == Status.REJECTED:
-                reason = f"not imported: the owner rejected the same memory before (memory {memory_id})"
+                reason = _("not imported: the owner rejected the same memory before (memory %(id)s)") % {
+                    "id": memory_id
+                }
                 self.refused.append(Item(record.where, fields["text"], reason, memory_id))
             else:
-                already = "already remembered" if status == Status.APPROVED else "already waiting for review"
-                reason = f"duplicate: {already} as memory {memory_id}"
+                if status == Status.APPROVED:
+                    reason = _("duplicate: already remembered as memory %(id)s") % {"id": memory_id}
+                else:
+                    reason = _("duplicate: already waiting for review as memory %(id)s") % {"id": memory_id}
                 self.skipped.append(Item(record.where, fields["text"], reason, memory_id))
             return None
-        flags, _ = proposals.flags_of(fields, stored)
+        flags = proposals.flags_of(fields, stored)[0]
         if is_venting(fields["text"]):
             flags.append(VENTING)
         self.seen.setdefault(key, []).append((record.where, fields["text"]))
@@ -218,13 +233,14 @@ class _Run:
     def _report(self, kept, ids):
         for (record, new, flags), memory_id in zip(kept, ids, strict=True):
             if flags:
-                why = " and ".join(_FLAG_REASONS.get(flag, flag) for flag in flags)
-                reason = f"pending: {why}, which is never approved without the owner"
+                conjunction = _("and")
+                why = f" {conjunction} ".join(str(_FLAG_REASONS.get(flag, flag)) for flag in flags)
+                reason = _("pending: %(why)s, which is never approved without the owner") % {"why": why}
             elif self.approve:
-                reason = "approved by the owner (--approve)"
+                reason = _("approved by the owner (--approve)")
                 self.approved += 1
             else:
-                reason = "pending: waits for the owner's review"
+                reason = _("pending: waits for the owner's review")
             self.imported.append(Item(record.where, new.fields["text"], reason, memory_id, tuple(flags)))
 
 

@@ -21,6 +21,9 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 from memories.lifecycle import LifecycleError
 
 # What a JSON Lines record or a CSV row may hold besides its text: the fields of a memory an owner can set.
@@ -106,11 +109,11 @@ def _mem0(data):
         raise InvalidImport(f"line 1: this is not {what}")
     records = []
     for number, item in enumerate(items, 1):
-        where = f"memory {number}"
+        where = _("memory %(number)s") % {"number": number}
         if not isinstance(item, dict):
             raise InvalidImport(f"{where}: must be an object with the memory's text in memory, not {_type(item)}")
         if "id" in item and isinstance(item["id"], (str, int)) and not isinstance(item["id"], bool):
-            where += f" (id {item['id']})"
+            where += " " + _("(id %(id)s)") % {"id": item["id"]}
         if not isinstance(item.get("memory"), str):
             raise InvalidImport(f"{where}: has no memory (the memory's text): this is not {what}")
         fields = {"text": item["memory"], "created_at": item.get("created_at")}
@@ -155,13 +158,15 @@ def _history_records(connection):
         if memory_id is None or event not in ("ADD", "UPDATE", "DELETE"):
             continue
         memory_id = str(memory_id)
-        first_row, _, _, first_created = latest.get(memory_id, (rowid, None, None, None))
+        first_row, _event, _text, first_created = latest.get(memory_id, (rowid, None, None, None))
         latest[memory_id] = (first_row, event, text, created_at or first_created)
     records = []
     for memory_id, (rowid, event, text, created_at) in latest.items():
-        where = f"memory {memory_id} (history row {rowid})"
+        where = _("memory %(id)s (history row %(row)s)") % {"id": memory_id, "row": rowid}
         if event == "DELETE":
-            records.append(Record(where, memory_id, {"text": ""}, skip="deleted in mem0: its last event is DELETE"))
+            records.append(
+                Record(where, memory_id, {"text": ""}, skip=gettext_noop("deleted in mem0: its last event is DELETE"))
+            )
         elif not isinstance(text, str):
             raise InvalidImport(f"{where}: its last {event} has no new_memory (the memory's text)")
         else:
@@ -205,7 +210,7 @@ def _openmemory(data):
         if not isinstance(item, dict):
             raise InvalidImport(f"memories.json {where}: must be an object, not {_type(item)}")
         if isinstance(item.get("id"), str):
-            where += f" (id {item['id']})"
+            where += " " + _("(id %(id)s)") % {"id": item["id"]}
         if not isinstance(item.get("content"), str):
             raise InvalidImport(f"memories.json {where}: has no content (the memory's text)")
         fields = {"text": item["content"], "created_at": item.get("created_at")}
@@ -214,7 +219,7 @@ def _openmemory(data):
         state = item.get("state")
         if state in _OPENMEMORY_ARCHIVED:
             fields["layer"] = "archive"
-        skip = "deleted in OpenMemory" if state == "deleted" or item.get("deleted_at") else ""
+        skip = gettext_noop("deleted in OpenMemory") if state == "deleted" or item.get("deleted_at") else ""
         records.append(Record(where, _ref(item.get("id"), number), fields, skip))
     return records
 
@@ -251,7 +256,7 @@ def _chatgpt(data):
             current = [number, stripped] if not bulleted else None
             if current:
                 records.append(current)
-    return [Record(f"line {number}", f"L{number}", {"text": memory}) for number, memory in records]
+    return [Record(_line(number), f"L{number}", {"text": memory}) for number, memory in records]
 
 
 def _heading(line):
@@ -277,7 +282,7 @@ def _jsonl(data):
         if not isinstance(item, dict):
             raise InvalidImport(f"line {number}: must be a JSON object with a text, not {_type(item)}")
         _not_bestie(item, what)
-        records.append(_row(f"line {number}", number, item, "key"))
+        records.append(_row(_line(number), number, item, "key"))
     return records
 
 
@@ -304,7 +309,7 @@ def _csv(data):
             item = {name: value for name, value in zip(header, values, strict=True) if value.strip() != ""}
             if "text" not in item:
                 raise InvalidImport(f"line {number}: the text column is empty")
-            records.append(_row(f"line {number}", number, item, "column"))
+            records.append(_row(_line(number), number, item, "column"))
     except csv.Error as error:
         raise InvalidImport(f"line {reader.line_num}: not valid CSV: {error}") from None
     return records
@@ -322,6 +327,11 @@ def _row(where, number, item, name):
         raise InvalidImport(f"{where}: has no text (the memory), or it is not a string")
     fields = dict(item)
     return Record(where, _ref(fields.pop("id", None), f"L{number}"), fields)
+
+
+def _line(number):
+    """How the report names a memory that is one line of the file."""
+    return _("line %(number)s") % {"number": number}
 
 
 def _ref(value, fallback):
