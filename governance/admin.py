@@ -19,7 +19,7 @@ class ReadOnly(admin.ModelAdmin):
 
 @admin.register(JobRun)
 class JobRunAdmin(ReadOnly):
-    list_display = ["job", "started_at", "finished_at", "outcome", "counts", "error"]
+    list_display = ["job", "started_at", "finished_at", "outcome", "counts", "error", "step", "done", "total"]
     list_filter = ["job", "outcome"]
     date_hierarchy = "started_at"
 

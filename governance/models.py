@@ -14,7 +14,9 @@ from django.utils.translation import gettext as _
 
 
 class JobRun(models.Model):
-    """One run of a maintenance job: when, how it ended and what it did (its result as counts)."""
+    """One run of a maintenance job: when, how it ended and what it did (its result as counts). A job
+    that reports its progress keeps the step it is on and how many of its units are done, for the
+    console's progress bar."""
 
     class Outcome(models.TextChoices):
         RUNNING = "running", "running"
@@ -27,6 +29,9 @@ class JobRun(models.Model):
     outcome = models.CharField(max_length=16, choices=Outcome.choices, default=Outcome.RUNNING)
     counts = models.JSONField(default=dict, blank=True)
     error = models.TextField(blank=True, default="")
+    step = models.CharField(max_length=64, blank=True, default="")
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
 
     class Meta:
         db_table = "governance_job_run"
