@@ -268,13 +268,25 @@ def find_broken_chains():
 # ---------------------------------------------------------------------------------------------------
 
 
-def analyze(mode=None, now=None):
-    """The doctor's report; ``mode`` (``duplicates``, ``stale`` or ``conflicts``) limits it to one part."""
+# What a full report looks at, in order: the steps its ``progress`` names.
+PARTS = ("duplicates", "stale", "noise", "core", "missing_metadata", "broken_chains")
+
+
+def analyze(mode=None, now=None, progress=None):
+    """The doctor's report; ``mode`` (``duplicates``, ``stale`` or ``conflicts``) limits it to one part.
+    ``progress(part, done, total)`` is called as each part of ``PARTS`` starts (``done`` parts of
+    ``total`` finished), for a full report."""
     if mode is not None and mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     now = now or timezone.now()
+
+    def starting(part):
+        if progress and mode is None:
+            progress(part, PARTS.index(part), len(PARTS))
+
     parts, details = {}, {}
     if mode in (None, "duplicates", "conflicts"):
+        starting("duplicates")
         parts["duplicates"], parts["conflicts"] = find_duplicates_and_conflicts(now)
         details["duplicates_memories"] = sum(len(group) for group in parts["duplicates"])
         if mode == "duplicates":
@@ -282,13 +294,18 @@ def analyze(mode=None, now=None):
         if mode == "conflicts":
             parts.pop("duplicates")
     if mode in (None, "stale"):
+        starting("stale")
         parts["stale"], stale_details = find_stale(now)
         details.update(stale_details)
     if mode is None:
+        starting("noise")
         parts["noise"], noise_details = find_noise(now)
         details.update(noise_details)
+        starting("core")
         parts["core"] = core_report(now)
+        starting("missing_metadata")
         parts["missing_metadata"] = find_missing_metadata(now)
+        starting("broken_chains")
         parts["broken_chains"], chain_details = find_broken_chains()
         details.update(chain_details)
     return Report(**parts, details=details)

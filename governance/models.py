@@ -42,6 +42,25 @@ class JobRun(models.Model):
         return f"{self.job} at {self.started_at:%Y-%m-%d %H:%M} ({self.outcome})"
 
 
+class Checkup(models.Model):
+    """What the doctor job found at one moment: the doctor's report, the hygiene score and the cleanup
+    plan (``governance.checkup``), kept for the console's doctor and cleanup pages to read."""
+
+    computed_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # The history's newest event when the job started: a newer one means the store changed since.
+    last_event_id = models.BigIntegerField(null=True, blank=True)
+    report = models.JSONField(default=dict)
+    score = models.JSONField(default=dict)
+    plan = models.JSONField(default=dict)
+
+    class Meta:
+        db_table = "governance_checkup"
+        ordering = ["-computed_at", "-id"]
+
+    def __str__(self):
+        return f"checkup of {self.computed_at:%Y-%m-%d %H:%M}"
+
+
 class HygieneSnapshot(models.Model):
     """The store's counts at one moment and a simple score from them, kept to show the trend."""
 
