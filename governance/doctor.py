@@ -17,14 +17,13 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
 
-from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, Exists, Max, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from memories.language.folding import fold
 from memories.language.meaning import Variant, contradict, meaning, same_fact
-from memories.models import AuditEvent, Memory, MemorySettings, Scope
+from memories.models import Memory, MemorySettings, Scope
 from memories.retrieval import prompt
 from memories.screening.venting import is_venting
 
@@ -309,19 +308,3 @@ def analyze(mode=None, now=None, progress=None):
         parts["broken_chains"], chain_details = find_broken_chains()
         details.update(chain_details)
     return Report(**parts, details=details)
-
-
-REPORT_CACHE_SECONDS = 300
-
-
-def recent_report():
-    """The full report for the console, reused until the store changes or five minutes pass.
-
-    A full analysis of a large store takes seconds, too long for every page load. Every change to a
-    memory writes an audit event, so the newest event (with the row counts) marks the store's state;
-    the time limit covers what changes by the clock alone (expiry, staleness).
-    """
-    state = AuditEvent.objects.aggregate(last=Max("id"), at=Max("at"), events=Count("id"))
-    at = state["at"].timestamp() if state["at"] else 0
-    key = f"doctor-report:{state['last']}:{at}:{state['events']}:{Memory.objects.count()}"
-    return cache.get_or_set(key, analyze, REPORT_CACHE_SECONDS)
