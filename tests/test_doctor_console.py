@@ -387,7 +387,7 @@ def test_pages_speak_vietnamese(console, group, dirty):
     console.post("/i18n/setlang/", {"language": "vi", "next": "/doctor/"})
     page = text_of(console.get("/doctor/"))
     assert "Kiểm tra bộ nhớ" in page and "1 nhóm trùng lặp" in page and "Xem xét gộp" in page
-    assert "Tính lại" in page and "Nhiễu ít giá trị" in page
+    assert "Tính lại" in page and "Nhiễu ít giá trị" in page and "Đã tính cách đây 0\xa0phút" in page
     assert "Gộp các bản trùng lặp" in text_of(console.get("/doctor/merge/", {"ids": group}))
     assert "Kế hoạch dọn dẹp" in text_of(console.get("/doctor/cleanup/"))
     assert "Không có gì cần rà soát: mọi bộ nhớ còn hiệu lực đều mới được xác nhận." in text_of(console.get("/review/"))
