@@ -139,6 +139,7 @@ def revoke_token(request):
 FINDINGS_PER_PAGE = 25
 # A duplicate group or a contradiction is several memories: fewer of them make a page.
 GROUPS_PER_PAGE = 10
+# A page of the largest groups of a big store names more ids than SQLite takes in one query.
 IDS_PER_QUERY = 5000
 # Texts shown of one duplicate group (a large store has groups of hundreds); the merge review has them all.
 MEMBERS_SHOWN = 5
@@ -226,7 +227,6 @@ def _findings(request, report):
     # Whole rows only for what is shown; of the rest of a group, whether each member is still live.
     members = sorted({i for name in GROUP_SECTIONS for group in pages[name] for i in group})
     live = set()
-    # In batches: a page of the largest groups of a big store names more ids than SQLite takes at once.
     for start in range(0, len(members), IDS_PER_QUERY):
         batch = members[start : start + IDS_PER_QUERY]
         live.update(Memory.objects.live().filter(pk__in=batch).values_list("pk", flat=True))
