@@ -1,12 +1,15 @@
-"""The job history, hygiene snapshots and digest channels in the admin (the console has its Jobs and Channels pages).
+"""The job history, hygiene snapshots, the doctor's checkup and digest channels in the admin (the console has
+its Jobs, Doctor and Channels pages).
 
-Job runs and snapshots are records of what happened: read-only. Schedules themselves are django-q2's
-admin (Django Q › Scheduled tasks), where their cron can be edited.
+Job runs, snapshots and checkups are records of what happened: read-only. A checkup's report and plan
+(every finding's ids, megabytes on a large store) are left out: the console's Doctor and Cleanup pages
+show them a page at a time. Schedules themselves are django-q2's admin (Django Q › Scheduled tasks), where
+their cron can be edited.
 """
 
 from django.contrib import admin
 
-from governance.models import DigestChannel, HygieneSnapshot, JobRun
+from governance.models import Checkup, DigestChannel, HygieneSnapshot, JobRun
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -19,7 +22,7 @@ class ReadOnly(admin.ModelAdmin):
 
 @admin.register(JobRun)
 class JobRunAdmin(ReadOnly):
-    list_display = ["job", "started_at", "finished_at", "outcome", "counts", "error"]
+    list_display = ["job", "started_at", "finished_at", "outcome", "counts", "error", "step", "done", "total"]
     list_filter = ["job", "outcome"]
     date_hierarchy = "started_at"
 
@@ -28,6 +31,13 @@ class JobRunAdmin(ReadOnly):
 class HygieneSnapshotAdmin(ReadOnly):
     list_display = ["taken_at", "score", "counts", "oldest_pending_at"]
     date_hierarchy = "taken_at"
+
+
+@admin.register(Checkup)
+class CheckupAdmin(ReadOnly):
+    list_display = ["computed_at", "last_event_id"]
+    fields = ["computed_at", "last_event_id", "score"]
+    date_hierarchy = "computed_at"
 
 
 @admin.register(DigestChannel)

@@ -12,7 +12,8 @@ Pinned memories are in no step. Applying deletes, so the delete policy decides f
 (``lifecycle.check_delete_allowed``): ``deny`` refuses the whole apply, ``ask`` needs the owner's
 confirmation (``--yes`` or the console's confirm step).
 Each step runs in its own transactions; the plan's fingerprint lets the console refuse to apply a plan
-that changed after the owner saw it.
+that changed after the owner saw it. The console applies a plan through the job cluster (``apply_job``),
+which keeps its progress, action by action, on its ``JobRun``.
 """
 
 import hashlib
@@ -20,11 +21,12 @@ import json
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from governance import consolidation, doctor, prune
+from governance.jobs import recorded
 from memories import lifecycle
 from memories.lifecycle import LifecycleError
 from memories.models import UNUSED_DAYS, Layer, Memory, MemorySettings
@@ -147,13 +149,18 @@ def plan(now=None, report=None):
     return CleanupPlan(actions=tuple(actions), delete_policy=policy, counts=counts)
 
 
+def plan_changed():
+    """The refusal of a plan that is no longer the one the owner saw."""
+    return LifecycleError(_("the store changed since the plan was made; review the new plan; nothing was changed"))
+
+
 def checked_plan(*, confirmed=False, fingerprint=None, now=None):
     """The plan as it is now, once the delete policy allows applying it and (given the ``fingerprint``
     of the plan the owner saw) it is still that plan."""
     lifecycle.check_delete_allowed(confirmed=confirmed)
     current = plan(now)
     if fingerprint is not None and fingerprint != current.fingerprint:
-        raise LifecycleError(_("the store changed since the plan was made; review the new plan; nothing was changed"))
+        raise plan_changed()
     return current
 
 
@@ -202,3 +209,30 @@ def apply(*, actor, confirmed=False, fingerprint=None, now=None, progress=None):
             return item
         if progress:
             progress(*item)
+
+
+@dataclass(frozen=True)
+class AppliedCounts:
+    """What an applied plan did, as the job's record keeps it (the merged memories' ids are in the
+    history's ``merge`` events)."""
+
+    merged: int  # groups merged
+    marked_stale: int
+    archived: int
+    soft_deleted: int
+    hard_deleted: int
+
+
+@recorded("cleanup", reports_progress=True)
+def apply_job(*, actor, confirmed, fingerprint, language, progress):
+    """The console's apply, in the job cluster: ``apply`` of the plan with ``fingerprint``, its progress
+    (``step``, actions ``done`` of ``total``) kept on the run, a refusal in the owner's ``language``."""
+    with translation.override(language):
+        applied = apply(actor=actor, confirmed=confirmed, fingerprint=fingerprint, progress=progress)
+    return AppliedCounts(
+        merged=len(applied.merged),
+        marked_stale=applied.marked_stale,
+        archived=applied.archived,
+        soft_deleted=applied.soft_deleted,
+        hard_deleted=applied.hard_deleted,
+    )

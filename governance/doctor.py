@@ -18,9 +18,8 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
 
-from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, Exists, Max, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -28,7 +27,7 @@ from memories import vectors
 from memories.language import embeddings
 from memories.language.folding import fold
 from memories.language.meaning import Variant, contradict, meaning, same_fact
-from memories.models import AuditEvent, Memory, MemorySettings, Scope
+from memories.models import Memory, MemorySettings, Scope
 from memories.retrieval import prompt
 from memories.screening.venting import is_venting
 
@@ -314,13 +313,25 @@ def find_broken_chains():
 # ---------------------------------------------------------------------------------------------------
 
 
-def analyze(mode=None, now=None):
-    """The doctor's report; ``mode`` (``duplicates``, ``stale`` or ``conflicts``) limits it to one part."""
+# What a full report looks at, in order: the steps its ``progress`` names.
+PARTS = ("duplicates", "stale", "noise", "core", "missing_metadata", "broken_chains")
+
+
+def analyze(mode=None, now=None, progress=None):
+    """The doctor's report; ``mode`` (``duplicates``, ``stale`` or ``conflicts``) limits it to one part.
+    ``progress(part, done, total)`` is called as each part of ``PARTS`` starts (``done`` parts of
+    ``total`` finished), for a full report."""
     if mode is not None and mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     now = now or timezone.now()
+
+    def starting(part):
+        if progress and mode is None:
+            progress(part, PARTS.index(part), len(PARTS))
+
     parts, details = {}, {}
     if mode in (None, "duplicates", "conflicts"):
+        starting("duplicates")
         parts["duplicates"], parts["conflicts"] = find_duplicates_and_conflicts(now)
         details["duplicates_memories"] = sum(len(group) for group in parts["duplicates"])
         if mode == "duplicates":
@@ -328,29 +339,18 @@ def analyze(mode=None, now=None):
         if mode == "conflicts":
             parts.pop("duplicates")
     if mode in (None, "stale"):
+        starting("stale")
         parts["stale"], stale_details = find_stale(now)
         details.update(stale_details)
     if mode is None:
+        starting("noise")
         parts["noise"], noise_details = find_noise(now)
         details.update(noise_details)
+        starting("core")
         parts["core"] = core_report(now)
+        starting("missing_metadata")
         parts["missing_metadata"] = find_missing_metadata(now)
+        starting("broken_chains")
         parts["broken_chains"], chain_details = find_broken_chains()
         details.update(chain_details)
     return Report(**parts, details=details)
-
-
-REPORT_CACHE_SECONDS = 300
-
-
-def recent_report():
-    """The full report for the console, reused until the store changes or five minutes pass.
-
-    A full analysis of a large store takes seconds, too long for every page load. Every change to a
-    memory writes an audit event, so the newest event (with the row counts) marks the store's state;
-    the time limit covers what changes by the clock alone (expiry, staleness).
-    """
-    state = AuditEvent.objects.aggregate(last=Max("id"), at=Max("at"), events=Count("id"))
-    at = state["at"].timestamp() if state["at"] else 0
-    key = f"doctor-report:{state['last']}:{at}:{state['events']}:{Memory.objects.count()}"
-    return cache.get_or_set(key, analyze, REPORT_CACHE_SECONDS)

@@ -2,14 +2,17 @@
 
 A job is a plain function in its own module (``prune``, ``retention``, ``hygiene.snapshot``, ``backups``,
 ``digest``) doing one unit of work and returning a frozen dataclass of what it did. ``recorded`` keeps a
-``JobRun`` of every run (start, end, outcome, the result's counts or the error); ``governance.schedules``
-points django-q2 at them, and ``run_soon`` queues one for the cluster now (the console's "back up now").
+``JobRun`` of every run (start, end, outcome, the result's counts or the error) and, for a job that
+reports it, its progress; ``governance.schedules`` points django-q2 at them, and ``run_soon`` queues one
+for the cluster now (the console's "back up now", "recompute", "apply this plan").
 """
 
 import functools
 import time
 from dataclasses import asdict
+from datetime import timedelta
 
+from django.conf import settings
 from django.utils import timezone
 from django_q.tasks import async_task
 
@@ -27,15 +30,22 @@ JOB_ACTOR = "system:jobs"
 BATCH_TARGET_SECONDS = 0.3
 BATCH_PAUSE_SECONDS = 0.02
 BATCH_MIN, BATCH_START, BATCH_MAX = 20, 200, 5000
+# A running job writes its progress at most this often (each write is a write transaction), and at
+# every change of step.
+PROGRESS_SECONDS = 0.25
 
 
-def recorded(job):
-    """Keep a ``JobRun`` for every call of the decorated job: its result's fields, or its error."""
+def recorded(job, *, reports_progress=False):
+    """Keep a ``JobRun`` for every call of the decorated job: its result's fields, or its error. With
+    ``reports_progress`` the job is given ``progress(step, done, total)`` to call as it goes, which keeps
+    how far it is on the run (``Progress``)."""
 
     def decorate(function):
         @functools.wraps(function)
         def wrapper(*args, **kwargs):
             run = JobRun.objects.create(job=job, started_at=timezone.now())
+            if reports_progress:
+                kwargs["progress"] = Progress(run.pk)
             try:
                 result = function(*args, **kwargs)
             except Exception as error:
@@ -66,11 +76,28 @@ def _ending(*, result=None, error=None):
     return {"finished_at": timezone.now(), "outcome": JobRun.Outcome.OK, "counts": json_ready(asdict(result))}
 
 
-def run_soon(function):
-    """Queue the job ``function`` (its dotted path) for the job cluster; returns when it was queued, to
-    find its run with ``first_run_since``."""
+class Progress:
+    """How far a running job is, kept on its ``JobRun``: the step it is on and ``done`` of ``total``
+    units (the job says what a unit is), written at most every ``PROGRESS_SECONDS``."""
+
+    def __init__(self, run_id):
+        self.run_id = run_id
+        self.step = None
+        self.written_at = 0.0
+
+    def __call__(self, step, done, total):
+        now = time.monotonic()
+        if step == self.step and now - self.written_at < PROGRESS_SECONDS:
+            return
+        JobRun.objects.filter(pk=self.run_id).update(step=step, done=done, total=total)
+        self.step, self.written_at = step, now
+
+
+def run_soon(function, **kwargs):
+    """Queue the job ``function`` (its dotted path) with ``kwargs`` for the job cluster; returns when it
+    was queued, to find its run with ``first_run_since``."""
     queued_at = timezone.now()
-    async_task(function)
+    async_task(function, **kwargs)
     return queued_at
 
 
@@ -78,6 +105,15 @@ def first_run_since(job, moment):
     """The first run of ``job`` started at or after ``moment``: what a run queued then became (or a
     scheduled one that came first), None while it waits for the cluster."""
     return JobRun.objects.filter(job=job, started_at__gte=moment).order_by("started_at", "id").first()
+
+
+def running(job, now=None):
+    """The run of ``job`` going on now, if any: one still marked running and started within the
+    cluster's timeout (a run the cluster killed stays marked running, and is past)."""
+    now = now or timezone.now()
+    since = now - timedelta(seconds=settings.Q_CLUSTER["timeout"])
+    runs = JobRun.objects.filter(job=job, outcome=JobRun.Outcome.RUNNING, started_at__gte=since)
+    return runs.order_by("-started_at", "-id").first()
 
 
 class Batches:

@@ -14,7 +14,9 @@ from django.utils.translation import gettext as _
 
 
 class JobRun(models.Model):
-    """One run of a maintenance job: when, how it ended and what it did (its result as counts)."""
+    """One run of a maintenance job: when, how it ended and what it did (its result as counts). A job
+    that reports its progress keeps the step it is on and how many of its units are done, for the
+    console's progress bar."""
 
     class Outcome(models.TextChoices):
         RUNNING = "running", "running"
@@ -27,6 +29,9 @@ class JobRun(models.Model):
     outcome = models.CharField(max_length=16, choices=Outcome.choices, default=Outcome.RUNNING)
     counts = models.JSONField(default=dict, blank=True)
     error = models.TextField(blank=True, default="")
+    step = models.CharField(max_length=64, blank=True, default="")
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
 
     class Meta:
         db_table = "governance_job_run"
@@ -35,6 +40,25 @@ class JobRun(models.Model):
 
     def __str__(self):
         return f"{self.job} at {self.started_at:%Y-%m-%d %H:%M} ({self.outcome})"
+
+
+class Checkup(models.Model):
+    """What the doctor job found at one moment: the doctor's report, the hygiene score and the cleanup
+    plan (``governance.checkup``), kept for the console's doctor and cleanup pages to read."""
+
+    computed_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # The history's newest event when the job started: a newer one means the store changed since.
+    last_event_id = models.BigIntegerField(null=True, blank=True)
+    report = models.JSONField(default=dict)
+    score = models.JSONField(default=dict)
+    plan = models.JSONField(default=dict)
+
+    class Meta:
+        db_table = "governance_checkup"
+        ordering = ["-computed_at", "-id"]
+
+    def __str__(self):
+        return f"checkup of {self.computed_at:%Y-%m-%d %H:%M}"
 
 
 class HygieneSnapshot(models.Model):

@@ -36,6 +36,7 @@ JOBS = (
     Job("bestie-prune", "prune", "governance.prune.prune", "30 3 * * *"),
     Job("bestie-message-retention", "message_retention", "governance.retention.message_retention", "45 3 * * *"),
     Job("bestie-hygiene", "hygiene", "governance.hygiene.snapshot", "0 4 * * *"),
+    Job("bestie-doctor", "doctor", "governance.checkup.compute", "15 4 * * *"),
     Job("bestie-erasure", "erasure", "governance.erasure.finish_pending", "*/5 * * * *"),
     Job(DIGEST_SCHEDULE, "digest", "governance.digest.send_scheduled", DEFAULT_DIGEST_CRON),
 )

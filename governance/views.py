@@ -11,26 +11,25 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db import connection, transaction
-from django.http import FileResponse, Http404, StreamingHttpResponse
+from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import filesizeformat
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
 from django.utils.formats import localize
-from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
-from governance import backups, channels, cleanup, consolidation, doctor, hygiene, jobs, schedules, uploads
+from governance import backups, channels, checkup, consolidation, hygiene, jobs, schedules, uploads
 from governance.forms import ChannelForm, HeldImportForm, ImportForm, PoliciesForm, TokenForm
 from governance.models import DigestChannel, JobRun
 from memories import agent_tokens, transfer
 from memories.lifecycle import MAX_ID, LifecycleError, actors, policies
-from memories.models import Memory, MemorySettings, Policy, words_of
+from memories.models import Memory, MemorySettings, Policy, state_label, words_of
 from review import undo
 
 
@@ -135,43 +134,166 @@ def revoke_token(request):
 
 
 # ---------------------------------------------------------------------------------------------------
-# Doctor, merges and cleanup (SPEC §5)
+# Doctor, merges and cleanup (SPEC §5). The report, the hygiene score and the cleanup plan are the newest
+# checkup's (``governance.checkup``): the pages read it, a page of findings at a time, and Recompute
+# queues the doctor job for the cluster; the page follows the run (``?queued=`` the time it was queued)
+# and shows the new checkup when it is there. Applying a plan is a job too, with its own progress page.
 
-DOCTOR_GROUPS_SHOWN = 50
+FINDINGS_PER_PAGE = 25
+# A duplicate group or a contradiction is several memories: fewer of them make a page.
+GROUPS_PER_PAGE = 10
+# A page of the largest groups of a big store names more ids than SQLite takes in one query.
+IDS_PER_QUERY = 5000
+# Texts shown of one duplicate group (a large store has groups of hundreds); the merge review has them all.
+MEMBERS_SHOWN = 5
+ACTIONS_PER_PAGE = 25
+# Ids listed for one cleanup action; its count is whole.
+IDS_SHOWN = 12
+GROUP_SECTIONS = ("duplicates", "conflicts")
+MEMORY_SECTIONS = {
+    "stale": gettext_lazy("Stale"),
+    "noise": gettext_lazy("Low-value noise"),
+    "missing_metadata": gettext_lazy("Missing metadata"),
+    "broken_chains": gettext_lazy("Broken supersede chains"),
+}
+MEMORY_SECTIONS_EMPTY = {
+    "stale": gettext_lazy("Nothing stale."),
+    "noise": gettext_lazy("No noise."),
+    "missing_metadata": gettext_lazy("No memory is missing metadata."),
+    "broken_chains": gettext_lazy("No broken chains."),
+}
+SECTIONS = (*GROUP_SECTIONS, *MEMORY_SECTIONS)
+# What a running doctor or cleanup job is doing, by the step its progress names.
+STEP_LABELS = {
+    "duplicates": gettext_lazy("looking for duplicates and contradictions"),
+    "stale": gettext_lazy("looking for stale memories"),
+    "noise": gettext_lazy("looking for noise"),
+    "core": gettext_lazy("weighing the core tier"),
+    "missing_metadata": gettext_lazy("looking for missing metadata"),
+    "broken_chains": gettext_lazy("checking supersede chains"),
+    "score": gettext_lazy("scoring hygiene"),
+    "plan": gettext_lazy("planning the cleanup"),
+    "merge": gettext_lazy("merging duplicates"),
+    "mark_stale": gettext_lazy("marking stale"),
+    "archive": gettext_lazy("archiving"),
+    "soft_delete": gettext_lazy("soft-deleting noise"),
+    "hard_delete": gettext_lazy("hard-deleting"),
+}
 
 
-def _texts(groups):
-    ids = {i for group in groups for i in group}
-    return Memory.objects.in_bulk(ids)
+def _doctor_job(queued_at):
+    """The doctor job's run a page follows: the one queued from it, or else one going on now."""
+    if queued_at is None and (run := jobs.running("doctor")):
+        queued_at = run.started_at
+    state = _job_state("doctor", queued_at) if queued_at else {"run": None, "waiting": False, "queued_at": None}
+    return _with_progress(state)
+
+
+def _with_progress(state):
+    run = state["run"]
+    state["step"] = STEP_LABELS.get(run.step, run.step) if run else ""
+    state["failed"] = run is not None and run.outcome == JobRun.Outcome.FAILED
+    return state
+
+
+def _status(request, view, context):
+    """The answer to a page's poll of its job: the status while the run goes on or when it failed, the
+    page itself once it is done."""
+    job = context["job"]
+    if job["waiting"] or job["failed"]:
+        return render(request, f"{context['template']}#status", context)
+    return HttpResponseClientRedirect(reverse(view))
+
+
+@require_POST
+@login_required
+def recompute(request):
+    """Queue the doctor job, unless one is going on already, and follow it on the page it was asked
+    from."""
+    view = "governance:cleanup" if request.POST.get("next") == "cleanup" else "governance:doctor"
+    run = jobs.running("doctor")
+    return _queued(view, run.started_at if run else jobs.run_soon("governance.checkup.compute"))
+
+
+def _page_number(request, section):
+    return request.GET.get("page") if request.GET.get("section") == section else 1
+
+
+def _findings(request, report):
+    """Each section of findings, a page of it: its count, the page and its memories as they are now."""
+    pages = {
+        name: Paginator(
+            getattr(report, name), GROUPS_PER_PAGE if name in GROUP_SECTIONS else FINDINGS_PER_PAGE
+        ).get_page(_page_number(request, name))
+        for name in SECTIONS
+    }
+    # Whole rows only for what is shown; of the rest of a group, whether each member is still live.
+    members = sorted({i for name in GROUP_SECTIONS for group in pages[name] for i in group})
+    live = set()
+    for start in range(0, len(members), IDS_PER_QUERY):
+        batch = members[start : start + IDS_PER_QUERY]
+        live.update(Memory.objects.live().filter(pk__in=batch).values_list("pk", flat=True))
+    shown = {i for group in pages["duplicates"] for i in group[:MEMBERS_SHOWN]}
+    shown.update(i for group in pages["conflicts"] for i in group)
+    shown.update(i for name in MEMORY_SECTIONS for i in pages[name])
+    rows = Memory.objects.in_bulk(shown)
+    sections = {}
+    for name in GROUP_SECTIONS:
+        groups = []
+        for group in pages[name]:
+            live_ids = [i for i in group if i in live]
+            listed = group[:MEMBERS_SHOWN] if name == "duplicates" else group
+            groups.append(
+                {
+                    "members": [rows[i] for i in listed if i in rows],
+                    "more": len(group) - len(listed),
+                    "live_ids": live_ids,
+                    "live": [rows[i] for i in live_ids if i in rows],
+                    # A group merged or resolved since the report has nothing left to act on.
+                    "open": len(live_ids) > 1,
+                }
+            )
+        sections[name] = {"name": name, "count": len(getattr(report, name)), "page": pages[name], "groups": groups}
+    for conflict in sections["conflicts"]["groups"]:
+        conflict["suggested"] = consolidation.newest(conflict["live"]).pk if conflict["live"] else None
+    for name, title in MEMORY_SECTIONS.items():
+        sections[name] = {
+            "name": name,
+            "title": title,
+            "empty": MEMORY_SECTIONS_EMPTY[name],
+            "count": len(getattr(report, name)),
+            "page": pages[name],
+            "rows": [
+                {"id": i, "memory": rows.get(i), "state": state_label(rows[i].state()) if i in rows else ""}
+                for i in pages[name]
+            ],
+        }
+    return sections
 
 
 @require_GET
 @login_required
 def doctor_page(request):
-    report = doctor.recent_report()
-    score = hygiene.score(report=report)
-    shown = report.duplicates[:DOCTOR_GROUPS_SHOWN] + report.conflicts[:DOCTOR_GROUPS_SHOWN]
-    rows = _texts(shown)
-    conflicts = [
-        {"members": [rows[i] for i in group], "suggested": consolidation.newest([rows[i] for i in group]).pk}
-        for group in report.conflicts[:DOCTOR_GROUPS_SHOWN]
-    ]
+    job = _doctor_job(_queued_at(request))
+    latest = checkup.latest(plan=False)
+    context = {"job": job, "checkup": latest, "next": "doctor", "template": "governance/doctor.html"}
+    if request.htmx and request.htmx.target == "status":
+        return _status(request, "governance:doctor", context)
+    if latest is not None:
+        sections = _findings(request, latest.report)
+        section = request.GET.get("section")
+        if request.htmx and section in sections:
+            partial = section if section in GROUP_SECTIONS else "memories"
+            return render(request, f"governance/doctor.html#{partial}", {**context, "section": sections[section]})
+        context["sections"] = sections
+        context["memory_sections"] = [sections[name] for name in MEMORY_SECTIONS]
     # The chart is built from numbers and dates only: nothing in it comes from a memory's text.
-    chart = mark_safe(hygiene.chart(hygiene.trend()))
-    parts = [(name, hygiene.PART_LABELS.get(name, name), part) for name, part in score.parts.items()]
-    return render(
-        request,
-        "governance/doctor.html",
-        {
-            "report": report,
-            "score": score,
-            "parts": parts,
-            "chart": chart,
-            "duplicates": [[rows[i] for i in group] for group in report.duplicates[:DOCTOR_GROUPS_SHOWN]],
-            "conflicts": conflicts,
-            "shown": DOCTOR_GROUPS_SHOWN,
-        },
-    )
+    context["chart"] = mark_safe(hygiene.chart(hygiene.trend()))
+    if latest is not None:
+        context["parts"] = [
+            (name, hygiene.PART_LABELS.get(name, name), part) for name, part in latest.score["parts"].items()
+        ]
+    return render(request, "governance/doctor.html", context)
 
 
 def _ids(values):
@@ -256,53 +378,79 @@ def resolve_conflict(request):
     return redirect("governance:doctor")
 
 
-PROGRESS_MARK = "<!-- progress -->"
-
-
 @require_http_methods(["GET", "POST"])
 @login_required
 def cleanup_page(request):
-    """The cleanup plan, every action with its reason; the confirm step applies exactly this plan and
-    streams its progress, one line per action, as the browser receives it."""
+    """The newest checkup's cleanup plan, every action with its reason, a page at a time; the confirm step
+    asks the job cluster to apply exactly this plan and opens the page following its progress."""
     if request.method == "POST":
         confirmed = request.POST.get("yes") == "on"
+        fingerprint = request.POST.get("fingerprint", "")
         try:
-            current = cleanup.checked_plan(confirmed=confirmed, fingerprint=request.POST.get("fingerprint", ""))
+            checkup.check_apply(confirmed=confirmed, fingerprint=fingerprint)
         except LifecycleError as error:
             messages.error(request, str(error))
             return redirect("governance:cleanup")
-        page = render_to_string("governance/cleanup_progress.html", {"plan": current}, request=request)
-        head, tail = page.split(PROGRESS_MARK)
-        return StreamingHttpResponse(_cleanup_stream(current, actors.owner(request.user), confirmed, head, tail))
-    plan = cleanup.plan()
-    return render(request, "governance/cleanup.html", {"plan": plan, "shown": DOCTOR_GROUPS_SHOWN})
+        queued_at = jobs.run_soon(
+            "governance.cleanup.apply_job",
+            actor=actors.owner(request.user),
+            confirmed=confirmed,
+            fingerprint=fingerprint,
+            language=translation.get_language(),
+        )
+        return _queued("governance:cleanup-progress", queued_at)
+    latest = checkup.latest(report=False)
+    context = {
+        "job": _doctor_job(_queued_at(request)),
+        "checkup": latest,
+        "next": "cleanup",
+        "template": "governance/cleanup.html",
+        "shown": IDS_SHOWN,
+    }
+    if request.htmx and request.htmx.target == "status":
+        return _status(request, "governance:cleanup", context)
+    if latest is not None:
+        context["plan"] = latest.plan
+        context["page"] = Paginator(latest.plan["actions"], ACTIONS_PER_PAGE).get_page(request.GET.get("page"))
+    template = "governance/cleanup.html#plan" if request.htmx and latest else "governance/cleanup.html"
+    return render(request, template, context)
 
 
-def _cleanup_stream(current, who, confirmed, head, tail):
-    yield head
-    for item in cleanup.carry_out(current, actor=who, confirmed=confirmed):
-        if isinstance(item, cleanup.Applied):
-            summary = _(
-                "Cleanup done: merged %(merged)s groups, marked %(stale)s stale, archived %(archived)s, "
-                "soft-deleted %(soft)s, hard-deleted %(hard)s."
-            ) % {
-                "merged": len(item.merged),
-                "stale": item.marked_stale,
-                "archived": item.archived,
-                "soft": item.soft_deleted,
-                "hard": item.hard_deleted,
-            }
-            yield format_html('<li class="done" role="status">{}</li>\n', summary)
-        else:
-            step, done, total = item
-            yield format_html("<li>[{}/{}] {}</li>\n", done, total, cleanup.STEP_LABELS[step])
-    yield tail
+def _applied_summary(counts):
+    return _(
+        "Cleanup done: merged %(merged)s groups, marked %(stale)s stale, archived %(archived)s, "
+        "soft-deleted %(soft)s, hard-deleted %(hard)s."
+    ) % {
+        "merged": counts["merged"],
+        "stale": counts["marked_stale"],
+        "archived": counts["archived"],
+        "soft": counts["soft_deleted"],
+        "hard": counts["hard_deleted"],
+    }
+
+
+@require_GET
+@login_required
+def cleanup_progress(request):
+    """How the applying of a plan goes: waiting for the cluster, the action it is on, then what it did
+    or why it was refused."""
+    queued_at = _queued_at(request)
+    if queued_at is None:
+        return redirect("governance:cleanup")
+    job = _with_progress(_job_state("cleanup", queued_at))
+    run = job["run"]
+    summary = _applied_summary(run.counts) if run and run.outcome == JobRun.Outcome.OK else ""
+    context = {"job": job, "summary": summary}
+    template = "governance/cleanup_progress.html#progress" if request.htmx else "governance/cleanup_progress.html"
+    return render(request, template, context)
 
 
 # ---------------------------------------------------------------------------------------------------
 # Maintenance jobs (SPEC §6): their schedules and every run
 
 JOB_LABELS = {
+    "doctor": gettext_lazy("Doctor report"),
+    "cleanup": gettext_lazy("Cleanup"),
     "backup": gettext_lazy("Backup"),
     "prune": gettext_lazy("Prune"),
     "message_retention": gettext_lazy("Message retention"),

@@ -1,11 +1,18 @@
-"""Real servers on 127.0.0.1 for the outbound calls under test (chat APIs, webhooks, a model): one that
-answers HTTP, and one that takes connections and never answers."""
+"""Real servers for what is under test: on 127.0.0.1 for the outbound calls (chat APIs, webhooks, a model),
+one that answers HTTP and one that takes connections and never answers; and the job cluster."""
 
 import json
+import os
+import signal
 import socket
+import subprocess
+import sys
 import threading
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class _JSONHandler(BaseHTTPRequestHandler):
@@ -57,3 +64,32 @@ def silent_server():
     listening socket's backlog) and the request sent, and no reply ever comes."""
     with socket.create_server(("127.0.0.1", 0), backlog=16) as listener:
         yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+
+
+@contextmanager
+def job_cluster(env, log_path):
+    """``manage.py qcluster`` with ``env`` (``tests.factories.child_env``: this test's database), as
+    ``bestie serve`` starts it, its output in ``log_path``; stopped after."""
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "manage.py", "qcluster"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        yield process
+    finally:
+        # As ``bestie serve`` stops it: the cluster is asked, then whatever is left of its group is killed.
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass

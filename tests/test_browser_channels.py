@@ -1,53 +1,24 @@
 """The channels and backups pages in a real browser (Debian's Chromium, headless): an email channel added
 and tested against a local SMTP server; a backup made by a real job cluster and listed."""
 
-import os
-import signal
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
 from governance import backups
 from governance.models import DigestChannel
 from tests.factories import add_memory, child_env
+from tests.servers import job_cluster
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 @pytest.fixture
-def job_cluster(settings, tmp_path):
-    """``manage.py qcluster`` on this test's database, as ``bestie serve`` starts it, backing up into
-    ``tmp_path``; stopped after."""
+def backup_cluster(settings, tmp_path):
+    """The job cluster on this test's database, backing up into ``tmp_path``; stopped after."""
     settings.BESTIE_BACKUP_DIR = tmp_path / "backups"
     env = {**child_env(), "BESTIE_BACKUP_DIR": str(settings.BESTIE_BACKUP_DIR), "BESTIE_Q_WORKERS": "1"}
-    with open(tmp_path / "qcluster.log", "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "manage.py", "qcluster"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
+    with job_cluster(env, tmp_path / "qcluster.log"):
         yield settings.BESTIE_BACKUP_DIR
-    finally:
-        # As ``bestie serve`` stops it: the cluster is asked, then whatever is left of its group is killed.
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 def test_owner_adds_an_email_channel_and_sends_it_a_test(live_server, logged_in, smtp):
@@ -76,7 +47,7 @@ def test_owner_adds_an_email_channel_and_sends_it_a_test(live_server, logged_in,
 
 
 @pytest.mark.sqlite
-def test_owner_makes_a_backup_through_the_job_cluster_and_sees_it_listed(live_server, logged_in, job_cluster):
+def test_owner_makes_a_backup_through_the_job_cluster_and_sees_it_listed(live_server, logged_in, backup_cluster):
     add_memory("User prefers concise replies.")
     page = logged_in
     page.goto(f"{live_server.url}/backups/")
@@ -86,7 +57,7 @@ def test_owner_makes_a_backup_through_the_job_cluster_and_sees_it_listed(live_se
 
     # The page polls until the cluster has made it, then lists it.
     expect(page.get_by_text("integrity ok")).to_be_visible(timeout=30_000)
-    [made] = backups.backups(job_cluster)
+    [made] = backups.backups(backup_cluster)
     listed = page.locator("#backups .item").filter(has_text=made.name)
     expect(listed).to_be_visible()
     expect(listed.get_by_role("link", name="Download")).to_have_attribute("href", f"/backups/{made.name}/download/")

@@ -26,3 +26,13 @@ def test_dashboard_shows_tiers_pending_oldest_age_and_flagged(console):
     assert "Oldest waiting for 3\xa0days" in page
     assert "<td>1</td>" in page  # one live core memory
     assert '<a href="/core/">' in page.split("Core tier")[1]  # the tier's figure opens the core profile
+
+
+def test_the_oldest_proposal_s_age_reads_in_vietnamese(console):
+    """Django's own Vietnamese catalog keeps the age's words under older ids: the console's has them."""
+    with time_machine.travel(datetime(2026, 5, 1, 9, 0, tzinfo=UTC), tick=False):
+        propose("User wants summaries on Fridays.")
+    console.post("/i18n/setlang/", {"language": "vi", "next": "/"})
+    with time_machine.travel(datetime(2026, 5, 4, 10, 0, tzinfo=UTC), tick=False):
+        page = text_of(console.get("/"))
+    assert "Đề xuất cũ nhất đã chờ 3\xa0ngày, 1\xa0giờ" in page and "days" not in page

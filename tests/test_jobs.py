@@ -1,11 +1,13 @@
 """Maintenance jobs on crafted data with frozen time: prune under each delete policy, hygiene snapshots,
-message retention, the job-run history, the schedules, and prune beside concurrent writers."""
+message retention, the job-run history and a running job's progress, the schedules, and prune beside
+concurrent writers."""
 
 import importlib
 import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -183,6 +185,50 @@ def test_a_failing_job_is_recorded_with_its_error(db, frozen):
 
 # ---------------------------------------------------------------------------------------------------
 # Hygiene
+
+
+def test_a_job_s_progress_is_kept_on_its_run(db, monkeypatch):
+    run = JobRun.objects.create(job="cleanup")
+    progress = jobs.Progress(run.pk)
+    progress("merge", 0, 10)
+    progress("merge", 1, 10)  # within PROGRESS_SECONDS of the last write: not written
+    run.refresh_from_db()
+    assert (run.step, run.done, run.total) == ("merge", 0, 10)
+    progress("archive", 2, 10)  # a new step is always written
+    run.refresh_from_db()
+    assert (run.step, run.done, run.total) == ("archive", 2, 10)
+    monkeypatch.setattr(jobs, "PROGRESS_SECONDS", 0)
+    progress("archive", 3, 10)
+    run.refresh_from_db()
+    assert run.done == 3
+
+
+@dataclass(frozen=True)
+class Seen:
+    step: str
+    done: int
+    total: int
+
+
+def test_a_job_recorded_with_progress_is_given_it(db):
+    @jobs.recorded("test", reports_progress=True)
+    def job(*, progress):
+        progress("only", 1, 2)
+        run = JobRun.objects.get(job="test")
+        return Seen(run.step, run.done, run.total)
+
+    assert job() == Seen("only", 1, 2)
+    assert JobRun.objects.get(job="test").outcome == JobRun.Outcome.OK
+
+
+def test_running_is_a_run_still_going_not_one_the_cluster_killed(db):
+    now = datetime.now(UTC)
+    assert jobs.running("doctor", now) is None
+    JobRun.objects.create(job="doctor", started_at=now - timedelta(seconds=settings.Q_CLUSTER["timeout"] + 5))
+    assert jobs.running("doctor", now) is None
+    current = JobRun.objects.create(job="doctor", started_at=now - timedelta(seconds=5))
+    JobRun.objects.create(job="doctor", started_at=now, outcome=JobRun.Outcome.OK, finished_at=now)
+    assert jobs.running("doctor", now) == current
 
 
 def test_hygiene_snapshot_stores_the_counts_and_a_score(db, frozen):
