@@ -43,7 +43,10 @@ def week_start(now=None):
 
 
 def reviewed_this_week(now=None):
-    return AuditEvent.objects.filter(note=NOTE, at__gte=week_start(now)).values("memory_id").distinct().count()
+    # The few events of this week are read by their time and their memories counted here: asked for a
+    # distinct count, SQLite walked the whole history in memory_id order instead (10-20 ms at 100k events).
+    events = AuditEvent.objects.filter(note=NOTE, at__gte=week_start(now)).order_by()
+    return len(set(events.values_list("memory_id", flat=True)))
 
 
 def due(now=None):

@@ -55,6 +55,8 @@ PROFILE_SUBJECTS = frozenset(
 # settled by the owner", and the profile's lasting decisions are those.
 DECISION = "decision"
 SUGGESTIONS = 20
+# The candidates ``suggestions`` reads first, in the core tier's order.
+SUGGESTION_SLICE = 100
 # The core layer should hold a handful; a store that let it grow is shown this many, with the count of all.
 CORE_SHOWN = 200
 
@@ -84,13 +86,16 @@ def suggestions(limit=SUGGESTIONS, now=None):
         .filter(layer=Layer.WORKING, scope=Scope.CORE, kind__in=PROFILE_KINDS | PERSONAL_KINDS | {DECISION})
         .order_by(*CORE_ORDER)
     )
-    found = []
-    for memory in candidates.iterator(chunk_size=500):
-        if belongs_to_profile(memory):
-            found.append(memory)
-            if len(found) == limit:
-                break
-    return found
+    # Read in slices, each twice the one before: the first is usually enough, and the database stops there
+    # (PostgreSQL's cursor for a whole read first sorted every candidate, 60-80 ms on a 100k store).
+    found, start, size = [], 0, SUGGESTION_SLICE
+    while len(found) < limit:
+        rows = list(candidates[start : start + size])
+        found.extend(memory for memory in rows if belongs_to_profile(memory))
+        if len(rows) < size:
+            break
+        start, size = start + size, size * 2
+    return found[:limit]
 
 
 def promote(memory_id, *, actor):

@@ -1,5 +1,7 @@
-"""What the console's tests share: the owner's actor, the htmx header, a proposal, a memory's events."""
+"""What the console's tests share: the owner's actor, the htmx header, a proposal, a memory's events, and the
+plans of the statements a page runs."""
 
+import re
 from datetime import timedelta
 
 from memories.models import AuditEvent
@@ -91,3 +93,55 @@ def fill_queue(count=37):
         else:
             made.append(propose(f"{QUEUE_TEXTS[n % 10]} ({n})", channel="telegram:123", ttl=timedelta(days=30)))
     return made
+
+
+def plans_of(function, table="memory"):
+    """SQLite's plan for each statement reading ``table`` that ``function`` runs, as ``[(sql, plan)]``.
+    (PostgreSQL plans a test's few rows unlike a store's thousands; its plans at 100k memories are in
+    docs/benchmarks.md.)"""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        function()
+    statements = [sql for query in queries if (sql := query["sql"]).startswith("SELECT") and f'FROM "{table}" ' in sql]
+    plans = []
+    with connection.cursor() as cursor:
+        for sql in statements:
+            cursor.execute("EXPLAIN QUERY PLAN " + sql)
+            plans.append((sql, " ".join(str(row[-1]) for row in cursor.fetchall())))
+    return plans
+
+
+def uses_index(plan, name):
+    """Whether a plan of ``plans_of`` goes through the index ``name`` (not one whose name starts the same)."""
+    return re.search(rf"\b{name}\b", plan) is not None
+
+
+def reads_the_table(sql, table="memory"):
+    """Whether SQLite's program for ``sql`` reads a column of ``table`` itself, not only of its indexes."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = %s", [table])
+        root = cursor.fetchone()[0]
+        cursor.execute("EXPLAIN " + sql)
+        program = cursor.fetchall()
+    # Columns of EXPLAIN: addr, opcode, p1, p2, ...; OpenRead's p1 is the cursor and p2 the root page.
+    cursors = {row[2] for row in program if row[1] == "OpenRead" and row[3] == root}
+    return any(row[1] == "Column" and row[2] in cursors for row in program)
+
+
+def set_planner_statistics(statistics):
+    """SQLite's planner statistics as a store can have them: ``none`` (a new store) or ``sampled`` (what
+    every prune leaves)."""
+    from django.db import connection
+
+    from governance import prune
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE sqlite_schema")  # sqlite_stat1 exists
+        cursor.execute("DELETE FROM sqlite_stat1")
+        if statistics == "sampled":
+            prune.refresh_planner_statistics()
+        cursor.execute("ANALYZE sqlite_schema")  # the planner reads the statistics again

@@ -4,7 +4,9 @@ approving a proposal into it, and its page (full page and htmx fragment)."""
 from types import SimpleNamespace
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from memories import lifecycle
 from memories.models import AuditEvent, Memory, MemorySettings
@@ -80,6 +82,20 @@ def test_suggestions_are_live_working_memories_of_the_profile_in_the_core_order(
 
     assert [m.pk for m in profile.suggestions()] == [pinned.pk, address.pk, language.pk]
     assert [m.pk for m in profile.suggestions(limit=1)] == [pinned.pk]
+
+
+def test_suggestions_are_read_in_slices_and_found_past_the_first():
+    """Reading the candidates whole, PostgreSQL's cursor sorted every one of them first (60-80 ms at 100k
+    memories): they are read a slice at a time, and what only a later slice holds is still found."""
+    for i in range(profile.SUGGESTION_SLICE + 30):
+        add_memory(f"User likes dish number {i}.", subject="food", confidence=0.9)
+    wanted = add_memory("Call the user anh Minh.", kind="addressing", confidence=0.5)
+
+    with CaptureQueriesContext(connection) as queries:
+        found = profile.suggestions()
+
+    assert [memory.pk for memory in found] == [wanted.pk]
+    assert len(queries) == 2 and all("LIMIT" in query["sql"] for query in queries)
 
 
 # ---------------------------------------------------------------------------------------------------

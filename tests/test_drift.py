@@ -10,6 +10,7 @@ from memories import lifecycle
 from memories.models import AuditEvent, Memory
 from review import drift
 from tests.cli import memory, memory_json, refused
+from tests.console import plans_of, reads_the_table, set_planner_statistics, uses_index
 from tests.factories import OWNER, add_memory
 
 NOW = datetime(2026, 6, 3, 9, 0, tzinfo=UTC)  # a Wednesday
@@ -61,6 +62,28 @@ def test_the_weekly_cap_counts_this_weeks_reviews_and_resets_on_monday(db, froze
     with time_machine.travel(NOW + timedelta(days=5), tick=False):  # next Monday
         assert [m.pk for m in drift.drift_queue().items] == [ids[2], ids[1], ids[0]]
     assert [m.pk for m in drift.drift_queue(limit=5).items] == []
+
+
+@pytest.mark.sqlite
+@pytest.mark.parametrize("statistics", ["none", "sampled"])
+def test_the_queue_its_count_and_the_weeks_reviews_are_read_from_indexes(db, frozen, statistics):
+    """At 100k memories the queue sorted every live memory and its count read them all (50 ms each), and
+    the week's reviews were counted by walking the whole history in memory_id order (10-20 ms)."""
+    ids = [confirmed(100 + n) for n in range(30)]
+    for memory_id in ids[:3]:
+        drift.confirm(memory_id, actor=OWNER)
+    set_planner_statistics(statistics)
+
+    queue = plans_of(drift.drift_queue)
+    (_, week) = plans_of(drift.reviewed_this_week, table="memory_history")[0]
+
+    assert len(queue) == 2  # the items and the count of all that are due
+    for sql, plan in queue:
+        assert uses_index(plan, "memory_live_confirmed"), plan
+        assert "TEMP B-TREE" not in plan, plan
+        if "COUNT(" in sql:
+            assert not reads_the_table(sql), sql
+    assert "memory_history_at" in week and "memory_history_memory_id" not in week, week
 
 
 def test_limit_shows_fewer(db, frozen):

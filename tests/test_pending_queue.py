@@ -7,14 +7,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
-from django.db import connection
 
-from governance import prune
 from memories import lifecycle
 from memories.lifecycle import proposals
 from memories.models import AuditEvent, Memory, Message
 from review import views
-from tests.console import ACTOR, HTMX, events, propose, text_of
+from tests.console import ACTOR, HTMX, events, propose, set_planner_statistics, text_of
 from tests.factories import add_memory
 
 pytestmark = pytest.mark.django_db
@@ -114,12 +112,7 @@ def test_the_queue_reads_its_index_in_order_whatever_the_planner_statistics(stat
     (after a prune), the planner once took memory_status_layer_scope and sorted every pending row."""
     for i in range(30):
         propose(f"Proposal number {i}.")
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE sqlite_schema")  # sqlite_stat1 exists
-        cursor.execute("DELETE FROM sqlite_stat1")
-        if statistics == "sampled":
-            prune.refresh_planner_statistics()
-        cursor.execute("ANALYZE sqlite_schema")  # the planner reads the statistics again
+    set_planner_statistics(statistics)
 
     plan = views.pending_rows(views.pending_filter({}))[:51].explain()
 

@@ -123,14 +123,23 @@ def _with_merges(events):
     return sorted(found.values(), key=lambda event: event.pk)
 
 
-def _refusal(events):
-    """Why ``events`` (with their merges') cannot be undone together now, or None."""
-    memory_ids = {event.memory_id for event in events}
-    memories = Memory.objects.in_bulk([i for i in memory_ids if i is not None])
+def _what_followed(events):
+    """The memories of ``events`` and every event of theirs after the first of ``events``, oldest first:
+    what ``_refusal`` checks them against."""
+    memories = Memory.objects.in_bulk({event.memory_id for event in events if event.memory_id is not None})
+    first = min(event.pk for event in events)
+    return memories, list(AuditEvent.objects.filter(memory_id__in=memories, id__gt=first).order_by("id"))
+
+
+def _refusal(events, followed=None):
+    """Why ``events`` (with their merges') cannot be undone together now, or None. ``followed`` is what
+    ``_what_followed`` reads for them, or for more events than these (one memory's whole history)."""
+    memories, history = followed or _what_followed(events)
     ids = {event.pk for event in events}
     later = defaultdict(list)
-    for event in AuditEvent.objects.filter(memory_id__in=memories, id__gt=min(ids)).exclude(pk__in=ids).order_by("id"):
-        later[event.memory_id].append(event)
+    for event in history:
+        if event.pk > min(ids) and event.pk not in ids:
+            later[event.memory_id].append(event)
     superseded_here = {event.memory_id for event in events if event.event == Event.SUPERSEDE}
     for event in events:
         if event.event not in UNDOABLE:
@@ -181,12 +190,14 @@ def revert_refusal(event_ids):
 
 
 def revertible(events):
-    """The ids of the events among ``events`` (one memory's history) that can be undone now."""
-    return {
-        event.pk
-        for event in events
-        if event.event in UNDOABLE and not _changed_nothing(event) and _refusal(_with_merges([event])) is None
-    }
+    """The ids of the events among ``events`` (one memory's history) that can be undone now. What followed
+    them is read once for them all, not once per event: a memory's page offers a revert for each event."""
+    candidates = [event for event in events if event.event in UNDOABLE and not _changed_nothing(event)]
+    groups = {event.pk: _with_merges([event]) for event in candidates}
+    if not groups:
+        return set()
+    followed = _what_followed([event for group in groups.values() for event in group])
+    return {pk for pk, group in groups.items() if _refusal(group, followed) is None}
 
 
 def _when(value):
