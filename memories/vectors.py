@@ -38,7 +38,8 @@ from memories.models import Memory, MemoryVector, Status
 
 log = logging.getLogger(__name__)
 
-TASK = "memories.vectors.embed_task"
+# The task (``memories.lifecycle.proposals.embed_and_check``): vectors, then what they show of proposals.
+TASK = "memories.lifecycle.proposals.embed_and_check"
 SCHEDULE = "embed memories"
 # How many memories one build step reads, and the model embeds at once.
 STEP = 256
@@ -178,15 +179,11 @@ def _enqueue():
         log.exception("could not ask the job cluster for vectors")
 
 
-def embed_task():
-    """The job cluster's task: every missing vector, then done. Off, it removes its schedule."""
-    if not embeddings.enabled():
-        from django_q.models import Schedule
+def unschedule():
+    """Embeddings are off: the minute schedule goes."""
+    from django_q.models import Schedule
 
-        Schedule.objects.filter(name=SCHEDULE).delete()
-        return "embeddings are off"
-    made = build()
-    return f"{made.made} vectors made, {made.missing} missing"
+    Schedule.objects.filter(name=SCHEDULE).delete()
 
 
 # Status and building.
@@ -515,12 +512,29 @@ def nearest(query, queryset, limit, *, wide=4, vector=None):
     embedder = embeddings.embedder()
     if embedder is None:
         return None
-    numpy = _numpy()
     vector = vector.result() if vector is not None else _query_vector(embedder.name, query)
-    ids, scores, vietnamese = index(embedder.name).similarities(vector)
+    return _ranked(embedder.name, vector, queryset, limit, wide)
+
+
+def nearest_to(memory_id, queryset, limit, *, wide=4):
+    """``nearest`` for a stored memory: the memories of ``queryset`` closest in meaning to it, by its own
+    vector. Empty when it has none yet; None when embeddings are off."""
+    embedder = embeddings.embedder()
+    if embedder is None:
+        return None
+    found = index(embedder.name)
+    row = found.position.get(memory_id)
+    if row is None:
+        return Neighbours({}, {})
+    return _ranked(embedder.name, found.matrix[row].copy(), queryset.exclude(pk=memory_id), limit, wide)
+
+
+def _ranked(model, vector, queryset, limit, wide):
+    numpy = _numpy()
+    ids, scores, vietnamese = index(model).similarities(vector)
     if not len(ids):
         return Neighbours({}, {})
-    baseline = _baseline(embedder.name, vector, scores, vietnamese)
+    baseline = _baseline(model, vector, scores, vietnamese)
     mean = numpy.where(vietnamese, baseline[VIETNAMESE][0], baseline[""][0])
     spread = numpy.where(vietnamese, baseline[VIETNAMESE][1], baseline[""][1])
     closeness = (scores - mean) / spread

@@ -15,6 +15,7 @@ from django.db import connection
 
 from memories import lifecycle, vectors
 from memories.language import embeddings
+from memories.lifecycle import proposals
 from memories.models import Memory, MemoryVector
 from memories.retrieval import as_json, build_context
 from memories.retrieval.finding import find
@@ -122,7 +123,7 @@ def test_a_write_asks_the_job_cluster_and_the_task_makes_the_vector(local, djang
     assert OrmQ.objects.count() == 1
     assert Schedule.objects.filter(name=vectors.SCHEDULE, func=vectors.TASK).exists()
     assert not MemoryVector.objects.filter(memory=made).exists()  # the write did not wait for the model
-    assert vectors.embed_task() == "1 vectors made, 0 missing"
+    assert proposals.embed_and_check() == "1 vectors made, 0 missing, 0 proposals flagged as possible updates"
     vector = MemoryVector.objects.get(memory=made)
     assert vector.model == "local:multilingual-e5-small-q4"
     assert len(vectors.from_bytes(vector.vector)) == 384
@@ -372,3 +373,44 @@ def test_the_index_reads_the_table_again_when_it_went_back_in_time(store, monkey
     MemoryVector.objects.update(made_at=timezone.now() - timedelta(days=1))
     found = vectors.nearest("which package manager should I use?", Memory.objects.all(), 3)
     assert found.similarity[pnpm] == found.similarity[editor]
+
+
+def _propose(text, **fields):
+    answer = proposals.propose(
+        text=text, source="telegram message 9", source_kind="user_message", agent="bestie", user="owner", **fields
+    )
+    return Memory.objects.get(pk=answer.id)
+
+
+def test_a_proposal_close_in_meaning_to_a_memory_it_contradicts_is_flagged_after_its_vector(local):
+    from memories.lifecycle import policies, reverts
+    from memories.models import AuditEvent
+
+    policies.set_write_policy("ask", actor=OWNER)
+    old = add_memory("User lives in Hanoi.", kind="fact", subject="home", user="owner")
+    for text in STORE:
+        add_memory(text, kind="fact", user="lan")  # another user's: never compared
+    new = _propose("User lives in Hue.", kind="fact", subject="city")
+    assert new.status == "pending" and new.flags == []  # another subject: the write itself compares no further
+    assert proposals.embed_and_check().endswith("1 proposals flagged as possible updates")
+    new.refresh_from_db()
+    assert new.flags == ["possible_update"]
+    assert [replaced.pk for replaced in proposals.possible_updates([new])[new.pk]] == [old.pk]
+    event = AuditEvent.objects.filter(memory_id=new.pk, event="edit").get()
+    assert event.actor == "system:meaning" and str(old.pk) in event.note
+    assert event.pk not in reverts.revertible([event])
+    # Approving it as the update the queue offers supersedes the old memory.
+    proposals.approve_as_update(new.pk, [old.pk], actor=OWNER)
+    old.refresh_from_db()
+    assert old.superseded_by_id == new.pk
+
+
+def test_a_compatible_proposal_close_in_meaning_is_not_flagged(local):
+    from memories.lifecycle import policies
+
+    policies.set_write_policy("ask", actor=OWNER)
+    add_memory("User lives in Hanoi.", kind="fact", subject="home", user="owner")
+    new = _propose("User's parents live in Hanoi too.", kind="fact", subject="family")
+    proposals.embed_and_check()
+    new.refresh_from_db()
+    assert new.flags == []

@@ -73,6 +73,7 @@ from memories.lifecycle.writes import (
     CURRENT_STATES,
     NewMemory,
     add,
+    add_flag,
     approve,
     confirm,
     count_use,
@@ -99,6 +100,7 @@ from memories.lifecycle.writes import (
 )
 
 __all__ = [
+    "add_flag",
     "AUDITED_FIELDS",
     "CURRENT_STATES",
     "KIND_PATTERN",

@@ -28,8 +28,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from memories import lifecycle
-from memories.language import characters
+from memories import lifecycle, vectors
+from memories.language import characters, embeddings
 from memories.language.meaning import closest, contradicted, same_memory
 from memories.lifecycle import (
     MAX_ID,
@@ -398,9 +398,69 @@ def possible_updates(proposals):
     for memory in flagged:
         texts = alike[memory.user, memory.kind, memory.subject]
         ids = contradicted(memory.text, texts, memory.subject, memory.kind)
+        close = {pk: text for pk, text in meaning_alike(memory).items() if pk not in texts}
+        texts = {**texts, **close}
+        ids += [pk for pk in contradicted(memory.text, close, "", memory.kind) if pk not in ids]
         if ids:
             found[memory.pk] = [Replaced(pk, texts[pk]) for pk in ids]
     return found
+
+
+# With embeddings on, a proposal is also compared with this many live memories of its user and kind closest
+# to it in meaning, whatever their subject (an agent gives one fact other subject slugs).
+MEANING_NEIGHBOURS = 10
+
+
+def meaning_alike(memory):
+    """``{id: text}``: the live memories of ``memory``'s user and kind closest to it in meaning, in its
+    language (where words can be set side by side); empty with embeddings off, with no vector for it yet,
+    or when the model cannot be used."""
+    if not embeddings.enabled():
+        return {}
+    live = Memory.objects.live().filter(user=memory.user, kind=memory.kind)
+    try:
+        found = vectors.nearest_to(memory.pk, live, MEANING_NEIGHBOURS)
+    except embeddings.Unavailable:
+        return {}
+    if not found or not found.closeness:
+        return {}
+    language = vectors.language_of(memory.text)
+    texts = dict(live.filter(pk__in=list(found.closeness)).values_list("pk", "text"))
+    return {pk: texts[pk] for pk in found.closeness if pk in texts and vectors.language_of(texts[pk]) == language}
+
+
+MEANING_ACTOR = "system:meaning"
+
+
+def embed_and_check():
+    """The job cluster's task after writes: every missing vector (``vectors.build``), then each pending
+    proposal that got one is compared with the memories closest to it in meaning: one that says otherwise
+    than one of them is flagged a possible update (with the write path's own comparison), so it is never
+    approved in passing. Off, the task's schedule goes."""
+    if not embeddings.enabled():
+        vectors.unschedule()
+        return "embeddings are off"
+    started = timezone.now()
+    made = vectors.build()
+    fresh = Memory.objects.pending().filter(vector__made_at__gte=started).order_by("pk")
+    flagged = [
+        memory.pk for memory in fresh.iterator() if POSSIBLE_UPDATE not in memory.flags and _flag_by_meaning(memory)
+    ]
+    return f"{made.made} vectors made, {made.missing} missing, {len(flagged)} proposals flagged as possible updates"
+
+
+def _flag_by_meaning(memory):
+    alike = meaning_alike(memory)
+    replaces = contradicted(memory.text, alike, "", memory.kind) if alike else []
+    if not replaces:
+        return False
+    lifecycle.add_flag(
+        memory.pk,
+        POSSIBLE_UPDATE,
+        actor=MEANING_ACTOR,
+        note="close in meaning to memories " + ", ".join(map(str, replaces)) + ", and says otherwise than them",
+    )
+    return True
 
 
 def approve_as_update(memory_id, replaced_ids, *, actor):

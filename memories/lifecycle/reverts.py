@@ -82,6 +82,8 @@ def _fields(event):
 def _changed_nothing(event):
     """An event written for a change that found nothing to change (a pin of a pinned memory): its undo
     has nothing to put back either."""
+    if event.event == Event.EDIT and event.old and set(event.old) <= {"flags"}:
+        return True  # a flag a later check added (``add_flag``) is the check's, not the owner's to undo
     return event.event not in (Event.ADD, Event.MERGE) and not event.old
 
 

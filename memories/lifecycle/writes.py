@@ -195,6 +195,21 @@ def _apply(memory, actor, event, note="", **changes):
     return memory
 
 
+def add_flag(memory_id, flag, *, actor, note=""):
+    """Flag a proposal after it was written (a check that ran later, like the one by meaning): it stays for
+    the owner's review with the reason in the history. Only a pending memory takes a flag."""
+    with transaction.atomic():
+        memory = get_memory(memory_id, for_update=True)
+        if memory.status != Status.PENDING:
+            raise Refused(
+                _("only a proposal waiting for review can be flagged; memory %(id)s is %(state)s")
+                % {"id": memory_id, "state": state_label(memory.state())}
+            )
+        if flag in memory.flags:
+            return memory
+        return _apply(memory, actor, AuditEvent.Event.EDIT, note, flags=[*memory.flags, flag])
+
+
 def edit(memory_id, text, *, actor, note=""):
     """New wording from the owner; the owner has just checked it, so it counts as a confirmation (as
     ``confirm``: fresh ``confirmed_at``, no longer stale)."""
