@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from memories.language import embeddings
@@ -256,15 +256,13 @@ class Built:
     missing: int  # still without a current vector (0 when done)
 
 
-def _work(after, model):
-    """The next memories after id ``after`` whose vector is missing, of another model or of an older
-    text: ``(last id read, [(id, text), …])``."""
-    rows = list(
-        embeddable()
-        .filter(pk__gt=after)
-        .order_by("pk")
-        .values_list("pk", "text", "vector__model", "vector__text_sha256")[:STEP]
-    )
+def _work(after, model, stale):
+    """The next memories after id ``after`` whose vector is missing or of another model, and with
+    ``stale`` of an older text too (which reads and hashes every text): ``(last id read, [(id, text), …])``."""
+    rows = embeddable().filter(pk__gt=after)
+    if not stale:
+        rows = rows.filter(Q(vector__isnull=True) | ~Q(vector__model=model))
+    rows = list(rows.order_by("pk").values_list("pk", "text", "vector__model", "vector__text_sha256")[:STEP])
     if not rows:
         return None, []
     todo = [(pk, text) for pk, text, vector_model, sha in rows if vector_model != model or sha != text_sha256(text)]
@@ -301,30 +299,35 @@ def _save(model, done):
     return len(rows)
 
 
-def build(*, progress=None, limit=None):
+def build(*, progress=None, limit=None, stale=True):
     """Make every missing or stale vector of the configured model, in steps (each stored as it is made:
     an interrupted build goes on where it stopped). ``progress(done, total)`` is called after each step.
+    ``stale=False`` (the job after writes) leaves out the texts changed behind the write path's back, which
+    only reading and hashing every text finds: the write path drops a vector when it changes the text.
     Raises ``embeddings.Unavailable`` when the model cannot embed."""
     embedder = embeddings.embedder()
     if embedder is None:
         raise embeddings.Unavailable("embeddings are off (BESTIE_EMBEDDINGS=off)")
     model = embedder.name
     total = status(check=False).memories if progress else 0
-    made, read, after = 0, 0, 0
+    made, read, after, attempted = 0, 0, 0, 0
     while limit is None or made < limit:
-        last, todo = _work(after, model)
+        last, todo = _work(after, model, stale)
         if last is None:
             break
         read += STEP
         after = last
         if limit is not None:
             todo = todo[: limit - made]
+        attempted += len(todo)
         for start in range(0, len(todo), embeddings.BATCH):
             batch = todo[start : start + embeddings.BATCH]
             vectors = embedder.passages([text for _, text in batch])
             made += _save(model, [(pk, text, vector) for (pk, text), vector in zip(batch, vectors, strict=True)])
         if progress:
             progress(min(read, total), total)
+    if not stale:
+        return Built(made=made, missing=attempted - made)
     left = status(check=False)
     return Built(made=made, missing=left.missing + left.stale)
 
@@ -584,9 +587,3 @@ def neighbours_within(groups, k):
                 for other in members[row]:
                     pairs.add((min(first, int(other)), max(first, int(other))))
     return pairs
-
-
-def memory_vectors(ids, model):
-    """``{id: vector}`` of these memories under ``model`` (those that have one)."""
-    rows = MemoryVector.objects.filter(memory_id__in=list(ids), model=model).values_list("memory_id", "vector")
-    return {memory_id: from_bytes(data) for memory_id, data in rows}

@@ -441,7 +441,7 @@ def embed_and_check():
         vectors.unschedule()
         return "embeddings are off"
     started = timezone.now()
-    made = vectors.build()
+    made = vectors.build(stale=False)
     fresh = Memory.objects.pending().filter(vector__made_at__gte=started).order_by("pk")
     flagged = [
         memory.pk for memory in fresh.iterator() if POSSIBLE_UPDATE not in memory.flags and _flag_by_meaning(memory)

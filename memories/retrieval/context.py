@@ -258,10 +258,7 @@ def build_context(
         return Context(prompt="", items=(), near_misses=(), tokens=0, paused=True, governance=policy, budgets=budgets)
 
     allowed = _allowed(policy, request, users, now)
-    try:
-        vector = vectors.query_vector_soon(query)
-    except embeddings.Unavailable:
-        vector = None
+    vector = vectors.query_vector_soon(query)
     relevant = dict(relevance.backend().candidates(allowed, query, CANDIDATES))
     close, meaning = semantic_candidates(allowed, query, CANDIDATES, vector)
     zone = timezone.get_current_timezone()

@@ -33,8 +33,10 @@ def _by_meaning(queryset, query):
     except embeddings.Unavailable as error:
         log.warning("search by words alone: %s", error)
         return None
-    if found is None or not found.closeness:
-        return found and []
+    if found is None:
+        return None
+    if not found.closeness:
+        return []
     best = max(found.closeness.values())
     floor = max(CLOSENESS_FLOOR, best - CLOSENESS_SPREAD)
     return [memory_id for memory_id, value in found.closeness.items() if value >= floor]
