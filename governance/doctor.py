@@ -26,7 +26,16 @@ from django.utils.translation import gettext_noop
 from memories import vectors
 from memories.language import embeddings
 from memories.language.folding import fold
-from memories.language.meaning import Variant, contradict, meaning, same_fact
+from memories.language.meaning import (
+    OPPOSED,
+    SAME,
+    Variant,
+    across_languages,
+    contradict,
+    meaning,
+    owner_agrees,
+    same_fact,
+)
 from memories.models import Memory, MemorySettings, Scope
 from memories.retrieval import prompt
 from memories.screening.venting import is_venting
@@ -36,6 +45,9 @@ MODES = ("duplicates", "stale", "conflicts")
 POSTING_CAP = 40
 # With embeddings on, each memory is also compared with this many of its closest in meaning.
 MEANING_NEIGHBOURS = 10
+# A memory and its closest in the other language are compared when their similarity is at least this
+# times what each has with its few closest there (``vectors.counterparts_within``).
+COUNTERPART_MARGIN = 1.03
 NOISE_MIN_CHARACTERS = 12
 NOISE_LOW_CONFIDENCE = 0.5
 
@@ -113,10 +125,11 @@ def _candidate_pairs(variants):
 def block_findings(rows, subject="", kind=""):
     """Duplicate groups and contradicting pairs among ``rows`` (``(id, text)``) of one block."""
     variants = _variants(rows, subject, kind)
+    texts = dict(rows)
     groups = _Groups(len(variants))
     opposed = []
     for i, j in _candidate_pairs(variants):
-        if same_fact(variants[i], variants[j]):
+        if same_fact(variants[i], variants[j]) and owner_agrees(texts[variants[i].ids[0]], texts[variants[j].ids[0]]):
             groups.join(i, j)
         elif contradict(variants[i], variants[j], bool(subject)):
             opposed.append((i, j))
@@ -186,6 +199,7 @@ def _with_meaning(gathered, duplicates, conflicts):
             groups[(user, kind, project)].append(memory_id)
     try:
         pairs = vectors.neighbours_within(list(groups.values()), MEANING_NEIGHBOURS)
+        counterparts = vectors.counterparts_within(list(groups.values()))
     except embeddings.Unavailable:
         return duplicates, conflicts
     ids = sorted(texts)
@@ -199,9 +213,20 @@ def _with_meaning(gathered, duplicates, conflicts):
         if groups_of.find(position[a]) == groups_of.find(position[b]):
             continue
         first, second = (Variant(*meaning(texts[i], "", kinds[i])) for i in (a, b))
-        if same_fact(first, second):
+        if same_fact(first, second) and owner_agrees(texts[a], texts[b]):
             groups_of.join(position[a], position[b])
         elif vectors.language_of(texts[a]) == vectors.language_of(texts[b]) and contradict(first, second, False):
+            opposed.append((a, b))
+    # Across the two languages, words cannot be set side by side: a memory and its counterpart (each the
+    # other's closest in the other language, standing out from the rest) are compared on what a
+    # translation keeps.
+    for a, b, margin in counterparts:
+        if margin < COUNTERPART_MARGIN or groups_of.find(position[a]) == groups_of.find(position[b]):
+            continue
+        verdict = across_languages(texts[a], texts[b])
+        if verdict == SAME:
+            groups_of.join(position[a], position[b])
+        elif verdict == OPPOSED:
             opposed.append((a, b))
     merged = [sorted(ids[i] for i in members) for members in groups_of.members() if len(members) > 1]
     known = {frozenset(group) for group in conflicts}

@@ -22,7 +22,6 @@ large store a memory must stand out among the owner's own, in a small one the fi
 
 import hashlib
 import logging
-import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -34,6 +33,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from memories.language import embeddings
+from memories.language.words import VIETNAMESE, language_of
 from memories.models import Memory, MemoryVector, Status
 
 log = logging.getLogger(__name__)
@@ -50,12 +50,6 @@ RECOUNT_SECONDS = 2.0
 # A process asks the job cluster for vectors at most this often; the minute schedule does the rest.
 ENQUEUE_SECONDS = 2.0
 
-# Letters only Vietnamese uses among the languages written in Latin letters (with "đ", the breve, the horn
-# and the dot below or hook above), and the marks it shares with French or Spanish: one of the first, or
-# two of the second, and a text is Vietnamese.
-_VIETNAMESE_ONLY = re.compile("[ăắằẳẵặđơớờởỡợưứừửữựạảẹẻẽịỉĩọỏụủũỵỷỹầấẩẫậềếểễệồốổỗộ]", re.IGNORECASE)
-_SHARED_MARKS = re.compile("[àáâãèéêìíòóôõùúý]", re.IGNORECASE)
-VIETNAMESE = "vi"
 
 # Sentences about nothing in particular, in the way memories are written: what a query's similarity to
 # an unrelated memory of each language looks like, under whatever model.
@@ -97,13 +91,6 @@ ANCHORS = {
         "Người dùng muốn đi Iceland vào mùa đông.",
     ),
 }
-
-
-def language_of(text):
-    """ "vi" for a text written with Vietnamese letters, else ""."""
-    if _VIETNAMESE_ONLY.search(text) or len(_SHARED_MARKS.findall(text)) >= 2:
-        return VIETNAMESE
-    return ""
 
 
 def text_sha256(text):
@@ -586,4 +573,52 @@ def neighbours_within(groups, k):
                 first = int(members[start + offset])
                 for other in members[row]:
                     pairs.add((min(first, int(other)), max(first, int(other))))
+    return pairs
+
+
+def counterparts_within(groups, k=4):
+    """For each group (a list of memory ids), the pairs of members in the two languages that are each other's
+    closest in the other language, as bitext mining finds a sentence's translation: ``[(a, b, margin)]``
+    with ``a < b``. ``margin`` is their similarity over the mean similarity of each to its ``k`` closest in
+    the other's language, the fixed unrelated sentences of that language among them (so that a store with
+    few memories has a yardstick too): above 1, the two stand out from what else is there. Members without
+    a current vector are left out. Raises ``embeddings.Unavailable`` when embeddings are off."""
+    numpy = _numpy()
+    model = embeddings.model_name()
+    if not model:
+        raise embeddings.Unavailable("embeddings are off (BESTIE_EMBEDDINGS=off)")
+    found = index(model)
+    anchors = _anchors(model)
+    pairs = []
+    for ids in groups:
+        members = [memory_id for memory_id in ids if memory_id in found.position]
+        rows = numpy.array([found.position[memory_id] for memory_id in members], dtype=numpy.int64)
+        if len(rows) < 2:
+            continue
+        vietnamese = found.vietnamese[rows]
+        if vietnamese.all() or not vietnamese.any():
+            continue
+        members = numpy.array(members, dtype=numpy.int64)
+        sides = (members[vietnamese], members[~vietnamese])
+        matrices = (found.matrix[rows[vietnamese]], found.matrix[rows[~vietnamese]])
+        pools = (anchors[VIETNAMESE], anchors[""])
+        closest, yardstick = [], []
+        for mine, theirs, their_anchors in ((0, 1, pools[1]), (1, 0, pools[0])):
+            pool = numpy.concatenate([matrices[theirs], their_anchors])
+            best, mean = [], []
+            for start in range(0, len(matrices[mine]), 512):
+                scores = matrices[mine][start : start + 512] @ pool.T
+                best.append(numpy.argmax(scores[:, : len(matrices[theirs])], axis=1))
+                take = min(k, scores.shape[1])
+                top = numpy.partition(scores, scores.shape[1] - take, axis=1)[:, -take:]
+                mean.append(top.mean(axis=1))
+            closest.append(numpy.concatenate(best))
+            yardstick.append(numpy.concatenate(mean))
+        for i, j in enumerate(closest[0]):
+            if closest[1][j] != i:
+                continue
+            similarity = float(matrices[0][i] @ matrices[1][j])
+            margin = similarity / ((float(yardstick[0][i]) + float(yardstick[1][j])) / 2)
+            a, b = int(sides[0][i]), int(sides[1][j])
+            pairs.append((min(a, b), max(a, b), round(margin, 4)))
     return pairs

@@ -414,3 +414,17 @@ def test_a_compatible_proposal_close_in_meaning_is_not_flagged(local):
     proposals.embed_and_check()
     new.refresh_from_db()
     assert new.flags == []
+
+
+def test_the_doctor_groups_a_fact_with_its_translation_but_not_a_role_swap(local):
+    from governance import doctor
+
+    owes = add_memory("Lan owes Minh 200k.", kind="preference", subject="debt")
+    translated = add_memory("Lan nợ Minh 200 nghìn.", kind="preference", subject="nợ")
+    swapped = add_memory("Minh nợ Lan 200k.", kind="preference", subject="tiền")
+    for text in STORE:
+        add_memory(text, kind="preference")
+    vectors.build()
+    duplicates, _conflicts = doctor.find_duplicates_and_conflicts()
+    assert sorted((owes.pk, translated.pk)) in duplicates
+    assert not any(swapped.pk in group for group in duplicates)

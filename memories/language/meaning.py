@@ -30,6 +30,7 @@ and "không thích cà phê".
 import functools
 import hashlib
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -38,7 +39,7 @@ from rapidfuzz.distance import Levenshtein
 from rapidfuzz.utils import default_process
 
 from memories.language.folding import fold
-from memories.language.words import IS, JOINT, OWNER, POSSESSIVE, sequence, words
+from memories.language.words import IS, JOINT, OWNER, POSSESSIVE, VIETNAMESE, language_of, sequence, words
 
 # Compared words shorter than this must match exactly (pnpm/npm, 9am/8am, Lan/Lam).
 FUZZY_MIN_LENGTH = 5
@@ -251,6 +252,7 @@ def closest(text, candidates):
 # Facts: content words, frame and polarity
 
 _NEGATIONS = frozenset(["not", "never", "no", "none", "nobody", "nothing", "cannot", "khong", "chua", "chang"])
+_VIETNAMESE_NEGATIONS = _NEGATIONS - {"no"}
 # The frame of a memory: verbs of wanting and saying, adverbs of habit and prepositions, in English and
 # folded Vietnamese. Changing them does not change which fact a memory states.
 _FRAME = frozenset(
@@ -425,8 +427,10 @@ def meaning(text, subject="", kind=""):
     # The order keeps whose a thing is ("Lan's boss"); the words do not.
     all_words = words(_POSSESSIVE.sub("", folded))
     own = set(words(f"{subject} {kind}".replace("_", " ")))
-    negated = sum(word in _NEGATIONS for word in all_words) % 2 == 1
-    content = frozenset(w for w in all_words if w not in _FRAME and w not in _NEGATIONS and w not in own)
+    # Folded Vietnamese "no" is "nợ" (owes), "no" (full) or "nó" (it), never "not".
+    negations = _VIETNAMESE_NEGATIONS if language_of(text) == VIETNAMESE else _NEGATIONS
+    negated = sum(word in negations for word in all_words) % 2 == 1
+    content = frozenset(w for w in all_words if w not in _FRAME and w not in negations and w not in own)
     return Meaning(tuple(all_words), content, negated, folded)
 
 
@@ -538,3 +542,120 @@ def contradicted(text, others, subject="", kind=""):
         if contradict(new, other, bool(subject)) and not same_fact(new, other):
             found.append(memory_id)
     return found
+
+
+# ---------------------------------------------------------------------------------------------------
+# Across languages: what a translation keeps
+
+SAME, OPPOSED = "same", "opposed"
+_NUMBER = re.compile(r"(\d+(?:[.,]\d{3})*(?:[.,]\d+)?)(?:\s*(k|nghin|ngan|tr|trieu|million)\b)?")
+_THOUSANDS = re.compile(r"^\d{1,3}(?:[.,]\d{3})+$")
+_TIMES = {"k": 1_000, "nghin": 1_000, "ngan": 1_000, "tr": 1_000_000, "trieu": 1_000_000, "million": 1_000_000}
+
+
+_OWNER_WORDS = {"user": None, "owner": None, "nguoi": "dung", "chu": "nhan"}
+_SENTENCE_END = re.compile(r"[.!?;:\n]")
+
+
+def _words_placed(text):
+    """``(word, folded, first)`` for each word of ``text``, ``first`` when it starts a sentence."""
+    tokens = list(re.finditer(r"[^\W\d_]+", text))
+    for index, match in enumerate(tokens):
+        gap = text[tokens[index - 1].end() : match.start()] if index else ""
+        yield match.group(), fold(match.group()), not index or bool(_SENTENCE_END.search(gap))
+
+
+def _names(text, other):
+    """The names of people, places and things in ``text`` (its capitalised words, folded) and the owner
+    (``OWNER``, for "the user", "người dùng"), in order: what a translation keeps. A sentence's first word
+    counts only when ``other`` has it capitalised inside a sentence ("Lan owes Minh" / "Minh nợ Lan"; not
+    "Sáng nào" or "Anh Huy" at the start of both)."""
+    inside = {plain for word, plain, first in _words_placed(other) if word[0].isupper() and not first}
+    placed = list(_words_placed(text))
+    found, skip = [], False
+    for index, (word, plain, first) in enumerate(placed):
+        following = placed[index + 1][1] if index + 1 < len(placed) else ""
+        if skip:
+            skip = False
+        elif plain in _OWNER_WORDS and _OWNER_WORDS[plain] in (None, following):
+            found.append(OWNER)
+            skip = _OWNER_WORDS[plain] is not None
+        elif len(word) > 1 and word[0].isupper() and (not first or plain in inside):
+            found.append(plain)
+    return found
+
+
+_COPULAS = frozenset({"is", "are", "was", "were", "la"})
+
+
+def names_agree(text_a, text_b):
+    """Whether two texts name the same people, places and things, where both name any (one maybe more), in
+    the same order ("Lan owes Minh" and "Minh nợ Lan" do not; with "is" either side may come first, unless they are
+    compared: "Lan is the user's wife" / "Vợ của người dùng là Lan"). The owner may be left out of one
+    ("Anh dùng Neovim") or named by name ("User is vegetarian" / "Huy is a vegetarian"), as long as that
+    name is not someone the other names elsewhere ("User owes Tuấn" / "Tuấn nợ anh Huy"); a name spelt in
+    one word or in syllables is one name ("Hanoi" / "Hà Nội")."""
+    a, b = _names(text_a, text_b), _names(text_b, text_a)
+    if not a or not b or "".join(a) == "".join(b):
+        return True
+    said = set(re.findall(r"\w+", fold(f"{text_a} {text_b}")))
+    ordered = not said & _COPULAS or bool(said & _COMPARING)
+
+    def alike(x, y, more=True):
+        """One names all the other does, and maybe ``more`` ("Proxmox" / "Proxmox VE"), in its order."""
+        x, y = sorted((x, y), key=len)
+        if not more and len(x) != len(y):
+            return False
+        if not ordered:
+            return not Counter(x) - Counter(y)
+        rest = iter(y)
+        return all(name in rest for name in x)
+
+    if alike(a, b):
+        return True
+    for named, other in ((a, b), (b, a)):
+        if OWNER in named and OWNER not in other:
+            left_out = [name for name in named if name != OWNER]
+            # Whoever the other names more may be the owner: only the same names will do.
+            if not left_out or alike(left_out, other, more=False):
+                return True
+            extra = [name for name in other if name not in named]
+            if len(extra) == 1 and alike([extra[0] if name == OWNER else name for name in named], other, more=False):
+                return True
+    return False
+
+
+def owner_agrees(text_a, text_b):
+    """For two texts whose words ``same_fact`` has set side by side: when only one mentions the owner, the
+    other may name them by name or name someone else where they stand ("User owes Tuấn" / "Tuấn nợ anh
+    Huy"), which words cannot tell, and ``names_agree`` decides. Otherwise the words have decided."""
+    if (OWNER in _names(text_a, text_b)) == (OWNER in _names(text_b, text_a)):
+        return True
+    return names_agree(text_a, text_b)
+
+
+def _numbers(text):
+    """The numbers of ``text`` as values: "200k", "200.000" and "200 nghìn" are one amount; "7:30" two."""
+    values = set()
+    for digits, scale in _NUMBER.findall(fold(text)):
+        if _THOUSANDS.match(digits):
+            digits = re.sub(r"[.,]", "", digits)
+        value = float(digits.replace(",", "."))
+        values.add(value * _TIMES.get(scale, 1))
+    return values
+
+
+def across_languages(text_a, text_b):
+    """Whether two memories in different languages, which the model finds each other's closest, say the
+    same fact (``SAME``), its negation (``OPPOSED``) or cannot be told apart by what a translation keeps
+    (None). Their words cannot be set side by side, but a translation keeps the polarity, the numbers and
+    the names: the same fact has the same numbers and names where both give them (``names_agree``: "Lan
+    owes Minh" is not "Minh nợ Lan"; the numbers of one all among the other's), and the same polarity;
+    one that differs only in polarity is its negation."""
+    if not names_agree(text_a, text_b):
+        return None
+    # One may leave out what the other spells out ("7:30" / "7 rưỡi", "August 12" / "12 tháng 8").
+    numbers_a, numbers_b = _numbers(text_a), _numbers(text_b)
+    if numbers_a and numbers_b and not (numbers_a <= numbers_b or numbers_b <= numbers_a):
+        return None
+    return SAME if meaning(text_a).negated == meaning(text_b).negated else OPPOSED

@@ -420,3 +420,35 @@ def sequence(text):
     if tokens and tokens[-1] == JOINT:
         tokens.pop()
     return tuple(tokens)
+
+
+VIETNAMESE = "vi"
+# Letters only Vietnamese uses among the languages written in Latin letters (with "đ", the breve, the horn
+# and the dot below or hook above), and the marks it shares with French or Spanish.
+_VIETNAMESE_MARKS = re.compile("[ăắằẳẵặđơớờởỡợưứừửữựạảẹẻẽịỉĩọỏụủũỵỷỹầấẩẫậềếểễệồốổỗộàáâãèéêìíòóôõùúý]", re.IGNORECASE)
+# The share of a text's words that must look Vietnamese for it to be Vietnamese, with some of them marked
+# and with none.
+_VIETNAMESE_SHARE = 0.6
+_UNMARKED_VIETNAMESE_SHARE = 0.8
+
+
+def language_of(text):
+    """``"vi"`` for a text in Vietnamese, else ``""``. Most of its words must look Vietnamese: written with
+    its marks, or a syllable it could be typed without them that is no English function word. Typed
+    without any marks, it must have no English function word at all and nearly every word must look so
+    ("nguoi dung an chay"). An English
+    sentence with a Vietnamese name or dish in it ("Tuấn owes the user 500k") stays English; a Vietnamese
+    one with an English word or two ("Anh Huy dùng tmux trong terminal") stays Vietnamese."""
+    written = [word for word in INDEX_WORD.findall(text) if len(word) > 1 and not any(c.isdigit() for c in word)]
+    if not written:
+        return ""
+    marked = sum(bool(_VIETNAMESE_MARKS.search(word)) for word in written)
+    folded = [fold(word).lower() for word in written]
+    if not marked and reads_as_english(folded):
+        return ""
+    looking = marked + sum(
+        not _VIETNAMESE_MARKS.search(word) and could_be_vietnamese(plain) and plain not in _ENGLISH_MARKERS
+        for word, plain in zip(written, folded)
+    )
+    share = _VIETNAMESE_SHARE if marked else _UNMARKED_VIETNAMESE_SHARE
+    return VIETNAMESE if looking >= share * len(written) else ""

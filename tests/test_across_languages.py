@@ -1,0 +1,47 @@
+"""What a translation keeps: names, numbers and polarity decide between a memory and its counterpart in the
+other language; and which language a text is in."""
+
+import pytest
+
+from memories.language.meaning import OPPOSED, SAME, across_languages, meaning, names_agree
+from memories.language.words import language_of
+
+
+def test_across_languages_what_a_translation_keeps_decides():
+    assert across_languages("Lan owes Minh 200k.", "Lan nợ Minh 200 nghìn.") == SAME
+    assert across_languages("User is vegetarian.", "Người dùng ăn chay.") == SAME
+    assert across_languages("Huy lives in Hanoi.", "Anh Huy sống ở Hà Nội.") == SAME
+    assert across_languages("Minh's birthday is August 12.", "Sinh nhật Minh là ngày 12 tháng 8.") == SAME
+    # The parties in each other's places, another number, another place: not the same.
+    assert across_languages("Lan owes Minh 200k.", "Minh nợ Lan 200k.") is None
+    assert across_languages("User owes Tuấn 500k.", "Tuấn đang nợ anh Huy 500k.") is None
+    assert across_languages("Server has 32GB of RAM.", "Máy chủ có 64GB RAM.") is None
+    assert across_languages("User lives in Hanoi.", "Người dùng sống ở Đà Nẵng.") is None
+    assert across_languages("User drinks coffee.", "Người dùng không uống cà phê.") == OPPOSED
+
+
+def test_names_agree_with_the_owner_named_or_left_out():
+    assert names_agree("Neovim is the user's main editor.", "Anh dùng Neovim làm editor chính.")
+    assert names_agree("Lan is the user's wife.", "Vợ của người dùng tên là Lan.")
+    assert not names_agree("Minh is ten years older than Tuấn.", "Tuấn is ten years older than Minh.")
+    assert not names_agree("Tuấn owes the user 500k.", "Anh Huy còn nợ Tuấn 500 nghìn.")
+
+
+def test_a_vietnamese_word_for_owing_is_no_negation():
+    assert not meaning("Lan nợ Minh 200k").negated
+    assert meaning("Lan không nợ Minh").negated
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Người dùng ăn chay trường.", "vi"),
+        ("nguoi dung an chay truong", "vi"),
+        ("Anh Huy dùng tmux trong terminal", "vi"),
+        ("Tuấn owes the user 500k.", ""),
+        ("User eats beef phở several times a week.", ""),
+        ("Lan wakes up at 6am.", ""),
+    ],
+)
+def test_the_language_of_a_text_is_that_of_most_of_its_words(text, language):
+    assert language_of(text) == language
