@@ -12,10 +12,10 @@ def test_across_languages_what_a_translation_keeps_decides():
     assert across_languages("User is vegetarian.", "Người dùng ăn chay.") == SAME
     assert across_languages("Huy lives in Hanoi.", "Anh Huy sống ở Hà Nội.") == SAME
     assert across_languages("Minh's birthday is August 12.", "Sinh nhật Minh là ngày 12 tháng 8.") == SAME
-    # The parties in each other's places, another number, another place: not the same.
+    # The parties in each other's places, another place: neither the same nor its negation.
     assert across_languages("Lan owes Minh 200k.", "Minh nợ Lan 200k.") is None
     assert across_languages("User owes Tuấn 500k.", "Tuấn đang nợ anh Huy 500k.") is None
-    assert across_languages("Server has 32GB of RAM.", "Máy chủ có 64GB RAM.") is None
+    assert across_languages("Server has 32GB of RAM.", "Máy chủ có 64GB RAM.") == OPPOSED
     assert across_languages("User lives in Hanoi.", "Người dùng sống ở Đà Nẵng.") is None
     assert across_languages("User drinks coffee.", "Người dùng không uống cà phê.") == OPPOSED
 
@@ -45,3 +45,9 @@ def test_a_vietnamese_word_for_owing_is_no_negation():
 )
 def test_the_language_of_a_text_is_that_of_most_of_its_words(text, language):
     assert language_of(text) == language
+
+
+def test_a_counterpart_with_another_value_contradicts():
+    assert across_languages("User wears size 42 shoes.", "Cỡ giày của người dùng là 43.") == OPPOSED
+    # A number shared and one more is a detail, not another value.
+    assert across_languages("User drinks coffee at 7:30.", "Anh uống cà phê lúc 7 giờ.") == SAME

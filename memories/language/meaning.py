@@ -650,12 +650,15 @@ def across_languages(text_a, text_b):
     same fact (``SAME``), its negation (``OPPOSED``) or cannot be told apart by what a translation keeps
     (None). Their words cannot be set side by side, but a translation keeps the polarity, the numbers and
     the names: the same fact has the same numbers and names where both give them (``names_agree``: "Lan
-    owes Minh" is not "Minh nợ Lan"; the numbers of one all among the other's), and the same polarity;
-    one that differs only in polarity is its negation."""
+    owes Minh" is not "Minh nợ Lan"; the numbers of one all among the other's), and the same polarity.
+    One that differs only in polarity is its negation; one with other numbers only, none shared, says
+    the same with another value ("size 42" / "cỡ giày 43"): both cannot be true."""
     if not names_agree(text_a, text_b):
         return None
     # One may leave out what the other spells out ("7:30" / "7 rưỡi", "August 12" / "12 tháng 8").
     numbers_a, numbers_b = _numbers(text_a), _numbers(text_b)
+    alike = meaning(text_a).negated == meaning(text_b).negated
     if numbers_a and numbers_b and not (numbers_a <= numbers_b or numbers_b <= numbers_a):
-        return None
-    return SAME if meaning(text_a).negated == meaning(text_b).negated else OPPOSED
+        # The same statement with another value: "size 42" / "cỡ 43".
+        return OPPOSED if alike and not numbers_a & numbers_b else None
+    return SAME if alike else OPPOSED
