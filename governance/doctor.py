@@ -45,9 +45,6 @@ MODES = ("duplicates", "stale", "conflicts")
 POSTING_CAP = 40
 # With embeddings on, each memory is also compared with this many of its closest in meaning.
 MEANING_NEIGHBOURS = 10
-# A memory and its closest in the other language are compared when their similarity is at least this
-# times what each has with its few closest there (``vectors.counterparts_within``).
-COUNTERPART_MARGIN = 1.03
 NOISE_MIN_CHARACTERS = 12
 NOISE_LOW_CONFIDENCE = 0.5
 
@@ -220,8 +217,8 @@ def _with_meaning(gathered, duplicates, conflicts):
     # Across the two languages, words cannot be set side by side: a memory and its counterpart (each the
     # other's closest in the other language, standing out from the rest) are compared on what a
     # translation keeps.
-    for a, b, margin in counterparts:
-        if margin < COUNTERPART_MARGIN or groups_of.find(position[a]) == groups_of.find(position[b]):
+    for a, b, _margin in counterparts:
+        if groups_of.find(position[a]) == groups_of.find(position[b]):
             continue
         verdict = across_languages(texts[a], texts[b])
         if verdict == SAME:

@@ -576,19 +576,43 @@ def neighbours_within(groups, k):
     return pairs
 
 
-def counterparts_within(groups, k=4):
-    """For each group (a list of memory ids), the pairs of members in the two languages that are each other's
-    closest in the other language, as bitext mining finds a sentence's translation: ``[(a, b, margin)]``
-    with ``a < b``. ``margin`` is their similarity over the mean similarity of each to its ``k`` closest in
-    the other's language, the fixed unrelated sentences of that language among them (so that a store with
-    few memories has a yardstick too): above 1, the two stand out from what else is there. Members without
-    a current vector are left out. Raises ``embeddings.Unavailable`` when embeddings are off."""
+# A memory and its closest in the other language are counterparts when their similarity is at least this
+# times the mean of what each has with its ``COUNTERPART_NEIGHBOURS`` closest there (chosen on the blind
+# tune set: bench/meaning_quality.py).
+COUNTERPART_MARGIN = 1.03
+COUNTERPART_NEIGHBOURS = 4
+
+
+def _yardstick(scores, anchor_scores):
+    """The mean of the ``COUNTERPART_NEIGHBOURS`` best of ``scores`` and ``anchor_scores`` (last axis)."""
     numpy = _numpy()
+    pool = numpy.concatenate([scores, anchor_scores], axis=-1)
+    take = min(COUNTERPART_NEIGHBOURS, pool.shape[-1])
+    return numpy.partition(pool, pool.shape[-1] - take, axis=-1)[..., -take:].mean(axis=-1)
+
+
+def _margin(similarity, yardstick_a, yardstick_b):
+    return float(similarity) / ((float(yardstick_a) + float(yardstick_b)) / 2)
+
+
+def _found_and_anchors():
     model = embeddings.model_name()
     if not model:
         raise embeddings.Unavailable("embeddings are off (BESTIE_EMBEDDINGS=off)")
-    found = index(model)
     anchors = _anchors(model)
+    return index(model), (anchors[VIETNAMESE], anchors[""])
+
+
+def counterparts_within(groups):
+    """For each group (a list of memory ids), the pairs of members in the two languages that are each
+    other's closest in the other language, as bitext mining finds a sentence's translation, and stand out
+    there: their similarity at least ``COUNTERPART_MARGIN`` times the mean similarity of each to its
+    ``COUNTERPART_NEIGHBOURS`` closest in the other's language, the fixed unrelated sentences of that
+    language among them (so that a store with few memories has a yardstick too). ``[(a, b, margin)]``
+    with ``a < b``. Members without a current vector are left out. Raises ``embeddings.Unavailable``
+    when embeddings are off."""
+    numpy = _numpy()
+    found, anchors = _found_and_anchors()
     pairs = []
     for ids in groups:
         members = [memory_id for memory_id in ids if memory_id in found.position]
@@ -601,24 +625,54 @@ def counterparts_within(groups, k=4):
         members = numpy.array(members, dtype=numpy.int64)
         sides = (members[vietnamese], members[~vietnamese])
         matrices = (found.matrix[rows[vietnamese]], found.matrix[rows[~vietnamese]])
-        pools = (anchors[VIETNAMESE], anchors[""])
         closest, yardstick = [], []
-        for mine, theirs, their_anchors in ((0, 1, pools[1]), (1, 0, pools[0])):
-            pool = numpy.concatenate([matrices[theirs], their_anchors])
+        for mine, theirs in ((0, 1), (1, 0)):
             best, mean = [], []
             for start in range(0, len(matrices[mine]), 512):
-                scores = matrices[mine][start : start + 512] @ pool.T
-                best.append(numpy.argmax(scores[:, : len(matrices[theirs])], axis=1))
-                take = min(k, scores.shape[1])
-                top = numpy.partition(scores, scores.shape[1] - take, axis=1)[:, -take:]
-                mean.append(top.mean(axis=1))
+                block = matrices[mine][start : start + 512]
+                scores = block @ matrices[theirs].T
+                best.append(numpy.argmax(scores, axis=1))
+                mean.append(_yardstick(scores, block @ anchors[theirs].T))
             closest.append(numpy.concatenate(best))
             yardstick.append(numpy.concatenate(mean))
         for i, j in enumerate(closest[0]):
             if closest[1][j] != i:
                 continue
-            similarity = float(matrices[0][i] @ matrices[1][j])
-            margin = similarity / ((float(yardstick[0][i]) + float(yardstick[1][j])) / 2)
-            a, b = int(sides[0][i]), int(sides[1][j])
-            pairs.append((min(a, b), max(a, b), round(margin, 4)))
+            margin = _margin(matrices[0][i] @ matrices[1][j], yardstick[0][i], yardstick[1][j])
+            if margin >= COUNTERPART_MARGIN:
+                a, b = int(sides[0][i]), int(sides[1][j])
+                pairs.append((min(a, b), max(a, b), round(margin, 4)))
     return pairs
+
+
+def counterpart_of(memory_id, candidates):
+    """The memory of ``candidates`` (ids) that is ``memory_id``'s counterpart in the other language, as
+    ``counterparts_within`` finds them (it among ``candidates`` and ``memory_id``): ``(id, margin)``, or
+    None. Two products of one vector with the candidates' matrix, for the write path's check of one
+    proposal. Raises ``embeddings.Unavailable`` when embeddings are off."""
+    numpy = _numpy()
+    found, anchors = _found_and_anchors()
+    row = found.position.get(memory_id)
+    if row is None:
+        return None
+    rows = numpy.array(
+        [found.position[pk] for pk in candidates if pk != memory_id and pk in found.position], dtype=numpy.int64
+    )
+    if not len(rows):
+        return None
+    language = found.vietnamese[row]
+    # anchors: (Vietnamese, other); "theirs" is the other language's, "mine" the memory's own.
+    theirs, mine = (anchors[1], anchors[0]) if language else (anchors[0], anchors[1])
+    other, same = rows[found.vietnamese[rows] != language], rows[found.vietnamese[rows] == language]
+    if not len(other):
+        return None
+    vector = found.matrix[row]
+    scores = found.matrix[other] @ vector
+    best = int(numpy.argmax(scores))
+    counterpart = found.matrix[other[best]]
+    pool = numpy.append(same, row)
+    back = found.matrix[pool] @ counterpart
+    if pool[int(numpy.argmax(back))] != row:
+        return None
+    margin = _margin(scores[best], _yardstick(scores, theirs @ vector), _yardstick(back, mine @ counterpart))
+    return (int(found.ids[other[best]]), round(margin, 4)) if margin >= COUNTERPART_MARGIN else None

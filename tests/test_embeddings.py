@@ -428,3 +428,20 @@ def test_the_doctor_groups_a_fact_with_its_translation_but_not_a_role_swap(local
     duplicates, _conflicts = doctor.find_duplicates_and_conflicts()
     assert sorted((owes.pk, translated.pk)) in duplicates
     assert not any(swapped.pk in group for group in duplicates)
+
+
+def test_a_proposal_that_says_otherwise_than_its_counterpart_in_the_other_language_is_flagged(local):
+    from memories.lifecycle import policies
+
+    policies.set_write_policy("ask", actor=OWNER)
+    shoes = add_memory("User wears size 42 shoes.", kind="fact", subject="shoes", user="owner")
+    add_memory("User lives in Hanoi.", kind="fact", subject="home", user="owner")
+    for text in STORE:
+        add_memory(text, kind="fact", user="owner")
+    other_size = _propose("Cỡ giày của người dùng là 43.", kind="fact", subject="giày")
+    compatible = _propose("Bố mẹ của người dùng cũng sống ở Hà Nội.", kind="fact", subject="gia đình")
+    assert proposals.embed_and_check().endswith("1 proposals flagged as possible updates")
+    other_size.refresh_from_db()
+    compatible.refresh_from_db()
+    assert other_size.flags == ["possible_update"] and compatible.flags == []
+    assert [replaced.pk for replaced in proposals.possible_updates([other_size])[other_size.pk]] == [shoes.pk]

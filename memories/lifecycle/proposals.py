@@ -30,7 +30,7 @@ from django.utils.translation import gettext_lazy
 
 from memories import lifecycle, vectors
 from memories.language import characters, embeddings
-from memories.language.meaning import closest, contradicted, same_memory
+from memories.language.meaning import OPPOSED, across_languages, closest, contradicted, same_memory
 from memories.lifecycle import (
     MAX_ID,
     MAX_TTL,
@@ -401,6 +401,9 @@ def possible_updates(proposals):
         close = {pk: text for pk, text in meaning_alike(memory).items() if pk not in texts}
         texts = {**texts, **close}
         ids += [pk for pk in contradicted(memory.text, close, "", memory.kind) if pk not in ids]
+        opposed = {pk: text for pk, text in opposed_counterpart(memory).items() if pk not in ids}
+        texts.update(opposed)
+        ids += list(opposed)
         if ids:
             found[memory.pk] = [Replaced(pk, texts[pk]) for pk in ids]
     return found
@@ -429,6 +432,24 @@ def meaning_alike(memory):
     return {pk: texts[pk] for pk in found.closeness if pk in texts and vectors.language_of(texts[pk]) == language}
 
 
+def opposed_counterpart(memory):
+    """``{id: text}``: the live memory of ``memory``'s user and kind that is its counterpart in the other
+    language (``vectors.counterpart_of``) when, by what a translation keeps, it says otherwise
+    (``across_languages``): "Người dùng không uống cà phê nữa" against "User drinks coffee every morning".
+    Empty otherwise, with embeddings off, or when the model cannot be used."""
+    if not embeddings.enabled():
+        return {}
+    live = Memory.objects.live().filter(user=memory.user, kind=memory.kind)
+    try:
+        found = vectors.counterpart_of(memory.pk, live.values_list("pk", flat=True).iterator(chunk_size=5000))
+    except embeddings.Unavailable:
+        return {}
+    if found is None:
+        return {}
+    text = live.filter(pk=found[0]).values_list("text", flat=True).first()
+    return {found[0]: text} if text is not None and across_languages(memory.text, text) == OPPOSED else {}
+
+
 MEANING_ACTOR = "system:meaning"
 
 
@@ -452,6 +473,7 @@ def embed_and_check():
 def _flag_by_meaning(memory):
     alike = meaning_alike(memory)
     replaces = contradicted(memory.text, alike, "", memory.kind) if alike else []
+    replaces += [pk for pk in opposed_counterpart(memory) if pk not in replaces]
     if not replaces:
         return False
     lifecycle.add_flag(
