@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/meaning_quality.py                 # the tune part (bench/meaning_set_tune.py)
     .venv/bin/python bench/meaning_quality.py --held-out      # the held-out part: measure, never tune on it
+    .venv/bin/python bench/meaning_quality.py --held-out-2    # a second held-out part, written blind later
     BESTIE_EMBEDDINGS=local .venv/bin/python bench/meaning_quality.py --store [--held-out]   # with meaning
 
 The sets were written blind (by someone who saw only a description of them): memories of several people
@@ -112,6 +113,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--held-out", action="store_true", help="the held-out part instead of the tune part")
     parser.add_argument(
+        "--held-out-2",
+        action="store_true",
+        help="the second held-out part, written blind later (meaning_set_held_out_2.py)",
+    )
+    parser.add_argument(
         "--store",
         action="store_true",
         help="through a fresh store and the doctor itself (with BESTIE_EMBEDDINGS=local: with meaning)",
@@ -126,7 +132,8 @@ def main():
     import django
 
     django.setup()
-    module = importlib.import_module("bench.meaning_set_held_out" if options.held_out else "bench.meaning_set_tune")
+    name = "held_out_2" if options.held_out_2 else "held_out" if options.held_out else "tune"
+    module = importlib.import_module(f"bench.meaning_set_{name}")
     rows = list(module.MEMORIES)
     duplicates, conflicts = store_findings(rows) if options.store else doctor_findings(rows)
     result = score(module, duplicates, conflicts)
