@@ -51,3 +51,12 @@ def test_a_counterpart_with_another_value_contradicts():
     assert across_languages("User wears size 42 shoes.", "Cỡ giày của người dùng là 43.") == OPPOSED
     # A number shared and one more is a detail, not another value.
     assert across_languages("User drinks coffee at 7:30.", "Anh uống cà phê lúc 7 giờ.") == SAME
+
+
+def test_days_and_months_are_translated_not_names_and_having_stopped_is_a_negation():
+    assert (
+        across_languages("Thảo runs 5 km every Sunday morning.", "Sáng Chủ nhật nào chị Thảo cũng chạy 5 cây số.")
+        == SAME
+    )
+    assert across_languages("Thảo no longer drinks matcha.", "Chị Thảo đã bỏ uống matcha.") == SAME
+    assert across_languages("User quit coffee.", "Người dùng uống cà phê mỗi sáng.") == OPPOSED

@@ -252,7 +252,8 @@ def closest(text, candidates):
 # Facts: content words, frame and polarity
 
 _NEGATIONS = frozenset(["not", "never", "no", "none", "nobody", "nothing", "cannot", "khong", "chua", "chang"])
-_VIETNAMESE_NEGATIONS = _NEGATIONS - {"no"}
+# Chat Vietnamese writes "không" as "k", "ko" or "hok".
+_VIETNAMESE_NEGATIONS = (_NEGATIONS - {"no"}) | {"k", "ko", "hok", "hong", "khg"}
 # The frame of a memory: verbs of wanting and saying, adverbs of habit and prepositions, in English and
 # folded Vietnamese. Changing them does not change which fact a memory states.
 _FRAME = frozenset(
@@ -361,11 +362,17 @@ _SYNONYMS = (
     (re.compile(r"\bban than\b"), " best friend "),
     (re.compile(r"\bsu dung\b"), " use "),
     (re.compile(r"\bghet\b|\bhate[sd]?\b|\bdislike[sd]?\b"), " not like "),
+    # Having stopped is not doing any more: "quit coffee", "no longer drinks coffee", "đã bỏ cà phê".
+    (re.compile(r"\b(?:quit(?:s|ting)?|stopped|gave up|given up|no longer)\b"), " not "),
 )
 # Vietnamese words read before folding, where their accents still tell them apart ("chó" is a dog, "cho"
 # means for; "tên" is a name, "ten" a number), into the English word the frame and the synonyms know.
 _VIETNAMESE = {
     "đừng": "không",
+    "đã bỏ": "không",
+    "bỏ hẳn": "không",
+    "ngừng": "không",
+    "không còn": "không",
     "tên": "named",
     "chó": "dog",
     "mẹ": "mother",
@@ -429,7 +436,9 @@ def meaning(text, subject="", kind=""):
     own = set(words(f"{subject} {kind}".replace("_", " ")))
     # Folded Vietnamese "no" is "nợ" (owes), "no" (full) or "nó" (it), never "not".
     negations = _VIETNAMESE_NEGATIONS if language_of(text) == VIETNAMESE else _NEGATIONS
-    negated = sum(word in negations for word in all_words) % 2 == 1
+    # Memories do not say "not unlike": one negation or two ("has given up badminton and no longer plays")
+    # is a negated fact.
+    negated = any(word in negations for word in all_words)
     content = frozenset(w for w in all_words if w not in _FRAME and w not in negations and w not in own)
     return Meaning(tuple(all_words), content, negated, folded)
 
@@ -553,6 +562,13 @@ _THOUSANDS = re.compile(r"^\d{1,3}(?:[.,]\d{3})+$")
 _TIMES = {"k": 1_000, "nghin": 1_000, "ngan": 1_000, "tr": 1_000_000, "trieu": 1_000_000, "million": 1_000_000}
 
 
+_CALENDAR = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays"
+    " saturdays sundays january february march april may june july august september october november december"
+    " mon tue wed thu fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+# A Vietnamese day or month is a capitalised number after "thứ" or "tháng": "thứ Hai", "tháng Tư".
+_CALENDAR_BEFORE = frozenset({"thu", "thang"})
 _OWNER_WORDS = {"user": None, "owner": None, "nguoi": "dung", "chu": "nhan"}
 _SENTENCE_END = re.compile(r"[.!?;:\n]")
 
@@ -575,8 +591,12 @@ def _names(text, other):
     found, skip = [], False
     for index, (word, plain, first) in enumerate(placed):
         following = placed[index + 1][1] if index + 1 < len(placed) else ""
+        previous = placed[index - 1][1] if index else ""
         if skip:
             skip = False
+        elif word.lower() in _CALENDAR or previous in _CALENDAR_BEFORE or (plain, following) == ("chu", "nhat"):
+            # Days and months are translated, not kept: "Sunday" is "Chủ nhật", "Monday" "thứ Hai".
+            skip = plain == "chu"
         elif plain in _OWNER_WORDS and _OWNER_WORDS[plain] in (None, following):
             found.append(OWNER)
             skip = _OWNER_WORDS[plain] is not None
