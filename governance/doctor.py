@@ -206,13 +206,22 @@ def _with_meaning(gathered, duplicates, conflicts):
         for a, b in zip(group, group[1:]):
             groups_of.join(position[a], position[b])
     opposed = []
+    # A memory is in about twenty pairs: what it means and its language are worked out once.
+    variants, languages = {}, {}
+
+    def variant(memory_id):
+        if memory_id not in variants:
+            variants[memory_id] = Variant(*meaning(texts[memory_id], "", kinds[memory_id]))
+            languages[memory_id] = vectors.language_of(texts[memory_id])
+        return variants[memory_id]
+
     for a, b in sorted(pairs):
         if groups_of.find(position[a]) == groups_of.find(position[b]):
             continue
-        first, second = (Variant(*meaning(texts[i], "", kinds[i])) for i in (a, b))
+        first, second = variant(a), variant(b)
         if same_fact(first, second) and owner_agrees(texts[a], texts[b]):
             groups_of.join(position[a], position[b])
-        elif vectors.language_of(texts[a]) == vectors.language_of(texts[b]) and contradict(first, second, False):
+        elif languages[a] == languages[b] and contradict(first, second, False):
             opposed.append((a, b))
     # Across the two languages, words cannot be set side by side: a memory and its counterpart (each the
     # other's closest in the other language, standing out from the rest) are compared on what a
