@@ -5,6 +5,7 @@
     .venv/bin/python bench/semantic_figures.py --database-url postgres://postgres@127.0.0.1:5432/bench_pg
     .venv/bin/python bench/semantic_figures.py --backfill 1000     # vectors made per second, model memory
     .venv/bin/python bench/semantic_figures.py --proposals         # proposals per CPU second, off and on
+    .venv/bin/python bench/semantic_figures.py --db … --doctor     # the doctor's meaning step at 100k
 
 The store's vectors are filled first with random unit vectors (``--fill``, in one statement per batch):
 what a search costs does not depend on what the vectors say, and 100,000 real ones take the model about
@@ -216,6 +217,30 @@ def proposals_cpu(rounds=4, batch=500):
     return {"per_cpu_second": rates, "tasks_queued": OrmQ.objects.count(), "proposals": number}
 
 
+def doctor_times():
+    """``find_duplicates_and_conflicts`` on the store with embeddings off (the baseline: words inside each
+    subject) and on (neighbours in meaning and counterparts across languages too), best of two each."""
+    from django.test import override_settings
+
+    from governance import doctor
+    from memories import vectors
+    from memories.language import embeddings
+
+    vectors.index(embeddings.model_name())  # read the matrix once, as a long-running process has
+    for mode in ("off", "local"):
+        with override_settings(BESTIE_EMBEDDINGS=mode):
+            best = None
+            for _ in range(2):
+                started, cpu = time.perf_counter(), time.process_time()
+                duplicates, conflicts = doctor.find_duplicates_and_conflicts()
+                took = (time.perf_counter() - started, time.process_time() - cpu)
+                best = min(best or took, took)
+            print(
+                f"  doctor, embeddings {mode:<5}: wall {best[0]:6.1f} s, cpu {best[1]:6.1f} s,"
+                f" {len(duplicates)} duplicate groups, {len(conflicts)} conflicts"
+            )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", help="an SQLite store from bench/generate.py")
@@ -223,6 +248,9 @@ def main():
     parser.add_argument("--rounds", type=int, default=5, help="times each query is asked (default 5)")
     parser.add_argument("--backfill", type=int, help="measure vectors.build on this many new memories instead")
     parser.add_argument("--proposals", action="store_true", help="proposals per CPU second, embeddings off and on")
+    parser.add_argument(
+        "--doctor", action="store_true", help="the doctor's duplicates and conflicts on the store, meaning off and on"
+    )
     args = parser.parse_args()
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     if args.proposals:
@@ -239,6 +267,9 @@ def main():
     started = time.perf_counter()
     filled = fill()
     print(f"filled {filled} random vectors in {time.perf_counter() - started:.1f} s")
+    if args.doctor:
+        doctor_times()
+        return
     result = measure(args.rounds)
     print(
         f"{result['vendor']}: {result['live']} live memories, {result['vectors']} vectors,"
