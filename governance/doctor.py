@@ -32,8 +32,8 @@ from memories.language.meaning import (
     Variant,
     across_languages,
     contradict,
+    details_agree,
     meaning,
-    owner_agrees,
     same_fact,
 )
 from memories.models import Memory, MemorySettings, Scope
@@ -126,7 +126,7 @@ def block_findings(rows, subject="", kind=""):
     groups = _Groups(len(variants))
     opposed = []
     for i, j in _candidate_pairs(variants):
-        if same_fact(variants[i], variants[j]) and owner_agrees(texts[variants[i].ids[0]], texts[variants[j].ids[0]]):
+        if same_fact(variants[i], variants[j]) and details_agree(texts[variants[i].ids[0]], texts[variants[j].ids[0]]):
             groups.join(i, j)
         elif contradict(variants[i], variants[j], bool(subject)):
             opposed.append((i, j))
@@ -219,7 +219,7 @@ def _with_meaning(gathered, duplicates, conflicts):
         if groups_of.find(position[a]) == groups_of.find(position[b]):
             continue
         first, second = variant(a), variant(b)
-        if same_fact(first, second) and owner_agrees(texts[a], texts[b]):
+        if same_fact(first, second) and details_agree(texts[a], texts[b]):
             groups_of.join(position[a], position[b])
         elif languages[a] == languages[b] and contradict(first, second, False):
             opposed.append((a, b))

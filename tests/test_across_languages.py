@@ -3,7 +3,7 @@ other language; and which language a text is in."""
 
 import pytest
 
-from memories.language.meaning import OPPOSED, SAME, across_languages, meaning, names_agree
+from memories.language.meaning import OPPOSED, SAME, across_languages, details_agree, meaning, names_agree
 from memories.language.words import language_of
 
 
@@ -60,3 +60,19 @@ def test_days_and_months_are_translated_not_names_and_having_stopped_is_a_negati
     )
     assert across_languages("Thảo no longer drinks matcha.", "Chị Thảo đã bỏ uống matcha.") == SAME
     assert across_languages("User quit coffee.", "Người dùng uống cà phê mỗi sáng.") == OPPOSED
+
+
+def test_what_a_translation_changes_is_not_held_against_it():
+    # Multi-word names, times after noon, days by number, languages, a blood type told more exactly.
+    assert across_languages("User cancelled the trip to Hanoi.", "Anh Khoa đã hủy chuyến ra Hà Nội.") == SAME
+    assert across_languages("t3 t5 a Khoa don Phuc luc 16h30", "User picks up Phúc at 4:30pm on Tuesdays.") == SAME
+    assert across_languages("Người dùng muốn trả lời bằng tiếng Việt.", "Always reply to Khoa in Vietnamese.") == SAME
+    assert across_languages("Nhóm máu của anh Khoa là O.", "User's blood type is O+.") == SAME
+
+
+def test_what_a_translation_keeps_tells_other_facts_apart():
+    # A word borrowed as it is, whose someone is, another letter.
+    assert across_languages("Thảo is allergic to shrimp.", "Chị Thảo cũng bị dị ứng penicillin.") is None
+    assert across_languages("Đạt is Khoa's direct manager.", "Khoa là quản lý trực tiếp của Đạt.") is None
+    assert across_languages("User's blood type is O.", "Nhóm máu của anh Khoa là A.") == OPPOSED
+    assert not details_agree("Nhóm máu của anh Khoa là O.", "a Khoa nhom mau A")

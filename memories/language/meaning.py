@@ -39,7 +39,18 @@ from rapidfuzz.distance import Levenshtein
 from rapidfuzz.utils import default_process
 
 from memories.language.folding import fold
-from memories.language.words import IS, JOINT, OWNER, POSSESSIVE, VIETNAMESE, language_of, sequence, words
+from memories.language.words import (
+    IS,
+    JOINT,
+    OWNER,
+    POSSESSIVE,
+    VIETNAMESE,
+    could_be_vietnamese,
+    language_of,
+    sequence,
+    singular,
+    words,
+)
 
 # Compared words shorter than this must match exactly (pnpm/npm, 9am/8am, Lan/Lam).
 FUZZY_MIN_LENGTH = 5
@@ -567,8 +578,13 @@ _CALENDAR = frozenset(
     " saturdays sundays january february march april may june july august september october november december"
     " mon tue wed thu fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec".split()
 )
-# A Vietnamese day or month is a capitalised number after "thứ" or "tháng": "thứ Hai", "tháng Tư".
-_CALENDAR_BEFORE = frozenset({"thu", "thang"})
+# Languages are translated too ("Vietnamese" is "tiếng Việt").
+_LANGUAGES = frozenset(
+    "english vietnamese japanese chinese korean french german spanish italian russian thai portuguese".split()
+)
+# A Vietnamese day or month is a capitalised number after "thứ" or "tháng": "thứ Hai", "tháng Tư"; a
+# language a capitalised word after "tiếng".
+_CALENDAR_BEFORE = frozenset({"thu", "thang", "tieng"})
 _OWNER_WORDS = {"user": None, "owner": None, "nguoi": "dung", "chu": "nhan"}
 _SENTENCE_END = re.compile(r"[.!?;:\n]")
 
@@ -581,28 +597,52 @@ def _words_placed(text):
         yield match.group(), fold(match.group()), not index or bool(_SENTENCE_END.search(gap))
 
 
-def _names(text, other):
-    """The names of people, places and things in ``text`` (its capitalised words, folded) and the owner
-    (``OWNER``, for "the user", "người dùng"), in order: what a translation keeps. A sentence's first word
-    counts only when ``other`` has it capitalised inside a sentence ("Lan owes Minh" / "Minh nợ Lan"; not
-    "Sáng nào" or "Anh Huy" at the start of both)."""
+def _named(text, other):
+    """``[(name, whose)]``: the names of people, places and things in ``text`` (its capitalised words,
+    folded) and the owner (``OWNER``, for "the user", "người dùng"), in order, each with whether it is a
+    possessor ("Khoa's", "của Đạt"). A sentence's first word counts only when ``other`` has it capitalised
+    inside a sentence ("Lan owes Minh" / "Minh nợ Lan"; not "Sáng nào" or "Anh Huy" at the start of both)."""
     inside = {plain for word, plain, first in _words_placed(other) if word[0].isupper() and not first}
+    tokens = list(re.finditer(r"[^\W\d_]+", text))
     placed = list(_words_placed(text))
-    found, skip = [], False
+    found, skip, last = [], False, None
+
+    def joined_to_previous(index):
+        return last == index - 1 and not text[tokens[index - 1].end() : tokens[index].start()].strip()
+
     for index, (word, plain, first) in enumerate(placed):
         following = placed[index + 1][1] if index + 1 < len(placed) else ""
         previous = placed[index - 1][1] if index else ""
+        # "Khoa's": the next token is "s" right after an apostrophe.
+        end = tokens[index + 2 if _OWNER_WORDS.get(plain) == following and following else index + 1 :]
+        possessive = bool(end) and end[0].group() == "s" and text[end[0].start() - 1] in "'’"
+        whose = previous == "cua" or possessive
         if skip:
             skip = False
-        elif word.lower() in _CALENDAR or previous in _CALENDAR_BEFORE or (plain, following) == ("chu", "nhat"):
-            # Days and months are translated, not kept: "Sunday" is "Chủ nhật", "Monday" "thứ Hai".
+        elif (
+            word.lower() in _CALENDAR | _LANGUAGES
+            or previous in _CALENDAR_BEFORE
+            or (plain, following) == ("chu", "nhat")
+        ):
+            # Days, months and languages are translated, not kept: "Sunday" is "Chủ nhật", "Monday" "thứ
+            # Hai", "Vietnamese" "tiếng Việt".
             skip = plain == "chu"
         elif plain in _OWNER_WORDS and _OWNER_WORDS[plain] in (None, following):
-            found.append(OWNER)
+            found.append((OWNER, whose))
             skip = _OWNER_WORDS[plain] is not None
         elif len(word) > 1 and word[0].isupper() and (not first or plain in inside):
-            found.append(plain)
+            if found and found[-1][0] != OWNER and joined_to_previous(index):
+                # One name in several capitalised words: "Hà Nội" is "hanoi", as "Hanoi" is.
+                found[-1] = (found[-1][0] + plain, found[-1][1] or whose)
+            else:
+                found.append((plain, whose))
+            last = index
     return found
+
+
+def _names(text, other):
+    """The names of ``_named`` without whose they are."""
+    return [name for name, _ in _named(text, other)]
 
 
 _COPULAS = frozenset({"is", "are", "was", "were", "la"})
@@ -631,6 +671,13 @@ def names_agree(text_a, text_b):
         rest = iter(y)
         return all(name in rest for name in x)
 
+    if not ordered:
+        # Either side of "is" may come first, but whose it is stays: "Đạt is Khoa's manager" is not "Khoa
+        # là quản lý của Đạt".
+        whose_a = {name for name, whose in _named(text_a, text_b) if whose}
+        whose_b = {name for name, whose in _named(text_b, text_a) if whose}
+        if whose_a and whose_b and not whose_a & whose_b:
+            return False
     if alike(a, b):
         return True
     for named, other in ((a, b), (b, a)):
@@ -645,23 +692,63 @@ def names_agree(text_a, text_b):
     return False
 
 
-def owner_agrees(text_a, text_b):
-    """For two texts whose words ``same_fact`` has set side by side: when only one mentions the owner, the
-    other may name them by name or name someone else where they stand ("User owes Tuấn" / "Tuấn nợ anh
-    Huy"), which words cannot tell, and ``names_agree`` decides. Otherwise the words have decided."""
+# A capital letter standing alone inside a sentence is a value: a blood type, a grade, a size ("nhóm máu
+# O", "size M"); "I" is a word.
+_LETTER_VALUE = re.compile(r"(?<=\s)([A-HJ-Z][+-]?)(?=[\s.,;!?]|$)")
+
+
+def _letter_values(text):
+    """The letters, without a sign: "O+" is "O" told more exactly."""
+    return {value.rstrip("+-") for value in _LETTER_VALUE.findall(text)}
+
+
+def details_agree(text_a, text_b):
+    """For two texts whose words ``same_fact`` has set side by side, what words leave out: a capital letter
+    standing for a value ("nhóm máu O" / "nhom mau A"), and, when only one mentions the owner, whether the
+    other names them by name or names someone else where they stand ("User owes Tuấn" / "Tuấn nợ anh
+    Huy"), which ``names_agree`` decides."""
+    letters_a, letters_b = _letter_values(text_a), _letter_values(text_b)
+    if letters_a and letters_b and not letters_a & letters_b:
+        return False
     if (OWNER in _names(text_a, text_b)) == (OWNER in _names(text_b, text_a)):
         return True
     return names_agree(text_a, text_b)
 
 
+def _loanwords_kept(vietnamese, english):
+    """Words a Vietnamese text borrows as they are ("dị ứng penicillin", "dùng Zalo", "freeship"): spelt
+    alike in an English translation, so one of them at least is in ``english`` when it has any."""
+    borrowed = {
+        fold(word)
+        for word in re.findall(r"(?<![\w'’])[A-Za-z]{3,}(?![\w'’])", vietnamese)
+        if not could_be_vietnamese(fold(word)) and fold(word) not in _VIETNAMESE_NEGATIONS
+    }
+    if not borrowed:
+        return True
+    kept = set(words(english)) | {fold(word) for word in re.findall(r"\w+", english)}
+    return any(
+        word in kept or singular(word) in kept or any(typo_of(word, other) for other in kept) for word in borrowed
+    )
+
+
+_DAY_NUMBER = re.compile(r"\b(?:thu|t)\s*$")
+_AFTERNOON = re.compile(r"(?::\d+)?\s*pm\b")
+
+
 def _numbers(text):
     """The numbers of ``text`` as values: "200k", "200.000" and "200 nghìn" are one amount; "7:30" two."""
     values = set()
-    for digits, scale in _NUMBER.findall(fold(text)):
+    folded = fold(text)
+    for match in _NUMBER.finditer(folded):
+        digits, scale = match.groups()
+        if _DAY_NUMBER.search(folded[: match.start()]):
+            continue  # "thứ 2", "t3": a day, which the other says by its name
         if _THOUSANDS.match(digits):
             digits = re.sub(r"[.,]", "", digits)
-        value = float(digits.replace(",", "."))
-        values.add(value * _TIMES.get(scale, 1))
+        value = float(digits.replace(",", ".")) * _TIMES.get(scale, 1)
+        values.add(value)
+        if _AFTERNOON.match(folded, match.end()) and value < 12:
+            values.add(value + 12)  # "3pm" is 15h too
     return values
 
 
@@ -671,14 +758,19 @@ def across_languages(text_a, text_b):
     (None). Their words cannot be set side by side, but a translation keeps the polarity, the numbers and
     the names: the same fact has the same numbers and names where both give them (``names_agree``: "Lan
     owes Minh" is not "Minh nợ Lan"; the numbers of one all among the other's), and the same polarity.
-    One that differs only in polarity is its negation; one with other numbers only, none shared, says
-    the same with another value ("size 42" / "cỡ giày 43"): both cannot be true."""
+    A word the Vietnamese one borrows as it is ("penicillin") must be in the English one. One that differs
+    only in polarity is its negation; one with one value in place of another says the same of another
+    value ("size 42" / "cỡ giày 43"): both cannot be true."""
     if not names_agree(text_a, text_b):
         return None
+    vietnamese, english = (text_a, text_b) if language_of(text_a) == VIETNAMESE else (text_b, text_a)
+    if not _loanwords_kept(vietnamese, english):
+        return None
     # One may leave out what the other spells out ("7:30" / "7 rưỡi", "August 12" / "12 tháng 8").
-    numbers_a, numbers_b = _numbers(text_a), _numbers(text_b)
+    values_a = _numbers(text_a) | _letter_values(text_a)
+    values_b = _numbers(text_b) | _letter_values(text_b)
     alike = meaning(text_a).negated == meaning(text_b).negated
-    if numbers_a and numbers_b and not (numbers_a <= numbers_b or numbers_b <= numbers_a):
-        # The same statement with another value: "size 42" / "cỡ 43".
-        return OPPOSED if alike and not numbers_a & numbers_b else None
+    if values_a and values_b and not (values_a <= values_b or values_b <= values_a):
+        # One value in place of another: "size 42" / "cỡ 43", "blood type O" / "nhóm máu A".
+        return OPPOSED if alike and len(values_a) == len(values_b) == 1 else None
     return SAME if alike else OPPOSED
