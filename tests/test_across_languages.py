@@ -65,7 +65,11 @@ def test_days_and_months_are_translated_not_names_and_having_stopped_is_a_negati
 def test_what_a_translation_changes_is_not_held_against_it():
     # Multi-word names, times after noon, days by number, languages, a blood type told more exactly.
     assert across_languages("User cancelled the trip to Hanoi.", "Anh Khoa đã hủy chuyến ra Hà Nội.") == SAME
-    assert across_languages("t3 t5 a Khoa don Phuc luc 16h30", "User picks up Phúc at 4:30pm on Tuesdays.") == SAME
+    assert (
+        across_languages("t3 t5 a Khoa don Phuc luc 16h30", "User picks up Phúc at 4:30pm, Tuesdays and Thursdays.")
+        == SAME
+    )
+    assert across_languages("t3 t5 a Khoa don Phuc luc 16h30", "User picks up Phúc at 4:30pm on Tuesdays.") is None
     assert across_languages("Người dùng muốn trả lời bằng tiếng Việt.", "Always reply to Khoa in Vietnamese.") == SAME
     assert across_languages("Nhóm máu của anh Khoa là O.", "User's blood type is O+.") == SAME
 
@@ -76,3 +80,10 @@ def test_what_a_translation_keeps_tells_other_facts_apart():
     assert across_languages("Đạt is Khoa's direct manager.", "Khoa là quản lý trực tiếp của Đạt.") is None
     assert across_languages("User's blood type is O.", "Nhóm máu của anh Khoa là A.") == OPPOSED
     assert not details_agree("Nhóm máu của anh Khoa là O.", "a Khoa nhom mau A")
+
+
+def test_days_and_months_are_values_by_name_or_by_number():
+    assert across_languages("Lan's thesis is due on May 30, 2027.", "Lan phải nộp luận văn vào ngày 30/5/2027.") == SAME
+    assert across_languages("Minh's birthday is August 12.", "Sinh nhật Minh là ngày 12 tháng 8.") == SAME
+    assert across_languages("User works out at the gym on Mondays.", "a Khoa tap gym t2") == SAME
+    assert across_languages("The launch moved to August 2027.", "Dự kiến ra mắt vào tháng 5/2027.") is None

@@ -357,7 +357,7 @@ _SYNONYMS = (
     (re.compile(r"\btieng viet\b|\bvietnamese\b"), " vietnamese "),
     (re.compile(r"\btieng anh\b|\benglish\b"), " english "),
     (re.compile(r"\bco dau\b|\bdiacritics?\b"), " diacritic "),
-    (re.compile(r"\bca phe\b|\bcoffee\b"), " coffee "),
+    (re.compile(r"\bca phe\b|\bcoffee\b|\bcf\b"), " coffee "),
     (re.compile(r"\bngan gon\b|\bconcise\b|\bbrief\b|\bshort\b"), " concise "),
     (re.compile(r"\btra loi\b"), " answer "),
     (re.compile(r"\bsong o\b"), " live "),
@@ -731,18 +731,48 @@ def _loanwords_kept(vietnamese, english):
     )
 
 
-_DAY_NUMBER = re.compile(r"\b(?:thu|t)\s*$")
+# "thứ 2, 4, 6", "t3", "thứ 3 và thứ 5": days by number.
+_DAYS = re.compile(r"\b(?:thu|t)\s*([2-7](?:\s*(?:,|va|and|-)\s*(?:thu\s*|t)?[2-7])*)\b")
+_MONTH_NUMBER = re.compile(r"\bthang\s*$")
 _AFTERNOON = re.compile(r"(?::\d+)?\s*pm\b")
+# "30/5/2027", "15/6": a day of a month (and a year).
+_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{4}))?\b")
+_MONTHS = "january february march april may june july august september october november december".split()
+_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+_VIETNAMESE_WEEKDAYS = {"hai": 2, "ba": 3, "tu": 4, "nam": 5, "sau": 6, "bay": 7}
+# Capitalised English months and weekdays, one a plural ("Mondays"), and their short forms ("Aug").
+_CALENDAR_WORD = re.compile(r"\b(" + "|".join(w.capitalize() for w in _MONTHS + _WEEKDAYS) + r")s?\b")
+_VIETNAMESE_DAY = re.compile(r"\bthu (hai|ba|tu|nam|sau|bay)\b|\bchu nhat\b|\bcn\b")
+
+
+def _calendar(text, folded):
+    """Days and months as values a translation keeps: "August" and "tháng 8" are ``month 8``, "Monday",
+    "thứ Hai", "thứ 2" and "t2" are ``day 2`` (Sunday, "Chủ nhật", is ``day 8``)."""
+    found = set()
+    for word in _CALENDAR_WORD.findall(text):
+        name = word.lower()
+        found.add(f"month {_MONTHS.index(name) + 1}" if name in _MONTHS else f"day {_WEEKDAYS.index(name) + 2}")
+    for match in _VIETNAMESE_DAY.finditer(folded):
+        found.add(f"day {_VIETNAMESE_WEEKDAYS[match.group(1)]}" if match.group(1) else "day 8")
+    return found
 
 
 def _numbers(text):
-    """The numbers of ``text`` as values: "200k", "200.000" and "200 nghìn" are one amount; "7:30" two."""
-    values = set()
+    """The numbers of ``text`` as values: "200k", "200.000" and "200 nghìn" are one amount; "7:30" two;
+    days and months as ``_calendar`` has them, whether by name or by number ("30/5/2027" is 30, month 5
+    and 2027)."""
     folded = fold(text)
+    values = _calendar(text, folded)
+    for day, month, year in _DATE.findall(folded):
+        values.update({float(day), f"month {int(month)}", *([float(year)] if year else [])})
+    for days in _DAYS.findall(folded):
+        values.update(f"day {day}" for day in re.findall(r"\d", days))
+    folded = _DAYS.sub(" ", _DATE.sub(" ", folded))
     for match in _NUMBER.finditer(folded):
         digits, scale = match.groups()
-        if _DAY_NUMBER.search(folded[: match.start()]):
-            continue  # "thứ 2", "t3": a day, which the other says by its name
+        if _MONTH_NUMBER.search(folded[: match.start()]) and digits.isdigit():
+            values.add(f"month {int(digits)}")
+            continue
         if _THOUSANDS.match(digits):
             digits = re.sub(r"[.,]", "", digits)
         value = float(digits.replace(",", ".")) * _TIMES.get(scale, 1)

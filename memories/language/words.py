@@ -426,29 +426,50 @@ VIETNAMESE = "vi"
 # Letters only Vietnamese uses among the languages written in Latin letters (with "đ", the breve, the horn
 # and the dot below or hook above), and the marks it shares with French or Spanish.
 _VIETNAMESE_MARKS = re.compile("[ăắằẳẵặđơớờởỡợưứừửữựạảẹẻẽịỉĩọỏụủũỵỷỹầấẩẫậềếểễệồốổỗộàáâãèéêìíòóôõùúý]", re.IGNORECASE)
+# Of those, the letters no other language written in Latin letters has: "đ", the breve, the horn, the dot
+# below, the hook above, and the circumflex with a tone.
+_VIETNAMESE_ONLY = re.compile("[ăắằẳẵặđơớờởỡợưứừửữựạảẹẻẽịỉĩọỏụủũỵỷỹầấẩẫậềếểễệồốổỗộ]", re.IGNORECASE)
 # The share of a text's words that must look Vietnamese for it to be Vietnamese, with some of them marked
 # and with none.
 _VIETNAMESE_SHARE = 0.6
 _UNMARKED_VIETNAMESE_SHARE = 0.8
+# Vietnamese chat writes some words in letters no syllable has: "ng" (người), "ko" (không), "dc" (được).
+_CHAT_WORDS = frozenset("ng ko dc cf ny vs hok khg kh nx bn mk nhg ck vk".split())
+
+
+def _judged_words(text):
+    """The words of ``text`` that tell its language: not numbers or single letters, and not names (a word
+    capitalised inside a sentence is the same in both languages: "Minecraft", "Đà Nẵng")."""
+    found, first = [], True
+    for match in re.finditer(r"[^\W_]+|[.!?;:\n]", text):
+        word = match.group()
+        if word in ".!?;:\n":
+            first = True
+            continue
+        if len(word) > 1 and not any(c.isdigit() for c in word) and (first or not word[0].isupper()):
+            found.append(word)
+        first = False
+    return found
 
 
 def language_of(text):
-    """``"vi"`` for a text in Vietnamese, else ``""``. Most of its words must look Vietnamese: written with
-    its marks, or a syllable it could be typed without them that is no English function word. Typed
-    without any marks, it must have no English function word at all and nearly every word must look so
-    ("nguoi dung an chay"). An English
-    sentence with a Vietnamese name or dish in it ("Tuấn owes the user 500k") stays English; a Vietnamese
-    one with an English word or two ("Anh Huy dùng tmux trong terminal") stays Vietnamese."""
-    written = [word for word in INDEX_WORD.findall(text) if len(word) > 1 and not any(c.isdigit() for c in word)]
+    """``"vi"`` for a text in Vietnamese, else ``""``. Most of its words (names aside) must look Vietnamese:
+    written with its marks, a chat abbreviation ("ko", "ng"), or a syllable it could be typed without
+    them that is no English function word. Typed without any marks, it must have no English function word
+    at all and nearly every word must look so ("nguoi dung an chay"). An English sentence with a
+    Vietnamese name or dish in it ("Tuấn owes the user 500k") stays English; a Vietnamese one with an
+    English word or two ("Anh Huy dùng tmux trong terminal") stays Vietnamese."""
+    written = _judged_words(text)
     if not written:
         return ""
     marked = sum(bool(_VIETNAMESE_MARKS.search(word)) for word in written)
     folded = [fold(word).lower() for word in written]
-    if not marked and reads_as_english(folded):
-        return ""
+    if reads_as_english(folded) and not any(_VIETNAMESE_ONLY.search(word) for word in written):
+        return ""  # "is", "the", with at most a French mark: "Khoa is Thảo's fiancé"
     looking = marked + sum(
-        not _VIETNAMESE_MARKS.search(word) and could_be_vietnamese(plain) and plain not in _ENGLISH_MARKERS
-        for word, plain in zip(written, folded)
+        not _VIETNAMESE_MARKS.search(word)
+        and (plain in _CHAT_WORDS or could_be_vietnamese(plain) and plain not in _ENGLISH_MARKERS)
+        for word, plain in zip(written, folded, strict=True)
     )
     share = _VIETNAMESE_SHARE if marked else _UNMARKED_VIETNAMESE_SHARE
     return VIETNAMESE if looking >= share * len(written) else ""
