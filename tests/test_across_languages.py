@@ -87,3 +87,32 @@ def test_days_and_months_are_values_by_name_or_by_number():
     assert across_languages("Minh's birthday is August 12.", "Sinh nhật Minh là ngày 12 tháng 8.") == SAME
     assert across_languages("User works out at the gym on Mondays.", "a Khoa tap gym t2") == SAME
     assert across_languages("The launch moved to August 2027.", "Dự kiến ra mắt vào tháng 5/2027.") is None
+
+
+def test_numbers_in_words_and_whose_with_an_honorific():
+    assert across_languages("Tín is three years older than Quân.", "Tín lớn hơn Quân 2 tuổi.") == OPPOSED
+    assert across_languages("Vinh is Quân's manager.", "Sếp trực tiếp của anh Quân là anh Vinh.") == SAME
+    assert across_languages("Quân is Vinh's manager.", "Sếp trực tiếp của anh Quân là anh Vinh.") is None
+    assert across_languages("Tuấn is the user's younger brother.", "Tuấn là em trai của anh Huy.") == SAME
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("trang chay xe air blade di lam hang ngay", "vi"),
+        ("sang cn nao a cung goi video cho ba me o Hue", "vi"),
+        ("huy codes mostly in neovim", ""),
+        ("Khoa is Thảo's fiancé.", ""),
+    ],
+)
+def test_english_endings_and_function_words_tell_english_typed_plainly(text, language):
+    assert language_of(text) == language
+
+
+def test_two_joined_by_and_share_whose_they_are():
+    assert (
+        across_languages(
+            "Thảo and Khoa's wedding is on 10 October 2027.", "Đám cưới của chị Thảo và anh Khoa là ngày 10/10/2027."
+        )
+        == SAME
+    )

@@ -585,6 +585,7 @@ _LANGUAGES = frozenset(
 # A Vietnamese day or month is a capitalised number after "thứ" or "tháng": "thứ Hai", "tháng Tư"; a
 # language a capitalised word after "tiếng".
 _CALENDAR_BEFORE = frozenset({"thu", "thang", "tieng"})
+_HONORIFICS = frozenset("anh chi em ba ong co chu bac thay be".split())
 _OWNER_WORDS = {"user": None, "owner": None, "nguoi": "dung", "chu": "nhan"}
 _SENTENCE_END = re.compile(r"[.!?;:\n]")
 
@@ -605,7 +606,7 @@ def _named(text, other):
     inside = {plain for word, plain, first in _words_placed(other) if word[0].isupper() and not first}
     tokens = list(re.finditer(r"[^\W\d_]+", text))
     placed = list(_words_placed(text))
-    found, skip, last = [], False, None
+    found, spans, skip, last = [], [], False, None
 
     def joined_to_previous(index):
         return last == index - 1 and not text[tokens[index - 1].end() : tokens[index].start()].strip()
@@ -616,7 +617,9 @@ def _named(text, other):
         # "Khoa's": the next token is "s" right after an apostrophe.
         end = tokens[index + 2 if _OWNER_WORDS.get(plain) == following and following else index + 1 :]
         possessive = bool(end) and end[0].group() == "s" and text[end[0].start() - 1] in "'’"
-        whose = previous == "cua" or possessive
+        before_previous = placed[index - 2][1] if index > 1 else ""
+        # "của Đạt", "của anh Quân": whose it is.
+        whose = previous == "cua" or (previous in _HONORIFICS and before_previous == "cua") or possessive
         if skip:
             skip = False
         elif (
@@ -629,14 +632,23 @@ def _named(text, other):
             skip = plain == "chu"
         elif plain in _OWNER_WORDS and _OWNER_WORDS[plain] in (None, following):
             found.append((OWNER, whose))
+            spans.append([index, index + (_OWNER_WORDS[plain] is not None)])
             skip = _OWNER_WORDS[plain] is not None
         elif len(word) > 1 and word[0].isupper() and (not first or plain in inside):
             if found and found[-1][0] != OWNER and joined_to_previous(index):
                 # One name in several capitalised words: "Hà Nội" is "hanoi", as "Hanoi" is.
                 found[-1] = (found[-1][0] + plain, found[-1][1] or whose)
+                spans[-1][1] = index
             else:
                 found.append((plain, whose))
+                spans.append([index, index])
             last = index
+    # Two joined by "and" are whose the one of them is: "Thảo and Khoa's wedding", "của chị Thảo và anh Khoa".
+    for k in range(1, len(found)):
+        between = [plain for _, plain, _ in placed[spans[k - 1][1] + 1 : spans[k][0]]]
+        if between and between[0] in ("and", "va") and set(between[1:]) <= _HONORIFICS:
+            whose = found[k - 1][1] or found[k][1]
+            found[k - 1], found[k] = (found[k - 1][0], whose), (found[k][0], whose)
     return found
 
 
@@ -656,7 +668,19 @@ def names_agree(text_a, text_b):
     name is not someone the other names elsewhere ("User owes Tuấn" / "Tuấn nợ anh Huy"); a name spelt in
     one word or in syllables is one name ("Hanoi" / "Hà Nội")."""
     a, b = _names(text_a, text_b), _names(text_b, text_a)
-    if not a or not b or "".join(a) == "".join(b):
+    if not a or not b:
+        return True
+    # Whose someone is stays, whichever side of "is" they are on: "Đạt is Khoa's manager" is not "Khoa là
+    # quản lý của Đạt". The owner's may be someone's by name: "the user's brother" / "em trai của anh Huy".
+    whose_a = {name for name, whose in _named(text_a, text_b) if whose}
+    whose_b = {name for name, whose in _named(text_b, text_a) if whose}
+    owners = any(
+        OWNER in mine and any(name not in named for name in theirs)
+        for mine, theirs, named in ((whose_a, whose_b, a), (whose_b, whose_a, b))
+    )
+    if whose_a and whose_b and not whose_a & whose_b and not owners:
+        return False
+    if "".join(a) == "".join(b):
         return True
     said = set(re.findall(r"\w+", fold(f"{text_a} {text_b}")))
     ordered = not said & _COPULAS or bool(said & _COMPARING)
@@ -671,13 +695,6 @@ def names_agree(text_a, text_b):
         rest = iter(y)
         return all(name in rest for name in x)
 
-    if not ordered:
-        # Either side of "is" may come first, but whose it is stays: "Đạt is Khoa's manager" is not "Khoa
-        # là quản lý của Đạt".
-        whose_a = {name for name, whose in _named(text_a, text_b) if whose}
-        whose_b = {name for name, whose in _named(text_b, text_a) if whose}
-        if whose_a and whose_b and not whose_a & whose_b:
-            return False
     if alike(a, b):
         return True
     for named, other in ((a, b), (b, a)):
@@ -734,6 +751,13 @@ def _loanwords_kept(vietnamese, english):
 # "thứ 2, 4, 6", "t3", "thứ 3 và thứ 5": days by number.
 _DAYS = re.compile(r"\b(?:thu|t)\s*([2-7](?:\s*(?:,|va|and|-)\s*(?:thu\s*|t)?[2-7])*)\b")
 _MONTH_NUMBER = re.compile(r"\bthang\s*$")
+# English numbers in words, which a translation may write in digits ("three years older" / "lớn hơn 3 tuổi").
+_NUMBER_WORDS = {
+    word: value
+    for value, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
+    )
+} | {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
 _AFTERNOON = re.compile(r"(?::\d+)?\s*pm\b")
 # "30/5/2027", "15/6": a day of a month (and a year).
 _DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{4}))?\b")
@@ -768,6 +792,7 @@ def _numbers(text):
     for days in _DAYS.findall(folded):
         values.update(f"day {day}" for day in re.findall(r"\d", days))
     folded = _DAYS.sub(" ", _DATE.sub(" ", folded))
+    values.update(float(_NUMBER_WORDS[word]) for word in re.findall(r"[a-z]+", folded) if word in _NUMBER_WORDS)
     for match in _NUMBER.finditer(folded):
         digits, scale = match.groups()
         if _MONTH_NUMBER.search(folded[: match.start()]) and digits.isdigit():

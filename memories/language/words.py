@@ -432,9 +432,10 @@ _VIETNAMESE_ONLY = re.compile("[ăắằẳẵặđơớờởỡợưứừử�
 # The share of a text's words that must look Vietnamese for it to be Vietnamese, with some of them marked
 # and with none.
 _VIETNAMESE_SHARE = 0.6
-_UNMARKED_VIETNAMESE_SHARE = 0.8
+_UNMARKED_VIETNAMESE_SHARE = 0.75
+_ENGLISH_ENDING = re.compile(r"[a-z]{2,}(?:s|ed|ing)")
 # Vietnamese chat writes some words in letters no syllable has: "ng" (người), "ko" (không), "dc" (được).
-_CHAT_WORDS = frozenset("ng ko dc cf ny vs hok khg kh nx bn mk nhg ck vk".split())
+_CHAT_WORDS = frozenset("ng ko dc cf ny vs hok khg kh nx bn mk nhg ck vk cn".split())
 
 
 def _judged_words(text):
@@ -471,5 +472,7 @@ def language_of(text):
         and (plain in _CHAT_WORDS or could_be_vietnamese(plain) and plain not in _ENGLISH_MARKERS)
         for word, plain in zip(written, folded, strict=True)
     )
+    if not marked and any(_ENGLISH_ENDING.fullmatch(plain) and not could_be_vietnamese(plain) for plain in folded):
+        return ""  # "wakes", "planned", "running": no Vietnamese syllable ends so
     share = _VIETNAMESE_SHARE if marked else _UNMARKED_VIETNAMESE_SHARE
     return VIETNAMESE if looking >= share * len(written) else ""
