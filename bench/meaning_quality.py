@@ -3,8 +3,10 @@
     .venv/bin/python bench/meaning_quality.py                 # the tune part (bench/meaning_set_tune.py)
     .venv/bin/python bench/meaning_quality.py --held-out      # the held-out part: measure, never tune on it
     .venv/bin/python bench/meaning_quality.py --held-out-2    # a second held-out part, written blind later
-    .venv/bin/python bench/meaning_quality.py --held-out-3    # a third, the one held out for good
-    .venv/bin/python bench/meaning_quality.py --held-out-3    # a third, the one held out for good
+    .venv/bin/python bench/meaning_quality.py --held-out-3    # a third, written blind later
+    .venv/bin/python bench/meaning_quality.py --held-out-4    # a fourth, the one held out for good
+    .venv/bin/python bench/meaning_quality.py --held-out-3    # a third, written blind later
+    .venv/bin/python bench/meaning_quality.py --held-out-4    # a fourth, the one held out for good
     BESTIE_EMBEDDINGS=local .venv/bin/python bench/meaning_quality.py --store [--held-out]   # with meaning
 
 The sets were written blind (by someone who saw only a description of them): memories of several people
@@ -119,7 +121,8 @@ def main():
         action="store_true",
         help="the second held-out part, written blind later (meaning_set_held_out_2.py)",
     )
-    parser.add_argument("--held-out-3", action="store_true", help="the third held-out part, kept for measuring only")
+    parser.add_argument("--held-out-3", action="store_true", help="the third held-out part (meaning_set_held_out_3.py)")
+    parser.add_argument("--held-out-4", action="store_true", help="the fourth held-out part, kept for measuring only")
     parser.add_argument(
         "--store",
         action="store_true",
@@ -139,6 +142,7 @@ def main():
         (
             part
             for part, chosen in (
+                ("held_out_4", options.held_out_4),
                 ("held_out_3", options.held_out_3),
                 ("held_out_2", options.held_out_2),
                 ("held_out", options.held_out),
