@@ -649,34 +649,51 @@ def counterparts_within(groups):
     return pairs
 
 
-def counterpart_of(memory_id, candidates):
-    """The memory of ``candidates`` (ids) that is ``memory_id``'s counterpart in the other language, as
-    ``counterparts_within`` finds them (it among ``candidates`` and ``memory_id``): ``(id, margin)``, or
-    None. Two products of one vector with the candidates' matrix, for the write path's check of one
-    proposal. Raises ``embeddings.Unavailable`` when embeddings are off."""
+def _closest_allowed(ids, scores, mask, queryset, want, also=None):
+    """The ``want`` best of ``ids`` under ``mask`` that are in ``queryset`` (or are ``also``), best first, as
+    ``[(id, score)]``: the closest few asked about first, then further, as ``_ranked`` does."""
     numpy = _numpy()
+    rows = numpy.flatnonzero(mask)
+    if not len(rows):
+        return []
+    kept, looked, count = [], 0, min(len(rows), 8 * want)
+    while True:
+        top = rows[numpy.argpartition(-scores[rows], count - 1)[:count]]
+        top = top[numpy.argsort(-scores[top], kind="stable")][looked:]
+        allowed = set(queryset.filter(pk__in=among(ids[top])).values_list("pk", flat=True).order_by())
+        kept += [(int(ids[row]), float(scores[row])) for row in top if int(ids[row]) in allowed or ids[row] == also]
+        if len(kept) >= want or count == len(rows) or count >= MAX_LOOKED:
+            return kept[:want]
+        looked, count = count, min(len(rows), MAX_LOOKED, count * 8)
+
+
+def counterpart_of(memory_id, queryset):
+    """The memory of ``queryset`` that is ``memory_id``'s counterpart in the other language, as
+    ``counterparts_within`` finds them among ``queryset`` and ``memory_id``: ``(id, margin)``, or None. It
+    looks at the closest vectors only, as a search does, so a proposal costs two products of one vector
+    with the matrix and a few indexed lookups, whatever the size of the store. Raises
+    ``embeddings.Unavailable`` when embeddings are off."""
     found, anchors = _found_and_anchors()
     row = found.position.get(memory_id)
     if row is None:
         return None
-    rows = numpy.array(
-        [found.position[pk] for pk in candidates if pk != memory_id and pk in found.position], dtype=numpy.int64
-    )
-    if not len(rows):
-        return None
+    vector = found.matrix[row].copy()
     language = found.vietnamese[row]
     # anchors: (Vietnamese, other); "theirs" is the other language's, "mine" the memory's own.
     theirs, mine = (anchors[1], anchors[0]) if language else (anchors[0], anchors[1])
-    other, same = rows[found.vietnamese[rows] != language], rows[found.vietnamese[rows] == language]
-    if not len(other):
+    ids, scores, vietnamese = found.similarities(vector)
+    closest = _closest_allowed(ids, scores, vietnamese != language, queryset, COUNTERPART_NEIGHBOURS)
+    if not closest:
         return None
-    vector = found.matrix[row]
-    scores = found.matrix[other] @ vector
-    best = int(numpy.argmax(scores))
-    counterpart = found.matrix[other[best]]
-    pool = numpy.append(same, row)
-    back = found.matrix[pool] @ counterpart
-    if pool[int(numpy.argmax(back))] != row:
+    counterpart_id, similarity = closest[0]
+    counterpart = found.matrix[found.position[counterpart_id]].copy()
+    ids, scores, vietnamese = found.similarities(counterpart)
+    back = _closest_allowed(ids, scores, vietnamese == language, queryset, COUNTERPART_NEIGHBOURS, also=memory_id)
+    if not back or back[0][0] != memory_id:
         return None
-    margin = _margin(scores[best], _yardstick(scores, theirs @ vector), _yardstick(back, mine @ counterpart))
-    return (int(found.ids[other[best]]), round(margin, 4)) if margin >= COUNTERPART_MARGIN else None
+    margin = _margin(
+        similarity,
+        _yardstick(_numpy().array([score for _, score in closest]), theirs @ vector),
+        _yardstick(_numpy().array([score for _, score in back]), mine @ counterpart),
+    )
+    return (counterpart_id, round(margin, 4)) if margin >= COUNTERPART_MARGIN else None

@@ -441,7 +441,7 @@ def opposed_counterpart(memory):
         return {}
     live = Memory.objects.live().filter(user=memory.user, kind=memory.kind)
     try:
-        found = vectors.counterpart_of(memory.pk, live.values_list("pk", flat=True).iterator(chunk_size=5000))
+        found = vectors.counterpart_of(memory.pk, live)
     except embeddings.Unavailable:
         return {}
     if found is None:
