@@ -110,6 +110,19 @@ def test_pending_inspect_says_what_a_possible_update_may_replace(db):
     )
 
 
+def test_approving_a_flagged_proposal_asks_for_yes_and_says_why(proposals):
+    hanoi, flagged, _, _ = proposals
+    before = store()
+    said = refused("approve", str(hanoi.pk), str(flagged.pk))
+    assert "flagged, so nothing was approved" in said and f"#{flagged.pk}: " in said and "--yes" in said
+    assert "tool" in said.lower()
+    assert store() == before
+    assert memory("approve", "--yes", str(hanoi.pk), str(flagged.pk)) == (
+        f"approved memories #{hanoi.pk}, #{flagged.pk}\n"
+    )
+    assert Memory.objects.get(pk=flagged.pk).state() == "live"
+
+
 def test_approve_and_reject_several_at_once(proposals):
     hanoi, flagged, tea, _ = proposals
     assert memory("approve", str(hanoi.pk), str(tea.pk)) == f"approved memories #{hanoi.pk}, #{tea.pk}\n"

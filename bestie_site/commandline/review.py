@@ -29,11 +29,12 @@ def register(verbs):
     inspect.add_argument("id", metavar="ID")
     add_json(inspect, argparse.SUPPRESS)
 
-    for name, handler, help in (
-        ("approve", approve, "approve pending proposals: they become live memories"),
-        ("reject", reject, "reject pending proposals: they are not proposed again"),
-    ):
-        add_verb(verbs, name, handler, help).add_argument("ids", nargs="+", metavar="ID")
+    parser = add_verb(verbs, "approve", approve, "approve pending proposals: they become live memories")
+    parser.add_argument("ids", nargs="+", metavar="ID")
+    parser.add_argument("--yes", action="store_true", help="approve flagged ones too, having read their flags")
+    add_verb(verbs, "reject", reject, "reject pending proposals: they are not proposed again").add_argument(
+        "ids", nargs="+", metavar="ID"
+    )
 
     parser = add_verb(verbs, "reject-all", reject_all, "reject every pending proposal (shows the count without --yes)")
     parser.add_argument("--yes", action="store_true", help="really reject them all")
@@ -102,6 +103,19 @@ def inspect_pending(command, options):
 
 
 def approve(command, options):
+    """A flagged proposal gets the console's second step here too: its flags in plain words, and nothing
+    approved until the owner asks again with ``--yes``."""
+    flagged = proposals.needing_second_step(lifecycle.clean_ids(options["ids"]))
+    if flagged and not options["yes"]:
+        lines = [
+            f"#{pk}: " + "; ".join(str(proposals.explain_flag(flag)) for flag in flags)
+            for pk, flags in sorted(flagged.items())
+        ]
+        raise CommandError(
+            "flagged, so nothing was approved:\n"
+            + "\n".join(lines)
+            + "\nread them (bestie memory pending inspect ID), then approve again with --yes"
+        )
     lifecycle.approve(options["ids"], actor=ACTOR)
     command.stdout.write(command.style.SUCCESS(f"approved {_memories(options['ids'])}"))
 
