@@ -445,3 +445,18 @@ def test_a_proposal_that_says_otherwise_than_its_counterpart_in_the_other_langua
     compatible.refresh_from_db()
     assert other_size.flags == ["possible_update"] and compatible.flags == []
     assert [replaced.pk for replaced in proposals.possible_updates([other_size])[other_size.pk]] == [shoes.pk]
+
+
+def test_the_doctor_finds_the_issues_contradictions_across_subjects(local):
+    from governance import doctor
+
+    quit_coffee = add_memory("User does not drink coffee anymore.", kind="preference", subject="coffee", user="owner")
+    coffee = add_memory("User drinks black coffee at 7am every day.", kind="preference", subject="drinks", user="owner")
+    hanoi = add_memory("Người dùng sống ở Hà Nội.", kind="fact", subject="nơi ở", user="owner")
+    danang = add_memory("Người dùng sống ở Đà Nẵng.", kind="fact", subject="thành phố", user="owner")
+    for text in STORE:
+        add_memory(text, kind="fact", user="lan")
+    vectors.build()
+    _duplicates, conflicts = doctor.find_duplicates_and_conflicts()
+    assert sorted((quit_coffee.pk, coffee.pk)) in conflicts
+    assert sorted((hanoi.pk, danang.pk)) in conflicts

@@ -350,6 +350,11 @@ _FRAME = frozenset(
         "con",
         "vao",
         "luc",
+        # Words of time that go with a negation: "not … anymore", "không … nữa".
+        "anymore",
+        "nua",
+        "now",
+        "gio",
     ]
 )
 # Folded phrases that name the same thing in both languages.
