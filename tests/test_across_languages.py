@@ -116,3 +116,8 @@ def test_two_joined_by_and_share_whose_they_are():
         )
         == SAME
     )
+
+
+def test_vietnamese_chat_short_forms_read_as_their_words():
+    chat, written = meaning("ng dung ko uong cf nua"), meaning("người dùng không uống cà phê nữa")
+    assert chat.negated and written.negated and chat.content == written.content

@@ -401,6 +401,25 @@ _VIETNAMESE = {
 _VIETNAMESE_WORDS = re.compile(
     r"(?<!\w)(" + "|".join(sorted(map(re.escape, _VIETNAMESE), key=len, reverse=True)) + r")(?!\w)", re.IGNORECASE
 )
+# Vietnamese chat's short forms, folded, and the words they stand for.
+_CHAT_WORDS = {
+    "ng": "nguoi",
+    "ko": "khong",
+    "k": "khong",
+    "hok": "khong",
+    "khg": "khong",
+    "dc": "duoc",
+    "cf": "ca phe",
+    "a": "anh",
+    "c": "chi",
+    "e": "em",
+    "vs": "voi",
+    "ny": "nguoi yeu",
+    "j": "gi",
+    "r": "roi",
+    "cn": "chu nhat",
+}
+_CHAT = re.compile(r"(?<![\w'’])(" + "|".join(sorted(_CHAT_WORDS, key=len, reverse=True)) + r")(?![\w'’])")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _CONTRACTION = re.compile(r"n['’]t\b")
 _POSSESSIVE = re.compile(r"['’]s\b")
@@ -443,15 +462,19 @@ class Variant:
 
 def meaning(text, subject="", kind=""):
     """The ``Meaning`` of a memory of this subject and kind."""
+    vietnamese = language_of(text) == VIETNAMESE
     text = _VIETNAMESE_WORDS.sub(lambda match: f" {_VIETNAMESE[match.group(1).lower()]} ", text)
     folded = _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
+    if vietnamese:
+        # Chat writes the commonest words short: "ng dung" is "nguoi dung", "ko" is "khong".
+        folded = _CHAT.sub(lambda match: _CHAT_WORDS[match.group(1)], folded)
     for pattern, replacement in _SYNONYMS:
         folded = pattern.sub(replacement, folded)
     # The order keeps whose a thing is ("Lan's boss"); the words do not.
     all_words = words(_POSSESSIVE.sub("", folded))
     own = set(words(f"{subject} {kind}".replace("_", " ")))
     # Folded Vietnamese "no" is "nợ" (owes), "no" (full) or "nó" (it), never "not".
-    negations = _VIETNAMESE_NEGATIONS if language_of(text) == VIETNAMESE else _NEGATIONS
+    negations = _VIETNAMESE_NEGATIONS if vietnamese else _NEGATIONS
     # Memories do not say "not unlike": one negation or two ("has given up badminton and no longer plays")
     # is a negated fact.
     negated = any(word in negations for word in all_words)
