@@ -460,3 +460,26 @@ def test_the_doctor_finds_the_issues_contradictions_across_subjects(local):
     _duplicates, conflicts = doctor.find_duplicates_and_conflicts()
     assert sorted((quit_coffee.pk, coffee.pk)) in conflicts
     assert sorted((hanoi.pk, danang.pk)) in conflicts
+
+
+def test_a_memory_naming_something_else_in_place_of_its_closest_is_a_contradiction(local):
+    from governance import doctor
+    from memories.lifecycle import policies
+
+    neovim = add_memory("User's main editor is Neovim.", kind="preference", subject="editor", user="owner")
+    vscode = add_memory(
+        "VS Code is the user's primary editor for all projects.", kind="preference", subject="tools", user="owner"
+    )
+    for text in STORE:
+        add_memory(text, kind="preference", user="lan")
+    vectors.build()
+    _duplicates, conflicts = doctor.find_duplicates_and_conflicts()
+    assert sorted((neovim.pk, vscode.pk)) in conflicts
+    # A proposal that does so is flagged as a possible update of it.
+    policies.set_write_policy("ask", actor=OWNER)
+    lifecycle.forget(vscode.pk, actor=OWNER, confirmed=True)
+    proposed = _propose("User uses VS Code as the main editor now.", kind="preference", subject="ide")
+    proposals.embed_and_check()
+    proposed.refresh_from_db()
+    assert proposed.flags == ["possible_update"]
+    assert [old.pk for old in proposals.possible_updates([proposed])[proposed.pk]] == [neovim.pk]

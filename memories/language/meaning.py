@@ -626,6 +626,12 @@ def _words_placed(text):
         yield match.group(), fold(match.group()), not index or bool(_SENTENCE_END.search(gap))
 
 
+def _spelt_as_a_name(word):
+    """A word in capitals or with a capital inside ("VS", "VSCode", "LaTeX"): a name even where a sentence
+    starts."""
+    return word.isupper() or any(letter.isupper() for letter in word[1:])
+
+
 def _named(text, other):
     """``[(name, whose)]``: the names of people, places and things in ``text`` (its capitalised words,
     folded) and the owner (``OWNER``, for "the user", "người dùng"), in order, each with whether it is a
@@ -662,7 +668,7 @@ def _named(text, other):
             found.append((OWNER, whose))
             spans.append([index, index + (_OWNER_WORDS[plain] is not None)])
             skip = _OWNER_WORDS[plain] is not None
-        elif len(word) > 1 and word[0].isupper() and (not first or plain in inside):
+        elif len(word) > 1 and word[0].isupper() and (not first or plain in inside or _spelt_as_a_name(word)):
             if found and found[-1][0] != OWNER and joined_to_previous(index):
                 # One name in several capitalised words: "Hà Nội" is "hanoi", as "Hanoi" is.
                 found[-1] = (found[-1][0] + plain, found[-1][1] or whose)
@@ -740,6 +746,16 @@ def names_agree(text_a, text_b):
 # A capital letter standing alone inside a sentence is a value: a blood type, a grade, a size ("nhóm máu
 # O", "size M"); "I" is a word.
 _LETTER_VALUE = re.compile(r"(?<=\s)([A-HJ-Z][+-]?)(?=[\s.,;!?]|$)")
+
+
+def names_instead(text_a, text_b):
+    """Whether each of two texts names something and none of the same: one name in place of another
+    ("User's main editor is Neovim" / "VS Code is the user's primary editor", "lives in Hanoi" / "lives in
+    Da Nang"). Said of two memories that say the same kind of thing (their meanings closest), they cannot
+    both be true."""
+    a = set(_names(text_a, text_b)) - {OWNER}
+    b = set(_names(text_b, text_a)) - {OWNER}
+    return bool(a) and bool(b) and not a & b
 
 
 def _letter_values(text):

@@ -30,7 +30,7 @@ from django.utils.translation import gettext_lazy
 
 from memories import lifecycle, vectors
 from memories.language import characters, embeddings
-from memories.language.meaning import OPPOSED, across_languages, closest, contradicted, same_memory
+from memories.language.meaning import OPPOSED, across_languages, closest, contradicted, names_instead, same_memory
 from memories.lifecycle import (
     MAX_ID,
     MAX_TTL,
@@ -435,19 +435,25 @@ def meaning_alike(memory):
 def opposed_counterpart(memory):
     """``{id: text}``: the live memory of ``memory``'s user and kind that is its counterpart in the other
     language (``vectors.counterpart_of``) when, by what a translation keeps, it says otherwise
-    (``across_languages``): "Người dùng không uống cà phê nữa" against "User drinks coffee every morning".
-    Empty otherwise, with embeddings off, or when the model cannot be used."""
+    (``across_languages``): "Người dùng không uống cà phê nữa" against "User drinks coffee every morning";
+    or its closest in its own language when that one names something else in its place
+    (``names_instead``): "User uses VS Code now" against "Neovim is the user's main editor". Empty
+    otherwise, with embeddings off, or when the model cannot be used."""
     if not embeddings.enabled():
         return {}
     live = Memory.objects.live().filter(user=memory.user, kind=memory.kind)
+    found = {}
     try:
-        found = vectors.counterpart_of(memory.pk, live)
+        across = vectors.counterpart_of(memory.pk, live)
+        closest = vectors.counterpart_of(memory.pk, live, across=False)
     except embeddings.Unavailable:
         return {}
-    if found is None:
-        return {}
-    text = live.filter(pk=found[0]).values_list("text", flat=True).first()
-    return {found[0]: text} if text is not None and across_languages(memory.text, text) == OPPOSED else {}
+    texts = dict(live.filter(pk__in=[pair[0] for pair in (across, closest) if pair]).values_list("pk", "text"))
+    if across and across[0] in texts and across_languages(memory.text, texts[across[0]]) == OPPOSED:
+        found[across[0]] = texts[across[0]]
+    if closest and closest[0] in texts and names_instead(memory.text, texts[closest[0]]):
+        found[closest[0]] = texts[closest[0]]
+    return found
 
 
 MEANING_ACTOR = "system:meaning"
