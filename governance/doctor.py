@@ -34,7 +34,6 @@ from memories.language.meaning import (
     contradict,
     details_agree,
     meaning,
-    names_instead,
     same_fact,
 )
 from memories.models import Memory, MemorySettings, Scope
@@ -198,7 +197,6 @@ def _with_meaning(gathered, duplicates, conflicts):
     try:
         pairs = vectors.neighbours_within(list(groups.values()), MEANING_NEIGHBOURS)
         counterparts = vectors.counterparts_within(list(groups.values()))
-        closest = vectors.closest_pairs_within(list(groups.values()))
     except embeddings.Unavailable:
         return duplicates, conflicts
     ids = sorted(texts)
@@ -225,12 +223,6 @@ def _with_meaning(gathered, duplicates, conflicts):
             groups_of.join(position[a], position[b])
         elif languages[a] == languages[b] and contradict(first, second, False):
             opposed.append((a, b))
-    # Two memories of one language that are each other's closest, standing out from the rest, say the same
-    # kind of thing: one that names something else in its place says otherwise ("Neovim" / "VS Code").
-    for a, b, _margin in closest:
-        if groups_of.find(position[a]) != groups_of.find(position[b]) and names_instead(texts[a], texts[b]):
-            if not same_fact(variant(a), variant(b)):
-                opposed.append((a, b))
     # Across the two languages, words cannot be set side by side: a memory and its counterpart (each the
     # other's closest in the other language, standing out from the rest) are compared on what a
     # translation keeps.

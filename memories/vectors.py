@@ -667,45 +667,10 @@ def _closest_allowed(ids, scores, mask, queryset, want, also=None):
         looked, count = count, min(len(rows), MAX_LOOKED, count * 8)
 
 
-def closest_pairs_within(groups):
-    """``counterparts_within`` inside each language: for each group, the pairs of members of one language
-    that are each other's closest there, and stand out by ``COUNTERPART_MARGIN`` (the yardstick is the
-    ``COUNTERPART_NEIGHBOURS`` closest of each in that language, its fixed sentences among them).
-    ``[(a, b, margin)]`` with ``a < b``. Raises ``embeddings.Unavailable`` when embeddings are off."""
-    numpy = _numpy()
-    found, anchors = _found_and_anchors()
-    pairs = []
-    for ids in groups:
-        members = numpy.array([memory_id for memory_id in ids if memory_id in found.position], dtype=numpy.int64)
-        if len(members) < 2:
-            continue
-        rows = numpy.array([found.position[int(memory_id)] for memory_id in members], dtype=numpy.int64)
-        vietnamese = found.vietnamese[rows]
-        for side, language_anchors in ((vietnamese, anchors[0]), (~vietnamese, anchors[1])):
-            if side.sum() < 2:
-                continue
-            matrix, side_members = found.matrix[rows[side]], members[side]
-            best, mean = [], []
-            for start in range(0, len(matrix), 512):
-                block = matrix[start : start + 512]
-                scores = block @ matrix.T
-                scores[numpy.arange(len(block)), numpy.arange(start, start + len(block))] = -2.0
-                best.append(numpy.argmax(scores, axis=1))
-                mean.append(_yardstick(scores, block @ language_anchors.T))
-            closest, yardstick = numpy.concatenate(best), numpy.concatenate(mean)
-            for i, j in enumerate(closest):
-                if i >= j or closest[j] != i:
-                    continue
-                margin = _margin(matrix[i] @ matrix[j], yardstick[i], yardstick[j])
-                if margin >= COUNTERPART_MARGIN:
-                    pairs.append((int(side_members[i]), int(side_members[j]), round(margin, 4)))
-    return pairs
-
-
 def counterpart_of(memory_id, queryset, *, across=True):
     """The memory of ``queryset`` that is ``memory_id``'s counterpart in the other language, as
     ``counterparts_within`` finds them among ``queryset`` and ``memory_id`` (``across=False``: its closest
-    in its own language, as ``closest_pairs_within`` does): ``(id, margin)``, or None. It looks at the
+    in its own language, by the same rule): ``(id, margin)``, or None. It looks at the
     closest vectors only, as a search does, so a proposal costs two products of one vector with the matrix
     and a few indexed lookups, whatever the size of the store. Raises ``embeddings.Unavailable`` when
     embeddings are off."""

@@ -462,24 +462,18 @@ def test_the_doctor_finds_the_issues_contradictions_across_subjects(local):
     assert sorted((hanoi.pk, danang.pk)) in conflicts
 
 
-def test_a_memory_naming_something_else_in_place_of_its_closest_is_a_contradiction(local):
-    from governance import doctor
+def test_a_proposal_naming_something_else_in_place_of_its_closest_is_a_possible_update(local):
     from memories.lifecycle import policies
 
+    policies.set_write_policy("ask", actor=OWNER)
     neovim = add_memory("User's main editor is Neovim.", kind="preference", subject="editor", user="owner")
-    vscode = add_memory(
-        "VS Code is the user's primary editor for all projects.", kind="preference", subject="tools", user="owner"
-    )
     for text in STORE:
         add_memory(text, kind="preference", user="lan")
     vectors.build()
-    _duplicates, conflicts = doctor.find_duplicates_and_conflicts()
-    assert sorted((neovim.pk, vscode.pk)) in conflicts
-    # A proposal that does so is flagged as a possible update of it.
-    policies.set_write_policy("ask", actor=OWNER)
-    lifecycle.forget(vscode.pk, actor=OWNER, confirmed=True)
     proposed = _propose("User uses VS Code as the main editor now.", kind="preference", subject="ide")
+    unrelated = _propose("User's daughter is called Mai.", kind="preference", subject="family")
     proposals.embed_and_check()
     proposed.refresh_from_db()
-    assert proposed.flags == ["possible_update"]
+    unrelated.refresh_from_db()
+    assert proposed.flags == ["possible_update"] and unrelated.flags == []
     assert [old.pk for old in proposals.possible_updates([proposed])[proposed.pk]] == [neovim.pk]
