@@ -26,16 +26,8 @@ from django.utils.translation import gettext_noop
 from memories import vectors
 from memories.language import embeddings
 from memories.language.folding import fold
-from memories.language.meaning import (
-    OPPOSED,
-    SAME,
-    Variant,
-    across_languages,
-    contradict,
-    details_agree,
-    meaning,
-    same_fact,
-)
+from memories.language.meaning import Variant, contradict, meaning, same_fact
+from memories.language.translation import OPPOSED, SAME, across_languages, details_agree
 from memories.models import Memory, MemorySettings, Scope
 from memories.retrieval import prompt
 from memories.screening.venting import is_venting

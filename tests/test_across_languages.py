@@ -3,7 +3,8 @@ other language; and which language a text is in."""
 
 import pytest
 
-from memories.language.meaning import OPPOSED, SAME, across_languages, details_agree, meaning, names_agree
+from memories.language.meaning import meaning
+from memories.language.translation import OPPOSED, SAME, across_languages, details_agree, names_agree
 from memories.language.words import language_of
 
 

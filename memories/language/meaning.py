@@ -30,7 +30,6 @@ and "không thích cà phê".
 import functools
 import hashlib
 import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -45,10 +44,8 @@ from memories.language.words import (
     OWNER,
     POSSESSIVE,
     VIETNAMESE,
-    could_be_vietnamese,
     language_of,
     sequence,
-    singular,
     words,
 )
 
@@ -152,7 +149,7 @@ def _joined(parts, mark):
 
 # A comparison relates the two sides of "is" to each other: "Minh is older than Tuấn" is not "older than
 # Tuấn is Minh" turned around, so its sides keep their order.
-_COMPARING = frozenset({"than", "hon"})
+COMPARING = frozenset({"than", "hon"})
 
 
 def _sides_sorted(order):
@@ -162,7 +159,7 @@ def _sides_sorted(order):
     clauses = []
     for clause in _split(order, JOINT):
         sides = _split(clause, IS)
-        swappable = len(sides) == 2 and not _COMPARING.intersection(clause)
+        swappable = len(sides) == 2 and not COMPARING.intersection(clause)
         clauses.append(_joined(sorted(sides), IS) if swappable else clause)
     return _joined(clauses, JOINT)
 
@@ -264,7 +261,7 @@ def closest(text, candidates):
 
 _NEGATIONS = frozenset(["not", "never", "no", "none", "nobody", "nothing", "cannot", "khong", "chua", "chang"])
 # Chat Vietnamese writes "không" as "k", "ko" or "hok".
-_VIETNAMESE_NEGATIONS = (_NEGATIONS - {"no"}) | {"k", "ko", "hok", "hong", "khg"}
+VIETNAMESE_NEGATIONS = (_NEGATIONS - {"no"}) | {"k", "ko", "hok", "hong", "khg"}
 # The frame of a memory: verbs of wanting and saying, adverbs of habit and prepositions, in English and
 # folded Vietnamese. Changing them does not change which fact a memory states.
 _FRAME = frozenset(
@@ -474,7 +471,7 @@ def meaning(text, subject="", kind=""):
     all_words = words(_POSSESSIVE.sub("", folded))
     own = set(words(f"{subject} {kind}".replace("_", " ")))
     # Folded Vietnamese "no" is "nợ" (owes), "no" (full) or "nó" (it), never "not".
-    negations = _VIETNAMESE_NEGATIONS if vietnamese else _NEGATIONS
+    negations = VIETNAMESE_NEGATIONS if vietnamese else _NEGATIONS
     # Memories do not say "not unlike": one negation or two ("has given up badminton and no longer plays")
     # is a negated fact.
     negated = any(word in negations for word in all_words)
@@ -590,287 +587,3 @@ def contradicted(text, others, subject="", kind=""):
         if contradict(new, other, bool(subject)) and not same_fact(new, other):
             found.append(memory_id)
     return found
-
-
-# ---------------------------------------------------------------------------------------------------
-# Across languages: what a translation keeps
-
-SAME, OPPOSED = "same", "opposed"
-_NUMBER = re.compile(r"(\d+(?:[.,]\d{3})*(?:[.,]\d+)?)(?:\s*(k|nghin|ngan|tr|trieu|million)\b)?")
-_THOUSANDS = re.compile(r"^\d{1,3}(?:[.,]\d{3})+$")
-_TIMES = {"k": 1_000, "nghin": 1_000, "ngan": 1_000, "tr": 1_000_000, "trieu": 1_000_000, "million": 1_000_000}
-
-
-_CALENDAR = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays"
-    " saturdays sundays january february march april may june july august september october november december"
-    " mon tue wed thu fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec".split()
-)
-# Languages are translated too ("Vietnamese" is "tiếng Việt").
-_LANGUAGES = frozenset(
-    "english vietnamese japanese chinese korean french german spanish italian russian thai portuguese".split()
-)
-# A Vietnamese day or month is a capitalised number after "thứ" or "tháng": "thứ Hai", "tháng Tư"; a
-# language a capitalised word after "tiếng".
-_CALENDAR_BEFORE = frozenset({"thu", "thang", "tieng"})
-_HONORIFICS = frozenset("anh chi em ba ong co chu bac thay be".split())
-_OWNER_WORDS = {"user": None, "owner": None, "nguoi": "dung", "chu": "nhan"}
-_SENTENCE_END = re.compile(r"[.!?;:\n]")
-
-
-def _words_placed(text):
-    """``(word, folded, first)`` for each word of ``text``, ``first`` when it starts a sentence."""
-    tokens = list(re.finditer(r"[^\W\d_]+", text))
-    for index, match in enumerate(tokens):
-        gap = text[tokens[index - 1].end() : match.start()] if index else ""
-        yield match.group(), fold(match.group()), not index or bool(_SENTENCE_END.search(gap))
-
-
-def _spelt_as_a_name(word):
-    """A word in capitals or with a capital inside ("VS", "VSCode", "LaTeX"): a name even where a sentence
-    starts."""
-    return word.isupper() or any(letter.isupper() for letter in word[1:])
-
-
-def _named(text, other):
-    """``[(name, whose)]``: the names of people, places and things in ``text`` (its capitalised words,
-    folded) and the owner (``OWNER``, for "the user", "người dùng"), in order, each with whether it is a
-    possessor ("Khoa's", "của Đạt"). A sentence's first word counts only when ``other`` has it capitalised
-    inside a sentence ("Lan owes Minh" / "Minh nợ Lan"; not "Sáng nào" or "Anh Huy" at the start of both)."""
-    inside = {plain for word, plain, first in _words_placed(other) if word[0].isupper() and not first}
-    tokens = list(re.finditer(r"[^\W\d_]+", text))
-    placed = list(_words_placed(text))
-    found, spans, skip, last = [], [], False, None
-
-    def joined_to_previous(index):
-        return last == index - 1 and not text[tokens[index - 1].end() : tokens[index].start()].strip()
-
-    for index, (word, plain, first) in enumerate(placed):
-        following = placed[index + 1][1] if index + 1 < len(placed) else ""
-        previous = placed[index - 1][1] if index else ""
-        # "Khoa's": the next token is "s" right after an apostrophe.
-        end = tokens[index + 2 if _OWNER_WORDS.get(plain) == following and following else index + 1 :]
-        possessive = bool(end) and end[0].group() == "s" and text[end[0].start() - 1] in "'’"
-        before_previous = placed[index - 2][1] if index > 1 else ""
-        # "của Đạt", "của anh Quân": whose it is.
-        whose = previous == "cua" or (previous in _HONORIFICS and before_previous == "cua") or possessive
-        if skip:
-            skip = False
-        elif (
-            word.lower() in _CALENDAR | _LANGUAGES
-            or previous in _CALENDAR_BEFORE
-            or (plain, following) == ("chu", "nhat")
-        ):
-            # Days, months and languages are translated, not kept: "Sunday" is "Chủ nhật", "Monday" "thứ
-            # Hai", "Vietnamese" "tiếng Việt".
-            skip = plain == "chu"
-        elif plain in _OWNER_WORDS and _OWNER_WORDS[plain] in (None, following):
-            found.append((OWNER, whose))
-            spans.append([index, index + (_OWNER_WORDS[plain] is not None)])
-            skip = _OWNER_WORDS[plain] is not None
-        elif len(word) > 1 and word[0].isupper() and (not first or plain in inside or _spelt_as_a_name(word)):
-            if found and found[-1][0] != OWNER and joined_to_previous(index):
-                # One name in several capitalised words: "Hà Nội" is "hanoi", as "Hanoi" is.
-                found[-1] = (found[-1][0] + plain, found[-1][1] or whose)
-                spans[-1][1] = index
-            else:
-                found.append((plain, whose))
-                spans.append([index, index])
-            last = index
-    # Two joined by "and" are whose the one of them is: "Thảo and Khoa's wedding", "của chị Thảo và anh Khoa".
-    for k in range(1, len(found)):
-        between = [plain for _, plain, _ in placed[spans[k - 1][1] + 1 : spans[k][0]]]
-        if between and between[0] in ("and", "va") and set(between[1:]) <= _HONORIFICS:
-            whose = found[k - 1][1] or found[k][1]
-            found[k - 1], found[k] = (found[k - 1][0], whose), (found[k][0], whose)
-    return found
-
-
-def _names(text, other):
-    """The names of ``_named`` without whose they are."""
-    return [name for name, _ in _named(text, other)]
-
-
-_COPULAS = frozenset({"is", "are", "was", "were", "la"})
-
-
-def names_agree(text_a, text_b):
-    """Whether two texts name the same people, places and things, where both name any (one maybe more), in
-    the same order ("Lan owes Minh" and "Minh nợ Lan" do not; with "is" either side may come first, unless they are
-    compared: "Lan is the user's wife" / "Vợ của người dùng là Lan"). The owner may be left out of one
-    ("Anh dùng Neovim") or named by name ("User is vegetarian" / "Huy is a vegetarian"), as long as that
-    name is not someone the other names elsewhere ("User owes Tuấn" / "Tuấn nợ anh Huy"); a name spelt in
-    one word or in syllables is one name ("Hanoi" / "Hà Nội")."""
-    a, b = _names(text_a, text_b), _names(text_b, text_a)
-    if not a or not b:
-        return True
-    # Whose someone is stays, whichever side of "is" they are on: "Đạt is Khoa's manager" is not "Khoa là
-    # quản lý của Đạt". The owner's may be someone's by name: "the user's brother" / "em trai của anh Huy".
-    whose_a = {name for name, whose in _named(text_a, text_b) if whose}
-    whose_b = {name for name, whose in _named(text_b, text_a) if whose}
-    owners = any(
-        OWNER in mine and any(name not in named for name in theirs)
-        for mine, theirs, named in ((whose_a, whose_b, a), (whose_b, whose_a, b))
-    )
-    if whose_a and whose_b and not whose_a & whose_b and not owners:
-        return False
-    if "".join(a) == "".join(b):
-        return True
-    said = set(re.findall(r"\w+", fold(f"{text_a} {text_b}")))
-    ordered = not said & _COPULAS or bool(said & _COMPARING)
-
-    def alike(x, y, more=True):
-        """One names all the other does, and maybe ``more`` ("Proxmox" / "Proxmox VE"), in its order."""
-        x, y = sorted((x, y), key=len)
-        if not more and len(x) != len(y):
-            return False
-        if not ordered:
-            return not Counter(x) - Counter(y)
-        rest = iter(y)
-        return all(name in rest for name in x)
-
-    if alike(a, b):
-        return True
-    for named, other in ((a, b), (b, a)):
-        if OWNER in named and OWNER not in other:
-            left_out = [name for name in named if name != OWNER]
-            # Whoever the other names more may be the owner: only the same names will do.
-            if not left_out or alike(left_out, other, more=False):
-                return True
-            extra = [name for name in other if name not in named]
-            if len(extra) == 1 and alike([extra[0] if name == OWNER else name for name in named], other, more=False):
-                return True
-    return False
-
-
-# A capital letter standing alone inside a sentence is a value: a blood type, a grade, a size ("nhóm máu
-# O", "size M"); "I" is a word.
-_LETTER_VALUE = re.compile(r"(?<=\s)([A-HJ-Z][+-]?)(?=[\s.,;!?]|$)")
-
-
-def names_instead(text_a, text_b):
-    """Whether each of two texts names something and none of the same: one name in place of another
-    ("User's main editor is Neovim" / "VS Code is the user's primary editor", "lives in Hanoi" / "lives in
-    Da Nang"). Said of a proposal and the memory closest to it in meaning, the proposal may be meant to
-    replace it: the write path flags it for the owner. (In the doctor's report it was wrong too often to
-    stand as a contradiction: 7 of 14 on the blind sets.)"""
-    a = set(_names(text_a, text_b)) - {OWNER}
-    b = set(_names(text_b, text_a)) - {OWNER}
-    return bool(a) and bool(b) and not a & b
-
-
-def _letter_values(text):
-    """The letters, without a sign: "O+" is "O" told more exactly."""
-    return {value.rstrip("+-") for value in _LETTER_VALUE.findall(text)}
-
-
-def details_agree(text_a, text_b):
-    """For two texts whose words ``same_fact`` has set side by side, what words leave out: a capital letter
-    standing for a value ("nhóm máu O" / "nhom mau A"), and, when only one mentions the owner, whether the
-    other names them by name or names someone else where they stand ("User owes Tuấn" / "Tuấn nợ anh
-    Huy"), which ``names_agree`` decides."""
-    letters_a, letters_b = _letter_values(text_a), _letter_values(text_b)
-    if letters_a and letters_b and not letters_a & letters_b:
-        return False
-    if (OWNER in _names(text_a, text_b)) == (OWNER in _names(text_b, text_a)):
-        return True
-    return names_agree(text_a, text_b)
-
-
-def _loanwords_kept(vietnamese, english):
-    """Words a Vietnamese text borrows as they are ("dị ứng penicillin", "dùng Zalo", "freeship"): spelt
-    alike in an English translation, so one of them at least is in ``english`` when it has any."""
-    borrowed = {
-        fold(word)
-        for word in re.findall(r"(?<![\w'’])[A-Za-z]{3,}(?![\w'’])", vietnamese)
-        if not could_be_vietnamese(fold(word)) and fold(word) not in _VIETNAMESE_NEGATIONS
-    }
-    if not borrowed:
-        return True
-    kept = set(words(english)) | {fold(word) for word in re.findall(r"\w+", english)}
-    return any(
-        word in kept or singular(word) in kept or any(typo_of(word, other) for other in kept) for word in borrowed
-    )
-
-
-# "thứ 2, 4, 6", "t3", "thứ 3 và thứ 5": days by number.
-_DAYS = re.compile(r"\b(?:thu|t)\s*([2-7](?:\s*(?:,|va|and|-)\s*(?:thu\s*|t)?[2-7])*)\b")
-_MONTH_NUMBER = re.compile(r"\bthang\s*$")
-# English numbers in words, which a translation may write in digits ("three years older" / "lớn hơn 3 tuổi").
-_NUMBER_WORDS = {
-    word: value
-    for value, word in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
-    )
-} | {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
-_AFTERNOON = re.compile(r"(?::\d+)?\s*pm\b")
-# "30/5/2027", "15/6": a day of a month (and a year).
-_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{4}))?\b")
-_MONTHS = "january february march april may june july august september october november december".split()
-_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
-_VIETNAMESE_WEEKDAYS = {"hai": 2, "ba": 3, "tu": 4, "nam": 5, "sau": 6, "bay": 7}
-# Capitalised English months and weekdays, one a plural ("Mondays"), and their short forms ("Aug").
-_CALENDAR_WORD = re.compile(r"\b(" + "|".join(w.capitalize() for w in _MONTHS + _WEEKDAYS) + r")s?\b")
-_VIETNAMESE_DAY = re.compile(r"\bthu (hai|ba|tu|nam|sau|bay)\b|\bchu nhat\b|\bcn\b")
-
-
-def _calendar(text, folded):
-    """Days and months as values a translation keeps: "August" and "tháng 8" are ``month 8``, "Monday",
-    "thứ Hai", "thứ 2" and "t2" are ``day 2`` (Sunday, "Chủ nhật", is ``day 8``)."""
-    found = set()
-    for word in _CALENDAR_WORD.findall(text):
-        name = word.lower()
-        found.add(f"month {_MONTHS.index(name) + 1}" if name in _MONTHS else f"day {_WEEKDAYS.index(name) + 2}")
-    for match in _VIETNAMESE_DAY.finditer(folded):
-        found.add(f"day {_VIETNAMESE_WEEKDAYS[match.group(1)]}" if match.group(1) else "day 8")
-    return found
-
-
-def _numbers(text):
-    """The numbers of ``text`` as values: "200k", "200.000" and "200 nghìn" are one amount; "7:30" two;
-    days and months as ``_calendar`` has them, whether by name or by number ("30/5/2027" is 30, month 5
-    and 2027)."""
-    folded = fold(text)
-    values = _calendar(text, folded)
-    for day, month, year in _DATE.findall(folded):
-        values.update({float(day), f"month {int(month)}", *([float(year)] if year else [])})
-    for days in _DAYS.findall(folded):
-        values.update(f"day {day}" for day in re.findall(r"\d", days))
-    folded = _DAYS.sub(" ", _DATE.sub(" ", folded))
-    values.update(float(_NUMBER_WORDS[word]) for word in re.findall(r"[a-z]+", folded) if word in _NUMBER_WORDS)
-    for match in _NUMBER.finditer(folded):
-        digits, scale = match.groups()
-        if _MONTH_NUMBER.search(folded[: match.start()]) and digits.isdigit():
-            values.add(f"month {int(digits)}")
-            continue
-        if _THOUSANDS.match(digits):
-            digits = re.sub(r"[.,]", "", digits)
-        value = float(digits.replace(",", ".")) * _TIMES.get(scale, 1)
-        values.add(value)
-        if _AFTERNOON.match(folded, match.end()) and value < 12:
-            values.add(value + 12)  # "3pm" is 15h too
-    return values
-
-
-def across_languages(text_a, text_b):
-    """Whether two memories in different languages, which the model finds each other's closest, say the
-    same fact (``SAME``), its negation (``OPPOSED``) or cannot be told apart by what a translation keeps
-    (None). Their words cannot be set side by side, but a translation keeps the polarity, the numbers and
-    the names: the same fact has the same numbers and names where both give them (``names_agree``: "Lan
-    owes Minh" is not "Minh nợ Lan"; the numbers of one all among the other's), and the same polarity.
-    A word the Vietnamese one borrows as it is ("penicillin") must be in the English one. One that differs
-    only in polarity is its negation; one with one value in place of another says the same of another
-    value ("size 42" / "cỡ giày 43"): both cannot be true."""
-    if not names_agree(text_a, text_b):
-        return None
-    vietnamese, english = (text_a, text_b) if language_of(text_a) == VIETNAMESE else (text_b, text_a)
-    if not _loanwords_kept(vietnamese, english):
-        return None
-    # One may leave out what the other spells out ("7:30" / "7 rưỡi", "August 12" / "12 tháng 8").
-    values_a = _numbers(text_a) | _letter_values(text_a)
-    values_b = _numbers(text_b) | _letter_values(text_b)
-    alike = meaning(text_a).negated == meaning(text_b).negated
-    if values_a and values_b and not (values_a <= values_b or values_b <= values_a):
-        # One value in place of another: "size 42" / "cỡ 43", "blood type O" / "nhóm máu A".
-        return OPPOSED if alike and len(values_a) == len(values_b) == 1 else None
-    return SAME if alike else OPPOSED

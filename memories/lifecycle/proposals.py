@@ -30,7 +30,8 @@ from django.utils.translation import gettext_lazy
 
 from memories import lifecycle, vectors
 from memories.language import characters, embeddings
-from memories.language.meaning import OPPOSED, across_languages, closest, contradicted, names_instead, same_memory
+from memories.language.meaning import closest, contradicted, same_memory
+from memories.language.translation import OPPOSED, across_languages, names_instead
 from memories.lifecycle import (
     MAX_ID,
     MAX_TTL,
