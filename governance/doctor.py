@@ -28,6 +28,7 @@ from memories.language import embeddings
 from memories.language.folding import fold
 from memories.language.meaning import Variant, contradict, meaning, same_fact
 from memories.language.translation import OPPOSED, SAME, across_languages, details_agree
+from memories.language.words import language_of
 from memories.models import Memory, MemorySettings, Scope
 from memories.retrieval import prompt
 from memories.screening.venting import is_venting
@@ -204,7 +205,7 @@ def _with_meaning(gathered, duplicates, conflicts):
     def variant(memory_id):
         if memory_id not in variants:
             variants[memory_id] = Variant(*meaning(texts[memory_id], "", kinds[memory_id]))
-            languages[memory_id] = vectors.language_of(texts[memory_id])
+            languages[memory_id] = language_of(texts[memory_id])
         return variants[memory_id]
 
     for a, b in sorted(pairs):

@@ -521,6 +521,28 @@ def nearest_to(memory_id, queryset, limit, *, wide=4):
     return _ranked(embedder.name, found.matrix[row].copy(), queryset.exclude(pk=memory_id), limit, wide)
 
 
+def _best_allowed(ids, ranking, queryset, want, *, first, mask=None, also=None):
+    """The rows of the ``want`` best of ``ids`` by ``ranking`` (ties: the lower id first), under ``mask``,
+    that are in ``queryset`` or are ``also``, best first. The ``first`` best are asked about; when too few
+    of them are the queryset's (another user's store is larger), as many more as the share found so far
+    says is enough, with half again to spare, at most eight times as far each time and ``MAX_LOOKED`` in
+    all, before settling for fewer."""
+    numpy = _numpy()
+    rows = numpy.arange(len(ids)) if mask is None else numpy.flatnonzero(mask)
+    if not len(rows):
+        return []
+    kept, looked, count = [], 0, min(len(rows), first)
+    while True:
+        top = rows[numpy.argpartition(-ranking[rows], count - 1)[:count]]
+        top = top[numpy.lexsort((ids[top], -ranking[top]))][looked:]
+        allowed = set(queryset.filter(pk__in=among(ids[top])).values_list("pk", flat=True).order_by())
+        kept += [row for row in top if int(ids[row]) in allowed or (also is not None and ids[row] == also)]
+        if len(kept) >= want or count == len(rows) or count >= MAX_LOOKED:
+            return kept[:want]
+        enough = count + int(1.5 * (want - len(kept)) * count / max(len(kept), 1))
+        looked, count = count, min(len(rows), MAX_LOOKED, count * 8, max(enough, count + want))
+
+
 def _ranked(model, vector, queryset, limit, wide):
     numpy = _numpy()
     ids, scores, vietnamese = index(model).similarities(vector)
@@ -530,20 +552,7 @@ def _ranked(model, vector, queryset, limit, wide):
     mean = numpy.where(vietnamese, baseline[VIETNAMESE][0], baseline[""][0])
     spread = numpy.where(vietnamese, baseline[VIETNAMESE][1], baseline[""][1])
     closeness = (scores - mean) / spread
-    kept, looked, count = [], 0, min(len(ids), wide * limit)
-    while True:
-        top = numpy.argpartition(-closeness, count - 1)[:count]
-        top = top[numpy.lexsort((ids[top], -closeness[top]))][looked:]
-        allowed = set(queryset.filter(pk__in=among(ids[top])).values_list("pk", flat=True).order_by())
-        kept += [row for row in top if int(ids[row]) in allowed]
-        # Few of the closest may be the queryset's (another user's store is larger): look further, a
-        # few times, before settling for fewer; as far as the share found so far says is enough, with
-        # half as many again to spare, and at most eight times as far each time.
-        if len(kept) >= limit or count == len(ids) or count >= MAX_LOOKED:
-            break
-        enough = count + int(1.5 * (limit - len(kept)) * count / max(len(kept), 1))
-        looked, count = count, min(len(ids), MAX_LOOKED, count * 8, max(enough, count + limit))
-    kept = kept[:limit]
+    kept = _best_allowed(ids, closeness, queryset, limit, first=wide * limit)
     return Neighbours(
         closeness={int(ids[row]): round(float(closeness[row]), 4) for row in kept},
         similarity={int(ids[row]): round(float(scores[row]), 4) for row in kept},
@@ -649,61 +658,52 @@ def counterparts_within(groups):
     return pairs
 
 
-def _closest_allowed(ids, scores, mask, queryset, want, also=None):
-    """The ``want`` best of ``ids`` under ``mask`` that are in ``queryset`` (or are ``also``), best first, as
-    ``[(id, score)]``: the closest few asked about first, then further, as ``_ranked`` does."""
-    numpy = _numpy()
-    rows = numpy.flatnonzero(mask)
-    if not len(rows):
-        return []
-    kept, looked, count = [], 0, min(len(rows), 8 * want)
-    while True:
-        top = rows[numpy.argpartition(-scores[rows], count - 1)[:count]]
-        top = top[numpy.argsort(-scores[top], kind="stable")][looked:]
-        allowed = set(queryset.filter(pk__in=among(ids[top])).values_list("pk", flat=True).order_by())
-        kept += [(int(ids[row]), float(scores[row])) for row in top if int(ids[row]) in allowed or ids[row] == also]
-        if len(kept) >= want or count == len(rows) or count >= MAX_LOOKED:
-            return kept[:want]
-        looked, count = count, min(len(rows), MAX_LOOKED, count * 8)
-
-
-def counterpart_of(memory_id, queryset, *, across=True):
-    """The memory of ``queryset`` that is ``memory_id``'s counterpart in the other language, as
-    ``counterparts_within`` finds them among ``queryset`` and ``memory_id`` (``across=False``: its closest
-    in its own language, by the same rule): ``(id, margin)``, or None. It looks at the
-    closest vectors only, as a search does, so a proposal costs two products of one vector with the matrix
-    and a few indexed lookups, whatever the size of the store. Raises ``embeddings.Unavailable`` when
-    embeddings are off."""
+def counterparts_of(memory_id, queryset):
+    """``(across, within)``: the memory of ``queryset`` that is ``memory_id``'s counterpart in the other
+    language, as ``counterparts_within`` finds them among ``queryset`` and ``memory_id``, and its closest in
+    its own language by the same rule; each ``(id, margin)`` or None. Only the closest vectors are looked
+    at, as a search does: a proposal costs three products of one vector with the matrix and a few
+    indexed lookups, whatever the size of the store. Raises ``embeddings.Unavailable`` when embeddings are
+    off."""
     found, anchors = _found_and_anchors()
     row = found.position.get(memory_id)
     if row is None:
-        return None
+        return None, None
     vector = found.matrix[row].copy()
-    language = found.vietnamese[row]
-    # anchors: (Vietnamese, other); "theirs" is the other language's, "mine" the memory's own.
+    language = bool(found.vietnamese[row])
+    similarities = found.similarities(vector)
+    return tuple(
+        _counterpart(found, anchors, memory_id, vector, language, similarities, queryset, across)
+        for across in (True, False)
+    )
+
+
+def _counterpart(found, anchors, memory_id, vector, language, similarities, queryset, across):
+    # anchors: (Vietnamese, other); "theirs" is the language looked in, "mine" the memory's own.
     mine = anchors[0] if language else anchors[1]
     theirs = (anchors[1] if language else anchors[0]) if across else mine
-    ids, scores, vietnamese = found.similarities(vector)
+    ids, scores, vietnamese = similarities
     wanted = (vietnamese != language) if across else (vietnamese == language) & (ids != memory_id)
-    closest = _closest_allowed(ids, scores, wanted, queryset, COUNTERPART_NEIGHBOURS)
+    closest = _best_allowed(
+        ids, scores, queryset, COUNTERPART_NEIGHBOURS, first=8 * COUNTERPART_NEIGHBOURS, mask=wanted
+    )
     if not closest:
         return None
-    counterpart_id, similarity = closest[0]
+    counterpart_id, similarity = int(ids[closest[0]]), scores[closest[0]]
     counterpart = found.matrix[found.position[counterpart_id]].copy()
-    ids, scores, vietnamese = found.similarities(counterpart)
-    back = _closest_allowed(
-        ids,
-        scores,
-        (vietnamese == language) & (ids != counterpart_id),
+    back_ids, back_scores, back_vietnamese = found.similarities(counterpart)
+    back = _best_allowed(
+        back_ids,
+        back_scores,
         queryset,
         COUNTERPART_NEIGHBOURS,
+        first=8 * COUNTERPART_NEIGHBOURS,
+        mask=(back_vietnamese == language) & (back_ids != counterpart_id),
         also=memory_id,
     )
-    if not back or back[0][0] != memory_id:
+    if not back or back_ids[back[0]] != memory_id:
         return None
     margin = _margin(
-        similarity,
-        _yardstick(_numpy().array([score for _, score in closest]), theirs @ vector),
-        _yardstick(_numpy().array([score for _, score in back]), mine @ counterpart),
+        similarity, _yardstick(scores[closest], theirs @ vector), _yardstick(back_scores[back], mine @ counterpart)
     )
     return (counterpart_id, round(margin, 4)) if margin >= COUNTERPART_MARGIN else None

@@ -121,13 +121,14 @@ def names_agree(text_a, text_b):
     ("Anh dùng Neovim") or named by name ("User is vegetarian" / "Huy is a vegetarian"), as long as that
     name is not someone the other names elsewhere ("User owes Tuấn" / "Tuấn nợ anh Huy"); a name spelt in
     one word or in syllables is one name ("Hanoi" / "Hà Nội")."""
-    a, b = _names(text_a, text_b), _names(text_b, text_a)
+    named_a, named_b = _named(text_a, text_b), _named(text_b, text_a)
+    a, b = [name for name, _ in named_a], [name for name, _ in named_b]
     if not a or not b:
         return True
     # Whose someone is stays, whichever side of "is" they are on: "Đạt is Khoa's manager" is not "Khoa là
     # quản lý của Đạt". The owner's may be someone's by name: "the user's brother" / "em trai của anh Huy".
-    whose_a = {name for name, whose in _named(text_a, text_b) if whose}
-    whose_b = {name for name, whose in _named(text_b, text_a) if whose}
+    whose_a = {name for name, whose in named_a if whose}
+    whose_b = {name for name, whose in named_b if whose}
     owners = any(
         OWNER in mine and any(name not in named for name in theirs)
         for mine, theirs, named in ((whose_a, whose_b, a), (whose_b, whose_a, b))

@@ -32,6 +32,7 @@ from memories import lifecycle, vectors
 from memories.language import characters, embeddings
 from memories.language.meaning import closest, contradicted, same_memory
 from memories.language.translation import OPPOSED, across_languages, names_instead
+from memories.language.words import language_of
 from memories.lifecycle import (
     MAX_ID,
     MAX_TTL,
@@ -428,14 +429,14 @@ def meaning_alike(memory):
         return {}
     if not found or not found.closeness:
         return {}
-    language = vectors.language_of(memory.text)
+    language = language_of(memory.text)
     texts = dict(live.filter(pk__in=list(found.closeness)).values_list("pk", "text"))
-    return {pk: texts[pk] for pk in found.closeness if pk in texts and vectors.language_of(texts[pk]) == language}
+    return {pk: texts[pk] for pk in found.closeness if pk in texts and language_of(texts[pk]) == language}
 
 
 def opposed_counterpart(memory):
     """``{id: text}``: the live memory of ``memory``'s user and kind that is its counterpart in the other
-    language (``vectors.counterpart_of``) when, by what a translation keeps, it says otherwise
+    language (``vectors.counterparts_of``) when, by what a translation keeps, it says otherwise
     (``across_languages``): "Người dùng không uống cà phê nữa" against "User drinks coffee every morning";
     or its closest in its own language when that one names something else in its place
     (``names_instead``): "User uses VS Code now" against "Neovim is the user's main editor". Empty
@@ -445,8 +446,7 @@ def opposed_counterpart(memory):
     live = Memory.objects.live().filter(user=memory.user, kind=memory.kind)
     found = {}
     try:
-        across = vectors.counterpart_of(memory.pk, live)
-        closest = vectors.counterpart_of(memory.pk, live, across=False)
+        across, closest = vectors.counterparts_of(memory.pk, live)
     except embeddings.Unavailable:
         return {}
     texts = dict(live.filter(pk__in=[pair[0] for pair in (across, closest) if pair]).values_list("pk", "text"))
