@@ -14,12 +14,14 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from governance import cleanup, doctor, hygiene
 from governance.jobs import recorded
 from governance.models import Checkup
 from memories import lifecycle
-from memories.models import AuditEvent
+from memories.models import AuditEvent, Memory
+from memories.rows import among
 from memories.times import json_ready
 
 # What ``compute`` does, in order: its progress names these steps.
@@ -77,6 +79,7 @@ def compute(now=None, *, progress):
 class Latest:
     """The newest checkup as the console shows it."""
 
+    id: int
     computed_at: datetime
     report: doctor.Report | None  # None unless asked for, as the score
     score: dict | None  # {"score": 0..100, "parts": {name: {"value", "weight", "points"}}}
@@ -97,12 +100,29 @@ def latest(*, report=True, plan=True):
         return None
     newest = _last_event_id() or 0
     return Latest(
+        id=row.pk,
         computed_at=row.computed_at,
         report=doctor.Report(**row.report) if report else None,
         score=row.score if report else None,
         plan=row.plan if plan else None,
         store_changed=newest > (row.last_event_id or 0),
     )
+
+
+def duplicate_group(checkup_id, number):
+    """The members of duplicate group ``number`` (from 1) of checkup ``checkup_id`` that are still live, in
+    the report's order. The console names a group this way rather than by its ids: a group of hundreds
+    of memories would not fit in a link. Raises ``LifecycleError`` when that checkup has been replaced
+    or has no such group."""
+    row = Checkup.objects.filter(pk=checkup_id).only("report").first()
+    if row is None:
+        raise lifecycle.LifecycleError(_("The doctor has run again since that report: look at the new one."))
+    groups = row.report.get("duplicates", [])
+    if not 1 <= number <= len(groups):
+        raise lifecycle.LifecycleError(_("That report has no duplicate group %(number)s.") % {"number": number})
+    group = groups[number - 1]
+    live = set(Memory.objects.live().filter(pk__in=among(group)).values_list("pk", flat=True))
+    return [memory_id for memory_id in group if memory_id in live]
 
 
 def check_apply(*, confirmed, fingerprint):

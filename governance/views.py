@@ -245,6 +245,7 @@ def _findings(request, report):
             listed = group[:MEMBERS_SHOWN] if name == "duplicates" else group
             groups.append(
                 {
+                    "number": pages[name].start_index() + len(groups),
                     "members": [rows[i] for i in listed if i in rows],
                     "more": len(group) - len(listed),
                     "live_ids": live_ids,
@@ -303,13 +304,28 @@ def _ids(values):
         raise LifecycleError(_("Memory ids must be whole numbers.")) from None
 
 
+def _merge_ids(data):
+    """``(ids, group)``: the memories a merge is about, named by their ids (``ids``) or, as the doctor page
+    links a group of any size, by a duplicate group of a report (``checkup`` and ``group``, given back
+    as ``{"checkup", "number"}`` for the form to post)."""
+    if "group" not in data:
+        return _ids(data.getlist("ids")), None
+    try:
+        checkup_id, number = int(data.get("checkup", "")), int(data["group"])
+    except ValueError:
+        checkup_id = number = 0
+    if not (0 < checkup_id <= MAX_ID and 0 < number <= MAX_ID):
+        raise LifecycleError(_("A duplicate group is named by its report and its number."))
+    return checkup.duplicate_group(checkup_id, number), {"checkup": checkup_id, "number": number}
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def merge_page(request):
     """The members of a duplicate group side by side, and the merged text for the owner to edit."""
     data = request.POST if request.method == "POST" else request.GET
     try:
-        ids = _ids(data.getlist("ids"))
+        ids, group = _merge_ids(data)
         draft = consolidation.draft(ids)
     except LifecycleError as error:
         messages.error(request, str(error))
@@ -343,6 +359,7 @@ def merge_page(request):
     members = Memory.objects.in_bulk(ids)
     context = {
         "members": [members[i] for i in ids],
+        "group": group,
         "draft": draft,
         "error": error,
         "text": request.POST.get("text", draft.text) if request.method == "POST" else draft.text,
