@@ -25,7 +25,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from governance.models import DigestChannel, target_error
-from memories.lifecycle import InvalidValue, NotFound, clean_id
+from memories.lifecycle import InvalidValue, NotFound, clean_id, record
+from memories.models import AuditEvent
 from memories.times import iso
 
 TELEGRAM_TEXT_LIMIT = 4096
@@ -293,54 +294,86 @@ def send_test(channel, now=None):
     return deliver(channel, message, attempts=1)
 
 
+def as_recorded(channel):
+    """A channel as the history keeps it: a webhook by its scheme and host only, since the rest of its URL
+    often holds the receiver's secret (a chat's incoming-webhook key)."""
+    if channel.kind != DigestChannel.Kind.WEBHOOK:
+        return str(channel)
+    parts = urllib.request.urlparse(channel.target)
+    return f"{channel.kind}:{parts.scheme}://{parts.netloc}/…"
+
+
+def _record(actor, old=None, new=None):
+    """Where digests go is the owner's to decide: every change is in the history, like a policy's."""
+    record(
+        AuditEvent.Event.POLICY,
+        None,
+        actor,
+        old=None if old is None else {"digest channel": as_recorded(old)},
+        new=None if new is None else {"digest channel": as_recorded(new)},
+    )
+
+
 @transaction.atomic
-def install(specs):
+def install(specs, *, actor):
     """Add the channels ``KIND:TARGET`` (all checked before any is stored); returns the ones added."""
     parsed = [parse_channel(spec) for spec in specs]
     if not parsed:
         raise InvalidValue("channel", "give at least one --channel KIND:TARGET")
-    return [
+    added = [
         channel
         for channel, created in (
             DigestChannel.objects.get_or_create(kind=kind, target=target) for kind, target in parsed
         )
         if created
     ]
+    for channel in added:
+        _record(actor, new=channel)
+    return added
 
 
-def add(kind, target):
+@transaction.atomic
+def add(kind, target, *, actor):
     """Install the channel of ``kind`` to ``target`` (checked); refused when it is installed already."""
     kind, target = _checked(kind, target)
     channel, created = DigestChannel.objects.get_or_create(kind=kind, target=target)
     if not created:
         raise InvalidValue("target", _("%(channel)s is installed already") % {"channel": channel})
+    _record(actor, new=channel)
     return channel
 
 
 @transaction.atomic
-def change(channel_id, kind, target):
+def change(channel_id, kind, target, *, actor):
     """Point the channel ``channel_id`` at another kind and target (checked); the others stay."""
     channel = DigestChannel.objects.select_for_update().filter(pk=clean_id(channel_id)).first()
     if channel is None:
         raise NotFound(_("no channel with id %(id)s") % {"id": channel_id})
     kind, target = _checked(kind, target)
+    before = DigestChannel(kind=channel.kind, target=channel.target)
     channel.kind, channel.target = kind, target
     try:
         with transaction.atomic():
             channel.save(update_fields=["kind", "target"])
     except IntegrityError:
         raise InvalidValue("target", _("%(channel)s is installed already") % {"channel": channel}) from None
+    if str(before) != str(channel):
+        _record(actor, old=before, new=channel)
     return channel
 
 
 @transaction.atomic
-def remove(specs=()):
+def remove(specs=(), *, actor):
     """Remove these channels, or every channel when none is given; returns how many were removed. A
     channel is named as it is installed, whatever its target: a bad one can be removed too."""
-    if not specs:
-        return DigestChannel.objects.all().delete()[0]
-    parsed = [_split(spec) for spec in specs]
-    missing = [f"{k}:{t}" for k, t in parsed if not DigestChannel.objects.filter(kind=k, target=t).exists()]
-    if missing:
-        raise InvalidValue("channel", f"not installed: {', '.join(missing)}")
-    return sum(DigestChannel.objects.filter(kind=k, target=t).delete()[0] for k, t in parsed)
+    if specs:
+        parsed = [_split(spec) for spec in specs]
+        missing = [f"{k}:{t}" for k, t in parsed if not DigestChannel.objects.filter(kind=k, target=t).exists()]
+        if missing:
+            raise InvalidValue("channel", f"not installed: {', '.join(missing)}")
+        doomed = [DigestChannel.objects.get(kind=k, target=t) for k, t in dict.fromkeys(parsed)]
+    else:
+        doomed = list(DigestChannel.objects.all())
+    for channel in doomed:
+        _record(actor, old=channel)
+    return DigestChannel.objects.filter(pk__in=[channel.pk for channel in doomed]).delete()[0]

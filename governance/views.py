@@ -690,7 +690,9 @@ def channel_add(request):
     form = ChannelForm(request.POST)
     if form.is_valid():
         try:
-            channel = channels.add(form.cleaned_data["kind"], form.cleaned_data["target"])
+            channel = channels.add(
+                form.cleaned_data["kind"], form.cleaned_data["target"], actor=actors.owner(request.user)
+            )
         except LifecycleError as error:
             _form_error(form, error)
         else:
@@ -709,7 +711,9 @@ def channel_edit(request, channel_id):
     form = ChannelForm(request.POST)
     if form.is_valid():
         try:
-            changed = channels.change(channel.pk, form.cleaned_data["kind"], form.cleaned_data["target"])
+            changed = channels.change(
+                channel.pk, form.cleaned_data["kind"], form.cleaned_data["target"], actor=actors.owner(request.user)
+            )
         except LifecycleError as error:
             _form_error(form, error)
         else:
@@ -726,7 +730,7 @@ def channel_remove(request, channel_id):
     if request.method == "GET" or request.POST.get("confirm") != "yes":
         return render(request, "governance/channel_remove_confirm.html", {"channel": channel})
     try:
-        channels.remove([str(channel)])
+        channels.remove([str(channel)], actor=actors.owner(request.user))
     except LifecycleError as error:
         messages.error(request, str(error))
     else:

@@ -8,6 +8,7 @@ from django_q.conf import Conf
 from django_q.models import OrmQ
 
 from governance.models import DigestChannel, JobRun
+from memories.models import AuditEvent
 from tests.console import HTMX, text_of
 from tests.mail import RELAY_LOGIN, free_port
 from tests.servers import json_server
@@ -131,6 +132,32 @@ def test_removing_a_channel_asks_first(console):
     assert removed["Location"] == "/channels/"
     assert installed() == ["telegram:42"]
     assert "The digest no longer goes to email:owner@example.com." in text_of(console.get("/channels/"))
+
+
+def channel_history():
+    return [
+        (event.actor, event.old, event.new)
+        for event in AuditEvent.objects.filter(event=AuditEvent.Event.POLICY, memory_id=None).order_by("id")
+    ]
+
+
+def test_every_change_of_where_the_digest_goes_is_in_the_history_and_a_refused_one_is_not(console):
+    console.post("/channels/add/", {"kind": "webhook", "target": "https://hooks.example/services/T1/secret-key"})
+    channel = DigestChannel.objects.get()
+    console.post("/channels/add/", {"kind": "webhook", "target": "https://hooks.example/services/T1/secret-key"})
+    console.post(f"/channels/{channel.pk}/edit/", {"kind": "email", "target": "owner@example.com"})
+    console.post(f"/channels/{channel.pk}/edit/", {"kind": "zalo", "target": "owner@example.com"})
+    console.post(f"/channels/{channel.pk}/remove/", {"confirm": "yes"})
+    webhook, email = (
+        {"digest channel": "webhook:https://hooks.example/…"},
+        {"digest channel": "email:owner@example.com"},
+    )
+    assert channel_history() == [
+        ("owner:owner", None, webhook),
+        ("owner:owner", webhook, email),
+        ("owner:owner", email, None),
+    ]
+    assert "secret-key" not in str(list(AuditEvent.objects.values()))
 
 
 def test_a_channel_stored_with_a_bad_target_can_be_changed_or_removed(console):

@@ -146,7 +146,8 @@ def test_every_channel_gets_the_digest_and_a_failing_one_blocks_none(store, smtp
             "telegram:987654321",
             "zalo:8412345678901",
             f"webhook:{http.base}/hook",
-        ]
+        ],
+        actor=OWNER,
     )
 
     result = digest.send_now()
@@ -188,7 +189,7 @@ def test_every_channel_gets_the_digest_and_a_failing_one_blocks_none(store, smtp
 @pytest.mark.parametrize("relay", ["PLAIN", "LOGIN"], indirect=True)
 def test_the_digest_is_mailed_over_starttls_after_the_relays_login(store, relay, request):
     mechanism = request.node.callspec.params["relay"]
-    channels.install(["email:owner@example.com"])
+    channels.install(["email:owner@example.com"], actor=OWNER)
 
     [delivery] = digest.send_now().deliveries
 
@@ -206,7 +207,7 @@ def test_a_wrong_mail_password_is_the_email_channels_error_and_the_others_still_
     store, relay, http, settings, caplog
 ):
     settings.EMAIL_HOST_PASSWORD = "not the relay password"
-    channels.install(["email:owner@example.com", "telegram:987654321", f"webhook:{http.base}/hook"])
+    channels.install(["email:owner@example.com", "telegram:987654321", f"webhook:{http.base}/hook"], actor=OWNER)
 
     with caplog.at_level(logging.DEBUG):
         result = digest.send_now()
@@ -232,7 +233,7 @@ def test_a_wrong_mail_password_is_the_email_channels_error_and_the_others_still_
 
 def test_a_relay_whose_certificate_is_not_trusted_gets_no_login_and_no_mail(store, relay, monkeypatch):
     monkeypatch.delenv("SSL_CERT_FILE")
-    channels.install(["email:owner@example.com"])
+    channels.install(["email:owner@example.com"], actor=OWNER)
 
     [delivery] = digest.send_now().deliveries
 
@@ -313,7 +314,7 @@ def test_a_failing_channel_is_its_own_clear_error_and_the_others_still_get_it(
         settings.BESTIE_TELEGRAM_API_URL = failing if kind == "telegram" else http.base
         settings.BESTIE_ZALO_API_URL = failing if kind == "zalo" else http.base
         hook = f"webhook:{failing if kind == 'webhook' else http.base}/hook"
-        channels.install(["telegram:987654321", "zalo:8412345678901", hook])
+        channels.install(["telegram:987654321", "zalo:8412345678901", hook], actor=OWNER)
         with caplog.at_level(logging.DEBUG):
             result = digest.send_now()
 
@@ -330,7 +331,7 @@ def test_a_failing_channel_is_its_own_clear_error_and_the_others_still_get_it(
 
 
 def test_a_rerun_of_the_schedule_sends_no_second_digest(store, smtp):
-    channels.install(["email:owner@example.com"])
+    channels.install(["email:owner@example.com"], actor=OWNER)
 
     first = digest.send_scheduled()
     with time_machine.travel(NOW + timedelta(minutes=5), tick=False):
@@ -351,7 +352,7 @@ def test_the_claim_is_a_conditional_update_only_one_run_can_win(store):
 
 
 def test_when_every_channel_fails_the_period_is_covered_by_the_next_run(store, http):
-    channels.install([f"webhook:{http.base}/broken"])
+    channels.install([f"webhook:{http.base}/broken"], actor=OWNER)
 
     result = digest.send_scheduled()
 
@@ -361,7 +362,7 @@ def test_when_every_channel_fails_the_period_is_covered_by_the_next_run(store, h
 
 def test_a_channel_without_its_token_fails_at_once_and_says_which_variable(store, settings):
     settings.BESTIE_TELEGRAM_BOT_TOKEN = ""
-    channels.install(["telegram:987654321"])
+    channels.install(["telegram:987654321"], actor=OWNER)
     [delivery] = digest.send_now().deliveries
     assert (delivery.ok, delivery.attempts, delivery.error) == (False, 1, "BESTIE_TELEGRAM_BOT_TOKEN is not set")
 
@@ -373,7 +374,7 @@ def test_no_channels_means_no_claim(store):
 
 
 def test_the_digest_schedule_follows_its_cron(store, smtp):
-    channels.install(["email:owner@example.com"])
+    channels.install(["email:owner@example.com"], actor=OWNER)
     Schedule.objects.filter(name=digest.DIGEST_SCHEDULE).update(cron="0 8 * * *")
     assert digest.send_scheduled().sent
     with time_machine.travel(NOW + timedelta(hours=23, minutes=30), tick=False):
@@ -395,7 +396,7 @@ def test_the_digest_schedule_follows_its_cron(store, smtp):
 )
 def test_a_bad_channel_is_named_and_nothing_is_installed(db, spec, message):
     with pytest.raises(lifecycle.InvalidValue, match=message):
-        channels.install(["email:fine@example.com", spec])
+        channels.install(["email:fine@example.com", spec], actor=OWNER)
     assert not DigestChannel.objects.exists()
 
 

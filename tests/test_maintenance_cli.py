@@ -93,6 +93,12 @@ def test_install_status_and_remove_channels(db):
     assert memory("maintenance", "remove", "--channel", "telegram:123456789").strip() == "removed 1 channel(s); 2 left"
     assert memory("maintenance", "remove").strip() == "removed 2 channel(s); 0 left"
     assert channels() == []
+    history = AuditEvent.objects.filter(event=AuditEvent.Event.POLICY, new__isnull=True).order_by("id")
+    assert [(event.actor, event.old) for event in history] == [
+        ("owner:cli", {"digest channel": "telegram:123456789"}),
+        ("owner:cli", {"digest channel": "email:owner@example.com"}),
+        ("owner:cli", {"digest channel": "webhook:https://hooks.example/…"}),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -129,7 +135,11 @@ def test_install_without_a_schedule_keeps_the_owners_schedule(db):
     out = memory("maintenance", "install", "--channel", "telegram:123456789")
 
     assert out.strip() == "digest: added telegram:123456789; schedule '30 18 * * 5'"
-    assert digest_cron() == "30 18 * * 5" and AuditEvent.objects.count() == events
+    assert digest_cron() == "30 18 * * 5"
+    # The channel added is in the history; the schedule, unchanged, is not.
+    assert [event.new for event in AuditEvent.objects.order_by("id")[events:]] == [
+        {"digest channel": "telegram:123456789"}
+    ]
     memory("maintenance", "install", "--channel", "telegram:123456789", "--schedule", "0 8 * * *")
     assert digest_cron() == "0 8 * * *"
 

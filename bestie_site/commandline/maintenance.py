@@ -135,7 +135,7 @@ def install(command, options):
     given = options["schedule"]
     cron = None if given is None else schedules.clean_cron(given)
     with transaction.atomic():
-        added = channels.install(options["channel"])
+        added = channels.install(options["channel"], actor=ACTOR)
         if cron is None:
             cron = schedules.cron_of("digest")
         else:
@@ -145,7 +145,7 @@ def install(command, options):
 
 
 def remove(command, options):
-    removed = channels.remove(options["channel"])
+    removed = channels.remove(options["channel"], actor=ACTOR)
     command.stdout.write(f"removed {removed} channel(s); {DigestChannel.objects.count()} left")
 
 
