@@ -172,6 +172,22 @@ def test_the_admin_refuses_a_channel_whose_target_is_not_one_for_its_kind(consol
     assert [str(channel) for channel in DigestChannel.objects.all()] == ["email:owner@example.com"]
 
 
+def test_a_channel_changed_in_the_admin_is_in_the_history(console):
+    console.post(reverse("admin:governance_digestchannel_add"), {"kind": "email", "target": "a@example.com"})
+    channel = DigestChannel.objects.get()
+    change = reverse("admin:governance_digestchannel_change", args=[channel.pk])
+    console.post(change, {"kind": "telegram", "target": "42", "_save": "Save"})
+    delete = reverse("admin:governance_digestchannel_delete", args=[channel.pk])
+    console.post(delete, {"post": "yes"})
+    changes = AuditEvent.objects.filter(event="policy").order_by("id")
+    assert [(event.actor, event.old, event.new) for event in changes] == [
+        ("owner:owner", None, {"digest channel": "email:a@example.com"}),
+        ("owner:owner", {"digest channel": "email:a@example.com"}, {"digest channel": "telegram:42"}),
+        ("owner:owner", {"digest channel": "telegram:42"}, None),
+    ]
+    assert not DigestChannel.objects.exists()
+
+
 def test_the_admin_names_memories_in_plain_english(console):
     page = console.get(reverse("admin:index")).content.decode()
     assert ">Memories<" in page and "Memorys" not in page
