@@ -447,6 +447,20 @@ def test_a_proposal_that_says_otherwise_than_its_counterpart_in_the_other_langua
     assert [replaced.pk for replaced in proposals.possible_updates([other_size])[other_size.pk]] == [shoes.pk]
 
 
+def test_a_proposal_naming_another_place_than_its_counterpart_in_the_other_language_is_flagged(local):
+    from memories.lifecycle import policies
+
+    policies.set_write_policy("ask", actor=OWNER)
+    hanoi = add_memory("User lives in Hanoi.", kind="fact", subject="home", user="owner")
+    for text in STORE:
+        add_memory(text, kind="fact", user="owner")
+    moved = _propose("Người dùng sống ở Huế.", kind="fact", subject="nơi ở")
+    proposals.embed_and_check()
+    moved.refresh_from_db()
+    assert moved.flags == ["possible_update"]
+    assert [replaced.pk for replaced in proposals.possible_updates([moved])[moved.pk]] == [hanoi.pk]
+
+
 def test_the_doctor_finds_the_issues_contradictions_across_subjects(local):
     from governance import doctor
 

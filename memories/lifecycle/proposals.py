@@ -438,9 +438,10 @@ def opposed_counterpart(memory):
     """``{id: text}``: the live memory of ``memory``'s user and kind that is its counterpart in the other
     language (``vectors.counterparts_of``) when, by what a translation keeps, it says otherwise
     (``across_languages``): "Người dùng không uống cà phê nữa" against "User drinks coffee every morning";
-    or its closest in its own language when that one names something else in its place
-    (``names_instead``): "User uses VS Code now" against "Neovim is the user's main editor". Empty
-    otherwise, with embeddings off, or when the model cannot be used."""
+    or its counterpart or its closest in its own language when that one names something else in its
+    place (``names_instead``): "User uses VS Code now" against "Neovim is the user's main editor",
+    "Người dùng sống ở Huế" against "User lives in Hanoi". Empty otherwise, with embeddings off, or when
+    the model cannot be used."""
     if not embeddings.enabled():
         return {}
     live = Memory.objects.live().filter(user=memory.user, kind=memory.kind)
@@ -450,8 +451,10 @@ def opposed_counterpart(memory):
     except embeddings.Unavailable:
         return {}
     texts = dict(live.filter(pk__in=[pair[0] for pair in (across, closest) if pair]).values_list("pk", "text"))
-    if across and across[0] in texts and across_languages(memory.text, texts[across[0]]) == OPPOSED:
-        found[across[0]] = texts[across[0]]
+    if across and across[0] in texts:
+        other = texts[across[0]]
+        if across_languages(memory.text, other) == OPPOSED or names_instead(memory.text, other):
+            found[across[0]] = other
     if closest and closest[0] in texts and names_instead(memory.text, texts[closest[0]]):
         found[closest[0]] = texts[closest[0]]
     return found
