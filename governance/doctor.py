@@ -27,7 +27,7 @@ from memories import vectors
 from memories.language import embeddings
 from memories.language.folding import fold
 from memories.language.meaning import Variant, contradict, meaning, same_fact
-from memories.language.translation import OPPOSED, SAME, across_languages, details_agree
+from memories.language.translation import OPPOSED, SAME, across_languages, details_agree, translated_share
 from memories.language.words import language_of
 from memories.models import Memory, MemorySettings, Scope
 from memories.retrieval import prompt
@@ -38,6 +38,12 @@ MODES = ("duplicates", "stale", "conflicts")
 POSTING_CAP = 40
 # With embeddings on, each memory is also compared with this many of its closest in meaning.
 MEANING_NEIGHBOURS = 10
+# Across languages (``_with_meaning``): how many of each memory's closest in the other language are
+# compared with it, and the share of the words of two such that must translate each other
+# (``translation.translated_share``) when they are not counterparts (chosen on the blind open sets:
+# bench/meaning_quality.py).
+CLOSEST_ACROSS = 2
+WORDS_TRANSLATED = 0.7
 NOISE_MIN_CHARACTERS = 12
 NOISE_LOW_CONFIDENCE = 0.5
 
@@ -189,7 +195,7 @@ def _with_meaning(gathered, duplicates, conflicts):
             groups[(user, kind, project)].append(memory_id)
     try:
         pairs = vectors.neighbours_within(list(groups.values()), MEANING_NEIGHBOURS)
-        counterparts = vectors.counterparts_within(list(groups.values()))
+        close_across = vectors.counterparts_within(list(groups.values()), CLOSEST_ACROSS)
     except embeddings.Unavailable:
         return duplicates, conflicts
     ids = sorted(texts)
@@ -216,11 +222,20 @@ def _with_meaning(gathered, duplicates, conflicts):
             groups_of.join(position[a], position[b])
         elif languages[a] == languages[b] and contradict(first, second, False):
             opposed.append((a, b))
-    # Across the two languages, words cannot be set side by side: a memory and its counterpart (each the
-    # other's closest in the other language, standing out from the rest) are compared on what a
-    # translation keeps.
-    for a, b, _margin in counterparts:
+    # Across the two languages, words cannot be set side by side, but they can be looked up: a memory and
+    # its counterpart (each the other's closest in the other language, standing out from the rest) are
+    # compared on what a translation keeps, unless none of the words the lexicon knows of either
+    # translates one of the other's; two each among the other's closest there, when most of their words
+    # translate each other.
+    for a, b, _margin, counterparts in close_across:
         if groups_of.find(position[a]) == groups_of.find(position[b]):
+            continue
+        share = translated_share(texts[a], texts[b])
+        if counterparts:
+            looked_up = share != 0.0
+        else:
+            looked_up = share is not None and share >= WORDS_TRANSLATED
+        if not looked_up:
             continue
         verdict = across_languages(texts[a], texts[b])
         if verdict == SAME:

@@ -616,14 +616,15 @@ def _found_and_anchors():
     return index(model), (anchors[VIETNAMESE], anchors[""])
 
 
-def counterparts_within(groups):
-    """For each group (a list of memory ids), the pairs of members in the two languages that are each
-    other's closest in the other language, as bitext mining finds a sentence's translation, and stand out
-    there: their similarity at least ``COUNTERPART_MARGIN`` times the mean similarity of each to its
-    ``COUNTERPART_NEIGHBOURS`` closest in the other's language, the fixed unrelated sentences of that
-    language among them (so that a store with few memories has a yardstick too). ``[(a, b, margin)]``
-    with ``a < b``. Members without a current vector are left out. Raises ``embeddings.Unavailable``
-    when embeddings are off."""
+def counterparts_within(groups, ranks=2):
+    """For each group (a list of memory ids), the pairs of members in the two languages that are each among
+    the other's ``ranks`` closest in the other language: ``[(a, b, margin, counterparts)]`` with ``a <
+    b``. ``margin`` is their similarity over the mean similarity of each to its ``COUNTERPART_NEIGHBOURS``
+    closest in the other's language, the fixed unrelated sentences of that language among them (so that a
+    store with few memories has a yardstick too); ``counterparts`` when they are each other's closest
+    there and stand out by at least ``COUNTERPART_MARGIN``, as bitext mining finds a sentence's
+    translation. Members without a current vector are left out. Raises ``embeddings.Unavailable`` when
+    embeddings are off."""
     numpy = _numpy()
     found, anchors = _found_and_anchors()
     pairs = []
@@ -640,21 +641,27 @@ def counterparts_within(groups):
         matrices = (found.matrix[rows[vietnamese]], found.matrix[rows[~vietnamese]])
         closest, yardstick = [], []
         for mine, theirs in ((0, 1), (1, 0)):
+            take = min(ranks, len(matrices[theirs]))
             best, mean = [], []
             for start in range(0, len(matrices[mine]), 512):
                 block = matrices[mine][start : start + 512]
                 scores = block @ matrices[theirs].T
-                best.append(numpy.argmax(scores, axis=1))
+                # Each row's ``take`` closest, closest first.
+                top = numpy.argpartition(-scores, take - 1, axis=1)[:, :take]
+                order = numpy.argsort(-numpy.take_along_axis(scores, top, axis=1), axis=1, kind="stable")
+                best.append(numpy.take_along_axis(top, order, axis=1))
                 mean.append(_yardstick(scores, block @ anchors[theirs].T))
             closest.append(numpy.concatenate(best))
             yardstick.append(numpy.concatenate(mean))
-        for i, j in enumerate(closest[0]):
-            if closest[1][j] != i:
-                continue
-            margin = _margin(matrices[0][i] @ matrices[1][j], yardstick[0][i], yardstick[1][j])
-            if margin >= COUNTERPART_MARGIN:
-                a, b = int(sides[0][i]), int(sides[1][j])
-                pairs.append((min(a, b), max(a, b), round(margin, 4)))
+        for i, mine in enumerate(closest[0]):
+            for j in mine:
+                theirs = closest[1][j]
+                if i not in theirs:
+                    continue
+                margin = _margin(matrices[0][i] @ matrices[1][j], yardstick[0][i], yardstick[1][j])
+                a, b = sorted((int(sides[0][i]), int(sides[1][j])))
+                counterparts = mine[0] == j and theirs[0] == i and margin >= COUNTERPART_MARGIN
+                pairs.append((a, b, round(margin, 4), bool(counterparts)))
     return pairs
 
 

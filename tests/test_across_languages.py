@@ -4,7 +4,14 @@ other language; and which language a text is in."""
 import pytest
 
 from memories.language.meaning import meaning
-from memories.language.translation import OPPOSED, SAME, across_languages, details_agree, names_agree
+from memories.language.translation import (
+    OPPOSED,
+    SAME,
+    across_languages,
+    details_agree,
+    names_agree,
+    translated_share,
+)
 from memories.language.words import language_of
 
 
@@ -19,6 +26,31 @@ def test_across_languages_what_a_translation_keeps_decides():
     assert across_languages("Server has 32GB of RAM.", "Máy chủ có 64GB RAM.") == OPPOSED
     assert across_languages("User lives in Hanoi.", "Người dùng sống ở Đà Nẵng.") is None
     assert across_languages("User drinks coffee.", "Người dùng không uống cà phê.") == OPPOSED
+
+
+@pytest.mark.parametrize(
+    ("vietnamese", "english", "share"),
+    [
+        ("Người dùng ăn chay.", "User is vegetarian.", 1.0),
+        ("nguoi dung an chay truong", "User is vegetarian.", 1.0),  # typed without diacritics
+        ("Sáng nào cũng uống 1 ly cf đen.", "User drinks a cup of black coffee every morning.", 1.0),  # chat's "cf"
+        ("Anh Huy bị dị ứng đậu phộng.", "User is allergic to peanuts.", 1.0),
+        ("Người dùng ăn chay.", "User drinks black coffee at 7am.", 0.0),
+        # Someone else's allergy: a wife on one side only.
+        ("Vợ anh Khoa bị dị ứng tôm.", "User is allergic to shrimp.", 0.0),
+        ("Trang's older brother lives in Cần Thơ.", "Ba mẹ Trang ở Cần Thơ.", 0.0),
+        # Nothing the lexicon knows on one side: the words cannot tell.
+        ("Người dùng là Huy.", "User's name is Huy.", None),
+    ],
+)
+def test_translated_share_is_the_share_of_words_that_translate_each_other(vietnamese, english, share):
+    assert translated_share(vietnamese, english) == share
+    assert translated_share(english, vietnamese) == share
+
+
+def test_translated_share_counts_what_one_side_says_more():
+    # "ăn chay" translates, "không ăn thịt cá" (no meat or fish) is more than the English says.
+    assert 0.3 < translated_share("Anh Huy là người ăn chay, không ăn thịt cá.", "User is vegetarian.") < 0.7
 
 
 def test_names_agree_with_the_owner_named_or_left_out():

@@ -430,6 +430,19 @@ def test_the_doctor_groups_a_fact_with_its_translation_but_not_a_role_swap(local
     assert not any(swapped.pk in group for group in duplicates)
 
 
+def test_the_doctor_groups_the_vegetarian_pair_among_the_owners_other_memories(local):
+    # Short and alike, "Người dùng ăn chay" stands out too little from the owner's other memories for
+    # closeness alone; its words translate the other's.
+    from governance import doctor
+
+    vegetarian = add_memory("User is vegetarian.", kind="preference", subject="diet")
+    for text in STORE:
+        add_memory(text, kind="preference")
+    vectors.build()
+    duplicates, _conflicts = doctor.find_duplicates_and_conflicts()
+    assert duplicates == [sorted((vegetarian.pk, Memory.objects.get(text="Người dùng ăn chay.").pk))]
+
+
 def test_a_proposal_that_says_otherwise_than_its_counterpart_in_the_other_language_is_flagged(local):
     from memories.lifecycle import policies
 

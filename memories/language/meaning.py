@@ -399,7 +399,7 @@ _VIETNAMESE_WORDS = re.compile(
     r"(?<!\w)(" + "|".join(sorted(map(re.escape, _VIETNAMESE), key=len, reverse=True)) + r")(?!\w)", re.IGNORECASE
 )
 # Vietnamese chat's short forms, folded, and the words they stand for.
-_CHAT_WORDS = {
+CHAT_WORDS = {
     "ng": "nguoi",
     "ko": "khong",
     "k": "khong",
@@ -416,7 +416,7 @@ _CHAT_WORDS = {
     "r": "roi",
     "cn": "chu nhat",
 }
-_CHAT = re.compile(r"(?<![\w'’])(" + "|".join(sorted(_CHAT_WORDS, key=len, reverse=True)) + r")(?![\w'’])")
+_CHAT = re.compile(r"(?<![\w'’])(" + "|".join(sorted(CHAT_WORDS, key=len, reverse=True)) + r")(?![\w'’])")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _CONTRACTION = re.compile(r"n['’]t\b")
 _POSSESSIVE = re.compile(r"['’]s\b")
@@ -464,7 +464,7 @@ def meaning(text, subject="", kind=""):
     folded = _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
     if vietnamese:
         # Chat writes the commonest words short: "ng dung" is "nguoi dung", "ko" is "khong".
-        folded = _CHAT.sub(lambda match: _CHAT_WORDS[match.group(1)], folded)
+        folded = _CHAT.sub(lambda match: CHAT_WORDS[match.group(1)], folded)
     for pattern, replacement in _SYNONYMS:
         folded = pattern.sub(replacement, folded)
     # The order keeps whose a thing is ("Lan's boss"); the words do not.

@@ -8,11 +8,14 @@ as they are. ``across_languages`` compares those; ``names_agree`` and ``details_
 about names and values; ``names_instead`` says one names something else in place of the other's.
 """
 
+import functools
 import re
+import unicodedata
 from collections import Counter
 
 from memories.language.folding import fold
-from memories.language.meaning import COMPARING, VIETNAMESE_NEGATIONS, meaning, typo_of
+from memories.language.lexicon import LEXICON
+from memories.language.meaning import CHAT_WORDS, COMPARING, VIETNAMESE_NEGATIONS, meaning, typo_of
 from memories.language.words import OWNER, VIETNAMESE, could_be_vietnamese, language_of, singular, words
 
 SAME, OPPOSED = "same", "opposed"
@@ -295,3 +298,119 @@ def across_languages(text_a, text_b):
         # One value in place of another: "size 42" / "cỡ 43", "blood type O" / "nhóm máu A".
         return OPPOSED if alike and len(values_a) == len(values_b) == 1 else None
     return SAME if alike else OPPOSED
+
+
+# ---------------------------------------------------------------------------------------------------
+# Words that translate each other
+
+# English endings a word's lexicon form leaves off ("lives", "lived", "living" are "live").
+_ENDINGS = ("ingly", "edly", "ings", "ing", "ied", "ies", "ed", "es", "s", "ly")
+# English words a translation need not carry: function words, the owner, pronouns, negations (polarity is
+# compared on its own).
+_ENGLISH_FUNCTION_WORDS = frozenset(
+    """a an the is are was were be been being am of for by with and or that this these those its it as very
+    really just also does did do has have had user users owner in on at to into from i me my he she his her
+    him they them their we our you your not no never can could will would should must may might than then
+    there here who whom which what when where why how s t don didn doesn isn wasn aren weren about over
+    under after before up down out off so too only most more much many any some each every all both own
+    same other another such one""".split()
+)
+# Vietnamese words a translation need not carry, likewise (the owner among them: "người dùng").
+_VIETNAMESE_FUNCTION_WORDS = frozenset(
+    """là của và thì mà những các một cũng đã đang sẽ rất lắm nhé ạ với cho để được bị người dùng anh chị
+    em ông bà cô chú không chưa chẳng này đó kia ấy nó họ mình tôi bạn có""".split()
+)
+# Who a fact is about when it is not the owner: a word of these on one side only says the two are about
+# different people ("Vợ anh Khoa bị dị ứng tôm" / "User is allergic to shrimp").
+_PEOPLE = (
+    "wife husband spouse son daughter child kid mother mom mum father dad parent brother sister sibling"
+    " grandmother grandma grandfather grandpa grandparent uncle aunt cousin nephew niece friend girlfriend"
+    " boyfriend partner fiance fiancee colleague coworker boss manager neighbour neighbor baby teacher student"
+    " classmate roommate landlord"
+).split()
+
+
+def _english_stem(word):
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            word = word[: -len(ending)] + ("y" if ending in ("ied", "ies") else "")
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+@functools.cache
+def _lexicon():
+    """``(by phrase, by folded phrase, longest)``: each phrase's English stems; a folded phrase has those of
+    every phrase that folds to it ("chay" is "chay", vegetarian, and "chạy", run)."""
+    by_phrase, by_folded = {}, {}
+    for phrase, english in LEXICON.items():
+        stems = frozenset(_english_stem(word) for word in english)
+        by_phrase[phrase] = by_phrase.get(phrase, frozenset()) | stems
+        by_folded[fold(phrase)] = by_folded.get(fold(phrase), frozenset()) | stems
+    return by_phrase, by_folded, max(len(phrase.split()) for phrase in LEXICON)
+
+
+_PEOPLE_STEMS = frozenset(_english_stem(word) for word in _PEOPLE)
+
+
+@functools.lru_cache(maxsize=16384)
+def _vietnamese_units(text):
+    """The English stems of each word or phrase of a Vietnamese text the lexicon knows, longest phrase first,
+    and of each word it borrows as it is; names (capitalised inside the text) and function words left out.
+    A text typed without diacritics is looked up folded."""
+    by_phrase, by_folded, longest = _lexicon()
+    tokens = re.findall(r"\w+", unicodedata.normalize("NFC", text))
+    marked = any(fold(token) != token.lower() for token in tokens)
+    table = by_phrase if marked else by_folded
+    function_words = _VIETNAMESE_FUNCTION_WORDS if marked else {fold(word) for word in _VIETNAMESE_FUNCTION_WORDS}
+    units, i = [], 0
+    while i < len(tokens):
+        if i and tokens[i][:1].isupper():
+            i += 1
+            continue
+        for size in range(min(longest, len(tokens) - i), 1, -1):
+            phrase = " ".join(tokens[i : i + size]).lower()
+            stems = table.get(phrase if marked else fold(phrase))
+            if stems:
+                units.append(stems)
+                i += size
+                break
+        else:
+            word = tokens[i].lower()
+            key = word if marked else fold(word)
+            if key in table and key not in function_words:
+                units.append(table[key])
+            elif word in CHAT_WORDS and CHAT_WORDS[word] in by_folded:
+                units.append(by_folded[CHAT_WORDS[word]])  # "cf" is "cà phê"
+            elif word.isascii() and word.isalpha() and len(word) > 2 and not could_be_vietnamese(word):
+                units.append(frozenset({_english_stem(word)}))
+            i += 1
+    return tuple(units)
+
+
+@functools.lru_cache(maxsize=16384)
+def _english_stems(text):
+    """The stems of an English text's words a translation carries; names (capitalised inside it) left out."""
+    without_names = re.sub(r"(?<=[\w,;] )[A-Z]\w*", " ", text)
+    return frozenset(
+        _english_stem(word)
+        for word in re.findall(r"[a-z]+", fold(without_names))
+        if word not in _ENGLISH_FUNCTION_WORDS and len(word) > 1
+    )
+
+
+def translated_share(text_a, text_b):
+    """Of the words of a Vietnamese text and an English one (either order) that carry meaning, the share the
+    lexicon pairs with a word of the other: 1.0 when every word of each translates one of the other's,
+    0.0 when none does or when one speaks of someone the other does not (a wife, a colleague). None when
+    either has no word the lexicon or the other text knows: the words cannot tell."""
+    vietnamese, english = (text_a, text_b) if language_of(text_a) == VIETNAMESE else (text_b, text_a)
+    units, stems = _vietnamese_units(vietnamese), _english_stems(english)
+    if not units or not stems:
+        return None
+    covered = stems & frozenset().union(*units)
+    people = any(unit & _PEOPLE_STEMS and not unit & stems for unit in units) or (stems - covered) & _PEOPLE_STEMS
+    if people:
+        return 0.0
+    matched = sum(1 for unit in units if unit & stems)
+    return (matched + len(covered)) / (len(units) + len(stems))
