@@ -27,7 +27,14 @@ from memories import vectors
 from memories.language import embeddings
 from memories.language.folding import fold
 from memories.language.meaning import Variant, contradict, meaning, same_fact
-from memories.language.translation import OPPOSED, SAME, across_languages, details_agree, translated_share
+from memories.language.translation import (
+    OPPOSED,
+    SAME,
+    across_languages,
+    details_agree,
+    one_name_instead,
+    translated_share,
+)
 from memories.language.words import language_of
 from memories.models import Memory, MemorySettings, Scope
 from memories.retrieval import prompt
@@ -241,6 +248,9 @@ def _with_meaning(gathered, duplicates, conflicts):
         if verdict == SAME:
             groups_of.join(position[a], position[b])
         elif verdict == OPPOSED:
+            opposed.append((a, b))
+        elif share is not None and share >= WORDS_TRANSLATED and one_name_instead(texts[a], texts[b]):
+            # The same words, another place or thing: "User lives in Hanoi" / "Người dùng sống ở Đà Nẵng".
             opposed.append((a, b))
     merged = [sorted(ids[i] for i in members) for members in groups_of.members() if len(members) > 1]
     known = {frozenset(group) for group in conflicts}

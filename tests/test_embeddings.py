@@ -489,6 +489,18 @@ def test_the_doctor_finds_the_issues_contradictions_across_subjects(local):
     assert sorted((hanoi.pk, danang.pk)) in conflicts
 
 
+def test_the_doctor_finds_another_place_said_in_the_other_language(local):
+    from governance import doctor
+
+    hanoi = add_memory("User lives in Hà Nội.", kind="fact", subject="home", user="owner")
+    danang = add_memory("Người dùng sống ở Đà Nẵng.", kind="fact", subject="thành phố", user="owner")
+    for text in STORE:
+        add_memory(text, kind="fact", user="lan")
+    vectors.build()
+    duplicates, conflicts = doctor.find_duplicates_and_conflicts()
+    assert sorted((hanoi.pk, danang.pk)) in conflicts and not duplicates
+
+
 def test_a_proposal_naming_something_else_in_place_of_its_closest_is_a_possible_update(local):
     from memories.lifecycle import policies
 

@@ -414,3 +414,16 @@ def translated_share(text_a, text_b):
         return 0.0
     matched = sum(1 for unit in units if unit & stems)
     return (matched + len(covered)) / (len(units) + len(stems))
+
+
+def one_name_instead(text_a, text_b):
+    """Each of two texts names one thing besides the owner, not the same one, and the owner is in both or in
+    neither, with the same polarity: "User lives in Hanoi" / "Người dùng sống ở Đà Nẵng"."""
+    named_a, named_b = _names(text_a, text_b), _names(text_b, text_a)
+    a, b = set(named_a) - {OWNER}, set(named_b) - {OWNER}
+    return (
+        len(a) == len(b) == 1
+        and a != b
+        and (OWNER in named_a) == (OWNER in named_b)
+        and meaning(text_a).negated == meaning(text_b).negated
+    )
