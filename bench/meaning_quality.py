@@ -5,8 +5,6 @@
     .venv/bin/python bench/meaning_quality.py --held-out-2    # a second held-out part, written blind later
     .venv/bin/python bench/meaning_quality.py --held-out-3    # a third, written blind later
     .venv/bin/python bench/meaning_quality.py --held-out-4    # a fourth, the one held out for good
-    .venv/bin/python bench/meaning_quality.py --held-out-3    # a third, written blind later
-    .venv/bin/python bench/meaning_quality.py --held-out-4    # a fourth, the one held out for good
     BESTIE_EMBEDDINGS=local .venv/bin/python bench/meaning_quality.py --store [--held-out]   # with meaning
 
 The sets were written blind (by someone who saw only a description of them): memories of several people
