@@ -32,10 +32,12 @@ from memories.language.translation import (
     SAME,
     across_languages,
     details_agree,
+    english_words,
     one_name_instead,
     translated_share,
+    translated_words,
 )
-from memories.language.words import language_of
+from memories.language.words import VIETNAMESE, language_of
 from memories.models import Memory, MemorySettings, Scope
 from memories.retrieval import prompt
 from memories.screening.venting import is_venting
@@ -182,82 +184,135 @@ def find_duplicates_and_conflicts(now=None):
         found, opposed = block_findings(members, subject, kind)
         duplicates.extend(found)
         conflicts.extend(opposed)
+    findings = _Findings(gathered, duplicates, conflicts)
+    _across_languages_by_words(findings)
     if embeddings.enabled():
-        duplicates, conflicts = _with_meaning(gathered, duplicates, conflicts)
+        _with_meaning(findings)
+    duplicates, conflicts = findings.result()
     duplicates.sort(key=lambda group: (-len(group), group[0]))
     conflicts.sort(key=lambda group: group[0])
     return duplicates, conflicts
 
 
-def _with_meaning(gathered, duplicates, conflicts):
+class _Findings:
+    """The blocks' duplicate groups and conflicts, and what comparing memories across the blocks of one
+    user, kind and project adds to them (an agent gives the same fact other subject slugs, often in the
+    other language): memories joined into groups, pairs that cannot both be true."""
+
+    def __init__(self, gathered, duplicates, conflicts):
+        self.texts, self.kinds, self.groups = {}, {}, defaultdict(list)
+        for (user, kind, _subject, project), members in gathered.items():
+            for memory_id, text in members:
+                self.texts[memory_id], self.kinds[memory_id] = text, kind
+                self.groups[(user, kind, project)].append(memory_id)
+        self.ids = sorted(self.texts)
+        self.position = {memory_id: index for index, memory_id in enumerate(self.ids)}
+        self.joined = _Groups(len(self.ids))
+        for group in duplicates:
+            for a, b in zip(group, group[1:]):
+                self.join(a, b)
+        self.conflicts = conflicts
+        self.opposed = []
+
+    def together(self, a, b):
+        return self.joined.find(self.position[a]) == self.joined.find(self.position[b])
+
+    def join(self, a, b):
+        self.joined.join(self.position[a], self.position[b])
+
+    def compare_across_languages(self, a, b, share):
+        """What a translation keeps decides between two memories in different languages; two whose words
+        mostly translate each other but that name one place or thing each, not the same one, contradict
+        each other ("User lives in Hanoi" / "Người dùng sống ở Đà Nẵng")."""
+        text_a, text_b = self.texts[a], self.texts[b]
+        verdict = across_languages(text_a, text_b)
+        if verdict == SAME:
+            self.join(a, b)
+        elif verdict == OPPOSED:
+            self.opposed.append((a, b))
+        elif share is not None and share >= WORDS_TRANSLATED and one_name_instead(text_a, text_b):
+            self.opposed.append((a, b))
+
+    def result(self):
+        """``(duplicates, conflicts)``: the groups, and the conflicts, a pair found opposed since once, unless
+        they ended in one group."""
+        merged = [sorted(self.ids[i] for i in members) for members in self.joined.members() if len(members) > 1]
+        conflicts = list(self.conflicts)
+        known = {frozenset(group) for group in conflicts}
+        for a, b in self.opposed:
+            if not self.together(a, b) and frozenset((a, b)) not in known:
+                known.add(frozenset((a, b)))
+                conflicts.append(sorted((a, b)))
+        return merged, conflicts
+
+
+def _across_languages_by_words(findings):
+    """Memories in the two languages whose words mostly translate each other (``translated_share`` at least
+    ``WORDS_TRANSLATED``), among those of one user, kind and project, compared on what a translation
+    keeps, with or without embeddings. The pairs looked at share a translated word that few of them
+    have (``POSTING_CAP``), as inside a block."""
+    for members in findings.groups.values():
+        postings = defaultdict(lambda: ([], []))
+        for memory_id in members:
+            text = findings.texts[memory_id]
+            vietnamese = language_of(text) == VIETNAMESE
+            for word in translated_words(text) if vietnamese else english_words(text):
+                postings[word][0 if vietnamese else 1].append(memory_id)
+        pairs = set()
+        for vietnamese, english in postings.values():
+            if vietnamese and english and len(vietnamese) + len(english) <= POSTING_CAP:
+                pairs.update((min(a, b), max(a, b)) for a in vietnamese for b in english)
+        for a, b in sorted(pairs):
+            if findings.together(a, b):
+                continue
+            share = translated_share(findings.texts[a], findings.texts[b])
+            if share is not None and share >= WORDS_TRANSLATED:
+                findings.compare_across_languages(a, b, share)
+
+
+def _with_meaning(findings):
     """With embeddings on, memories close in meaning are compared too, across the blocks of one user, kind
-    and project (an agent gives the same fact other subject slugs, often in the other language): each
-    memory with its ``MEANING_NEIGHBOURS`` closest. Words still decide, as inside a block (``same_fact``,
-    ``contradict``, without the subject's words); a contradiction needs the two in one language, where
-    their words can be set side by side. Without the model, the blocks' findings stand."""
-    texts, kinds, groups = {}, {}, defaultdict(list)
-    for (user, kind, _subject, project), members in gathered.items():
-        for memory_id, text in members:
-            texts[memory_id], kinds[memory_id] = text, kind
-            groups[(user, kind, project)].append(memory_id)
+    and project: each memory with its ``MEANING_NEIGHBOURS`` closest. Words still decide, as inside a
+    block (``same_fact``, ``contradict``, without the subject's words); a contradiction needs the two in
+    one language, where their words can be set side by side. Without the model, the findings stand."""
+    texts = findings.texts
     try:
-        pairs = vectors.neighbours_within(list(groups.values()), MEANING_NEIGHBOURS)
-        close_across = vectors.counterparts_within(list(groups.values()), CLOSEST_ACROSS)
+        pairs = vectors.neighbours_within(list(findings.groups.values()), MEANING_NEIGHBOURS)
+        close_across = vectors.counterparts_within(list(findings.groups.values()), CLOSEST_ACROSS)
     except embeddings.Unavailable:
-        return duplicates, conflicts
-    ids = sorted(texts)
-    position = {memory_id: index for index, memory_id in enumerate(ids)}
-    groups_of = _Groups(len(ids))
-    for group in duplicates:
-        for a, b in zip(group, group[1:]):
-            groups_of.join(position[a], position[b])
-    opposed = []
+        return
     # A memory is in about twenty pairs: what it means and its language are worked out once.
     variants, languages = {}, {}
 
     def variant(memory_id):
         if memory_id not in variants:
-            variants[memory_id] = Variant(*meaning(texts[memory_id], "", kinds[memory_id]))
+            variants[memory_id] = Variant(*meaning(texts[memory_id], "", findings.kinds[memory_id]))
             languages[memory_id] = language_of(texts[memory_id])
         return variants[memory_id]
 
     for a, b in sorted(pairs):
-        if groups_of.find(position[a]) == groups_of.find(position[b]):
+        if findings.together(a, b):
             continue
         first, second = variant(a), variant(b)
         if same_fact(first, second) and details_agree(texts[a], texts[b]):
-            groups_of.join(position[a], position[b])
+            findings.join(a, b)
         elif languages[a] == languages[b] and contradict(first, second, False):
-            opposed.append((a, b))
+            findings.opposed.append((a, b))
     # Across the two languages, words cannot be set side by side, but they can be looked up: a memory and
     # its counterpart (each the other's closest in the other language, standing out from the rest) are
     # compared on what a translation keeps, unless none of the words the lexicon knows of either
     # translates one of the other's; two each among the other's closest there, when most of their words
     # translate each other.
     for a, b, _margin, counterparts in close_across:
-        if groups_of.find(position[a]) == groups_of.find(position[b]):
+        if findings.together(a, b):
             continue
         share = translated_share(texts[a], texts[b])
         if counterparts:
             looked_up = share != 0.0
         else:
             looked_up = share is not None and share >= WORDS_TRANSLATED
-        if not looked_up:
-            continue
-        verdict = across_languages(texts[a], texts[b])
-        if verdict == SAME:
-            groups_of.join(position[a], position[b])
-        elif verdict == OPPOSED:
-            opposed.append((a, b))
-        elif share is not None and share >= WORDS_TRANSLATED and one_name_instead(texts[a], texts[b]):
-            # The same words, another place or thing: "User lives in Hanoi" / "Người dùng sống ở Đà Nẵng".
-            opposed.append((a, b))
-    merged = [sorted(ids[i] for i in members) for members in groups_of.members() if len(members) > 1]
-    known = {frozenset(group) for group in conflicts}
-    for a, b in opposed:
-        if groups_of.find(position[a]) != groups_of.find(position[b]) and frozenset((a, b)) not in known:
-            conflicts.append(sorted((a, b)))
-    return merged, conflicts
+        if looked_up:
+            findings.compare_across_languages(a, b, share)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -26,6 +26,12 @@ def test_across_languages_what_a_translation_keeps_decides():
     assert across_languages("Server has 32GB of RAM.", "Máy chủ có 64GB RAM.") == OPPOSED
     assert across_languages("User lives in Hanoi.", "Người dùng sống ở Đà Nẵng.") is None
     assert across_languages("User drinks coffee.", "Người dùng không uống cà phê.") == OPPOSED
+    # A language is a value.
+    assert across_languages("User wants replies in Vietnamese.", "Anh muốn trả lời bằng tiếng Việt.") == SAME
+    assert across_languages("User wants replies in English.", "Anh muốn trả lời bằng tiếng Việt.") == OPPOSED
+    # All in lower case, a text shows no names: one of the other's must be spelt in it.
+    assert across_languages("User lives in Hanoi.", "nguoi dung song o ha noi") == SAME
+    assert across_languages("User lives in Hanoi.", "nguoi dung song o da nang") is None
 
 
 @pytest.mark.parametrize(

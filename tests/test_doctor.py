@@ -40,6 +40,25 @@ def test_duplicates_ignore_case_diacritics_and_word_order(db, frozen):
     assert doctor.analyze("duplicates").duplicates == [[a, b, c]]
 
 
+def test_without_embeddings_words_that_translate_group_a_fact_with_its_translation(db, frozen):
+    # Other subject slugs, the other language, no model: the lexicon looks the words up.
+    vegetarian = pref("User is vegetarian.", subject="diet")
+    an_chay = pref("Người dùng ăn chay.", subject="ăn uống")
+    pref("User drinks black coffee at 7am.", subject="coffee")
+    hanoi = pref("User lives in Hanoi.", subject="home", kind="fact")
+    # Typed all in lower case, a text shows no names: "da nang" is not Hanoi.
+    danang = pref("nguoi dung song o da nang", subject="noi o", kind="fact")
+    vietnamese = pref("Anh Huy muốn trợ lý trả lời bằng tiếng Việt.", subject="ngôn ngữ")
+    english = pref("User wants the assistant to reply in English.", subject="replies")
+    pref("Lan owes Minh 200k.", subject="debt", kind="fact")
+    pref("Minh nợ Lan 200 nghìn.", subject="nợ", kind="fact")
+    duplicates, conflicts = doctor.find_duplicates_and_conflicts()
+    assert duplicates == [sorted((vegetarian, an_chay))]
+    # A language is a value: one in place of the other cannot both hold.
+    assert sorted((vietnamese, english)) in conflicts
+    assert sorted((hanoi, danang)) not in conflicts
+
+
 def test_duplicates_are_never_grouped_across_users_kinds_subjects_or_projects(db, frozen):
     pref("User prefers Vietnamese.", user="owner")
     pref("User prefers Vietnamese.", user="lan")

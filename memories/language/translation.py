@@ -126,6 +126,12 @@ def names_agree(text_a, text_b):
     one word or in syllables is one name ("Hanoi" / "Hà Nội")."""
     named_a, named_b = _named(text_a, text_b), _named(text_b, text_a)
     a, b = [name for name, _ in named_a], [name for name, _ in named_b]
+    for text, other in ((text_a, b), (text_b, a)):
+        # A text typed all in lower case shows no names ("nguoi dung song o da nang"): one of the other's
+        # must be spelt in it.
+        others = [name for name in other if name != OWNER]
+        if others and text == text.lower() and not any(name in re.sub(r"\W", "", fold(text)) for name in others):
+            return False
     if not a or not b:
         return True
     # Whose someone is stays, whichever side of "is" they are on: "Đạt is Khoa's manager" is not "Khoa là
@@ -250,12 +256,26 @@ def _calendar(text, folded):
     return found
 
 
+# Languages are values too: "tiếng Việt" / "English" are two ("replies in Vietnamese" / "trả lời bằng
+# tiếng Anh" cannot both hold).
+_LANGUAGE_VALUES = (
+    (re.compile(r"\b(?:tieng viet|vietnamese)\b"), "vietnamese"),
+    (re.compile(r"\b(?:tieng anh|english)\b"), "english"),
+    (re.compile(r"\b(?:tieng nhat|japanese)\b"), "japanese"),
+    (re.compile(r"\b(?:tieng trung|tieng hoa|chinese|mandarin)\b"), "chinese"),
+    (re.compile(r"\b(?:tieng han|korean)\b"), "korean"),
+    (re.compile(r"\b(?:tieng phap|french)\b"), "french"),
+    (re.compile(r"\b(?:tieng duc|german)\b"), "german"),
+)
+
+
 def _numbers(text):
     """The numbers of ``text`` as values: "200k", "200.000" and "200 nghìn" are one amount; "7:30" two;
     days and months as ``_calendar`` has them, whether by name or by number ("30/5/2027" is 30, month 5
     and 2027)."""
     folded = fold(text)
     values = _calendar(text, folded)
+    values.update(f"language {name}" for pattern, name in _LANGUAGE_VALUES if pattern.search(folded))
     for day, month, year in _DATE.findall(folded):
         values.update({float(day), f"month {int(month)}", *([float(year)] if year else [])})
     for days in _DAYS.findall(folded):
@@ -397,6 +417,16 @@ def _english_stems(text):
         for word in re.findall(r"[a-z]+", fold(without_names))
         if word not in _ENGLISH_FUNCTION_WORDS and len(word) > 1
     )
+
+
+def translated_words(vietnamese):
+    """The English words (stems) a Vietnamese text's words translate into, all senses together."""
+    return frozenset().union(*_vietnamese_units(vietnamese))
+
+
+def english_words(english):
+    """The stems of an English text's words that a translation carries (``translated_share``'s)."""
+    return _english_stems(english)
 
 
 def translated_share(text_a, text_b):
