@@ -169,7 +169,7 @@ def merge(ids, *, actor, text=None, include_pinned=False):
             layer=max((m.layer for m in members), key=_LAYER_RANK.__getitem__),
             pinned=any(m.pinned for m in members),
             confidence=max(m.confidence for m in members),
-            source=f"merge of memories {', '.join(f'#{i}' for i in member_ids)}",
+            source=_merge_source(member_ids),
             source_kind=SourceKind.CONSOLIDATION,
             status=Status.APPROVED,
             actor=actor,
@@ -184,6 +184,15 @@ def merge(ids, *, actor, text=None, include_pinned=False):
             note=f"merged from {len(member_ids)} memories",
         )
     return Merged(memory_id=merged.pk, text=text, member_ids=member_ids)
+
+
+def _merge_source(member_ids):
+    """The merged memory's source: its members' ids, or, when they are too many for a source, how many they
+    are and the first and last (the merge event in the history names every one)."""
+    listed = f"merge of memories {', '.join(f'#{i}' for i in member_ids)}"
+    if len(listed) <= lifecycle.MAX_TEXT_LENGTH:
+        return listed
+    return f"merge of {len(member_ids)} memories, #{member_ids[0]} … #{member_ids[-1]} (all in its history)"
 
 
 def newest(memories):

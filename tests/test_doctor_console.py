@@ -269,9 +269,9 @@ def test_merge_errors_show_in_the_form_and_change_nothing(console, group):
 
 
 def test_a_group_of_hundreds_is_reviewed_and_merged_by_its_place_in_the_report(console, no_analysis):
-    # gunicorn refuses a request line over 4 KB: a link listing 300 ids (or 800 of six digits) would not load.
+    # gunicorn refuses a request line over 4 KB: a link listing 400 ids would not load, and their ids fill more than a source.
     checkup.compute.__wrapped__(progress=lambda *args: None)
-    ids = [add_memory(f"Imported note {number}.", subject="bulk").pk for number in range(300)]
+    ids = [add_memory(f"Imported note {number}.", subject="bulk").pk for number in range(400)]
     report = Checkup.objects.get()
     report.report = {**report.report, "duplicates": [ids]}
     report.save()
@@ -286,6 +286,9 @@ def test_a_group_of_hundreds_is_reviewed_and_merged_by_its_place_in_the_report(c
     merged = Memory.objects.get(text="Imported notes.")
     assert response["Location"] == f"/memories/{merged.pk}/"
     assert set(Memory.objects.filter(superseded_by=merged).values_list("pk", flat=True)) == set(ids[1:])
+    # Too many to list in its source, they are all in its history.
+    assert merged.source == f"merge of 399 memories, #{ids[1]} … #{ids[-1]} (all in its history)"
+    assert AuditEvent.objects.get(event="merge", memory_id=merged.pk).new["members"] == ids[1:]
 
 
 @pytest.mark.parametrize(
