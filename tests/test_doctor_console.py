@@ -269,7 +269,8 @@ def test_merge_errors_show_in_the_form_and_change_nothing(console, group):
 
 
 def test_a_group_of_hundreds_is_reviewed_and_merged_by_its_place_in_the_report(console, no_analysis):
-    # gunicorn refuses a request line over 4 KB: a link listing 400 ids would not load, and their ids fill more than a source.
+    # gunicorn refuses a request line over 4 KB: a link listing 400 ids would not load; and their ids are
+    # more than a source holds.
     checkup.compute.__wrapped__(progress=lambda *args: None)
     ids = [add_memory(f"Imported note {number}.", subject="bulk").pk for number in range(400)]
     report = Checkup.objects.get()
