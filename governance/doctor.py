@@ -32,12 +32,11 @@ from memories.language.translation import (
     SAME,
     across_languages,
     details_agree,
-    english_words,
+    lexicon_words,
     one_name_instead,
-    translated_share,
-    translated_words,
+    share_between,
 )
-from memories.language.words import VIETNAMESE, language_of
+from memories.language.words import language_of
 from memories.models import Memory, MemorySettings, Scope
 from memories.retrieval import prompt
 from memories.screening.venting import is_venting
@@ -213,6 +212,17 @@ class _Findings:
                 self.join(a, b)
         self.conflicts = conflicts
         self.opposed = []
+        self._words = {}
+
+    def words(self, memory_id):
+        """A memory's ``lexicon_words``, looked up once a run (and not kept after it)."""
+        if memory_id not in self._words:
+            self._words[memory_id] = lexicon_words(self.texts[memory_id])
+        return self._words[memory_id]
+
+    def share(self, a, b):
+        """``translated_share`` of two memories."""
+        return share_between(self.words(a), self.words(b))
 
     def together(self, a, b):
         return self.joined.find(self.position[a]) == self.joined.find(self.position[b])
@@ -254,10 +264,9 @@ def _across_languages_by_words(findings):
     for members in findings.groups.values():
         postings = defaultdict(lambda: ([], []))
         for memory_id in members:
-            text = findings.texts[memory_id]
-            vietnamese = language_of(text) == VIETNAMESE
-            for word in translated_words(text) if vietnamese else english_words(text):
-                postings[word][0 if vietnamese else 1].append(memory_id)
+            words = findings.words(memory_id)
+            for word in words.english:
+                postings[word][0 if words.vietnamese else 1].append(memory_id)
         pairs = set()
         for vietnamese, english in postings.values():
             if vietnamese and english and len(vietnamese) + len(english) <= POSTING_CAP:
@@ -265,7 +274,7 @@ def _across_languages_by_words(findings):
         for a, b in sorted(pairs):
             if findings.together(a, b):
                 continue
-            share = translated_share(findings.texts[a], findings.texts[b])
+            share = findings.share(a, b)
             if share is not None and share >= WORDS_TRANSLATED:
                 findings.compare_across_languages(a, b, share)
 
@@ -306,7 +315,7 @@ def _with_meaning(findings):
     for a, b, _margin, counterparts in close_across:
         if findings.together(a, b):
             continue
-        share = translated_share(texts[a], texts[b])
+        share = findings.share(a, b)
         if counterparts:
             looked_up = share != 0.0
         else:

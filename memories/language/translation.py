@@ -12,6 +12,7 @@ import functools
 import re
 import unicodedata
 from collections import Counter
+from typing import NamedTuple
 
 from memories.language.folding import fold
 from memories.language.lexicon import LEXICON
@@ -373,7 +374,6 @@ def _lexicon():
 _PEOPLE_STEMS = frozenset(_english_stem(word) for word in _PEOPLE)
 
 
-@functools.lru_cache(maxsize=16384)
 def _vietnamese_units(text):
     """The English stems of each word or phrase of a Vietnamese text the lexicon knows, longest phrase first,
     and of each word it borrows as it is; names (capitalised inside the text) and function words left out.
@@ -408,7 +408,6 @@ def _vietnamese_units(text):
     return tuple(units)
 
 
-@functools.lru_cache(maxsize=16384)
 def _english_stems(text):
     """The stems of an English text's words a translation carries; names (capitalised inside it) left out."""
     without_names = re.sub(r"(?<=[\w,;] )[A-Z]\w*", " ", text)
@@ -419,26 +418,45 @@ def _english_stems(text):
     )
 
 
-def translated_words(vietnamese):
-    """The English words (stems) a Vietnamese text's words translate into, all senses together."""
-    return frozenset().union(*_vietnamese_units(vietnamese))
+class LexiconWords(NamedTuple):
+    """What the lexicon makes of a text (``lexicon_words``): for a Vietnamese one, the English stems of each
+    of its words and phrases it knows (``units``); for an English one, its stems (``stems``)."""
+
+    vietnamese: bool
+    units: tuple = ()
+    stems: frozenset = frozenset()
+
+    @property
+    def english(self):
+        """The English stems the text has or translates into, every sense of its words together."""
+        return frozenset().union(*self.units) if self.vietnamese else self.stems
 
 
-def english_words(english):
-    """The stems of an English text's words that a translation carries (``translated_share``'s)."""
-    return _english_stems(english)
+def lexicon_words(text):
+    """The ``LexiconWords`` of ``text``; worked out once for a text compared many times (the doctor)."""
+    if language_of(text) == VIETNAMESE:
+        return LexiconWords(True, units=_vietnamese_units(text))
+    return LexiconWords(False, stems=_english_stems(text))
 
 
 def translated_share(text_a, text_b):
     """Of the words of a Vietnamese text and an English one (either order) that carry meaning, the share the
     lexicon pairs with a word of the other: 1.0 when every word of each translates one of the other's,
     0.0 when none does or when one speaks of someone the other does not (a wife, a colleague). None when
-    either has no word the lexicon or the other text knows: the words cannot tell."""
-    vietnamese, english = (text_a, text_b) if language_of(text_a) == VIETNAMESE else (text_b, text_a)
-    units, stems = _vietnamese_units(vietnamese), _english_stems(english)
+    either has no word the lexicon or the other text knows, or both are in one language: the words cannot
+    tell."""
+    return share_between(lexicon_words(text_a), lexicon_words(text_b))
+
+
+def share_between(words_a, words_b):
+    """``translated_share`` of two texts' ``lexicon_words``."""
+    if words_a.vietnamese == words_b.vietnamese:
+        return None
+    vietnamese, english = (words_a, words_b) if words_a.vietnamese else (words_b, words_a)
+    units, stems = vietnamese.units, english.stems
     if not units or not stems:
         return None
-    covered = stems & frozenset().union(*units)
+    covered = stems & vietnamese.english
     people = any(unit & _PEOPLE_STEMS and not unit & stems for unit in units) or (stems - covered) & _PEOPLE_STEMS
     if people:
         return 0.0
