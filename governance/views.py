@@ -30,6 +30,7 @@ from governance.models import DigestChannel, JobRun
 from memories import agent_tokens, transfer
 from memories.lifecycle import MAX_ID, LifecycleError, actors, policies
 from memories.models import Memory, MemorySettings, Policy, state_label, words_of
+from memories.rows import among
 from review import undo
 
 
@@ -142,8 +143,6 @@ def revoke_token(request):
 FINDINGS_PER_PAGE = 25
 # A duplicate group or a contradiction is several memories: fewer of them make a page.
 GROUPS_PER_PAGE = 10
-# A page of the largest groups of a big store names more ids than SQLite takes in one query.
-IDS_PER_QUERY = 5000
 # Texts shown of one duplicate group (a large store has groups of hundreds); the merge review has them all.
 MEMBERS_SHOWN = 5
 ACTIONS_PER_PAGE = 25
@@ -229,10 +228,7 @@ def _findings(request, report):
     }
     # Whole rows only for what is shown; of the rest of a group, whether each member is still live.
     members = sorted({i for name in GROUP_SECTIONS for group in pages[name] for i in group})
-    live = set()
-    for start in range(0, len(members), IDS_PER_QUERY):
-        batch = members[start : start + IDS_PER_QUERY]
-        live.update(Memory.objects.live().filter(pk__in=batch).values_list("pk", flat=True))
+    live = set(Memory.objects.live().filter(pk__in=among(members)).values_list("pk", flat=True)) if members else set()
     shown = {i for group in pages["duplicates"] for i in group[:MEMBERS_SHOWN]}
     shown.update(i for group in pages["conflicts"] for i in group)
     shown.update(i for name in MEMORY_SECTIONS for i in pages[name])

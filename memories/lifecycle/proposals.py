@@ -45,6 +45,7 @@ from memories.lifecycle import (
     clean_label,
 )
 from memories.models import Memory, MemorySettings, Message, Policy, Scope, Status, words_of
+from memories.rows import among
 from memories.screening import secrets
 from memories.screening.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
 from memories.screening.venting import VENTING, is_venting
@@ -104,15 +105,10 @@ def needing_second_step(ids):
     a bulk approval leaves them out unless the owner ticks that the flagged ones are included too."""
     # An id past the range of ids names no proposal (and would not fit the database's integers).
     ids = [memory_id for memory_id in ids if 1 <= memory_id <= MAX_ID]
-    found = {}
-    for start in range(0, len(ids), _IDS_PER_STATEMENT):
-        chunk = ids[start : start + _IDS_PER_STATEMENT]
-        found.update(Memory.objects.filter(pk__in=chunk).flagged().values_list("pk", "flags"))
-    return found
-
-
-# Ids in one ``IN (…)``: well under SQLite's limit on parameters, whatever its build.
-_IDS_PER_STATEMENT = 900
+    if not ids:
+        return {}
+    # Any number of ids in one parameter (``rows.among``), whatever the database's limit on parameters.
+    return dict(Memory.objects.filter(pk__in=among(ids)).flagged().values_list("pk", "flags"))
 
 
 @dataclass(frozen=True)
