@@ -15,7 +15,7 @@ from croniter import croniter
 from django.conf import settings
 from django.db.models import Q
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 from django_q.models import Schedule
 
@@ -94,11 +94,14 @@ class Digest:
 
     @property
     def text(self):
-        """The plain-text digest (Telegram, Zalo, the console and the email's text body)."""
-        return render_to_string("emails/digest-body.txt", {"digest": self})
+        """The plain-text digest (Telegram, Zalo, the console and the email's text body), in
+        ``BESTIE_LANGUAGE``, whoever asked for it."""
+        with translation.override(settings.LANGUAGE_CODE):
+            return render_to_string("emails/digest-body.txt", {"digest": self})
 
     def email(self):
-        return channels.render_email("digest", {"digest": self})
+        with translation.override(settings.LANGUAGE_CODE):
+            return channels.render_email("digest", {"digest": self})
 
 
 def _since(last_sent_at, now):

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.utils import translation
 from django_q.models import Schedule
 
 from governance import channels, digest, prune
@@ -119,6 +120,19 @@ def test_the_email_has_a_subject_a_text_body_and_an_escaped_html_body(store):
     assert "&lt;b&gt;with&lt;/b&gt;" in html and "<b>with</b>" not in html
     assert f'<a href="https://bestie.example/memories/{store["poisoned"].pk}/">' in html
     assert "<strong>[tool output]</strong>" in html
+
+
+def test_the_digest_speaks_bestie_language_and_stays_escaped(store, settings):
+    settings.BESTIE_LANGUAGE = settings.LANGUAGE_CODE = "vi"
+    report = digest.build(LAST_DIGEST, NOW)
+    subject, text, html = report.email()
+    assert subject.startswith("Bản tin bộ nhớ Bestie: 2 mới, 2 chờ duyệt") and "1 từ kết quả công cụ" in subject
+    assert f"[KẾT QUẢ CÔNG CỤ] #{store['poisoned'].pk}" in text and "nguồn: web page fetched in task 41" in text
+    assert "Đề xuất lâu nhất đã chờ 10 ngày." in html and "Đã dọn: 4 ký ức" in report.text
+    assert '<html lang="vi">' in html and "&lt;b&gt;with&lt;/b&gt;" in html and "<b>with</b>" not in html
+    # Whatever language the request that sends it speaks.
+    with translation.override("en"):
+        assert report.text.startswith("Bản tin bộ nhớ Bestie, từ 2026-05-25 đến 2026-06-01")
 
 
 # ---------------------------------------------------------------------------------------------------
