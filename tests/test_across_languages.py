@@ -41,6 +41,7 @@ def test_across_languages_what_a_translation_keeps_decides():
         ("nguoi dung an chay truong", "User is vegetarian.", 1.0),  # typed without diacritics
         ("Sáng nào cũng uống 1 ly cf đen.", "User drinks a cup of black coffee every morning.", 1.0),  # chat's "cf"
         ("Anh Huy bị dị ứng đậu phộng.", "User is allergic to peanuts.", 1.0),
+        ("Người dùng ăn chay. Thích cà phê đen.", "User is vegetarian and likes black coffee.", 1.0),
         ("Người dùng ăn chay.", "User drinks black coffee at 7am.", 0.0),
         # Someone else's allergy: a wife on one side only.
         ("Vợ anh Khoa bị dị ứng tôm.", "User is allergic to shrimp.", 0.0),

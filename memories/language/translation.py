@@ -379,13 +379,19 @@ def _vietnamese_units(text):
     and of each word it borrows as it is; names (capitalised inside the text) and function words left out.
     A text typed without diacritics is looked up folded."""
     by_phrase, by_folded, longest = _lexicon()
-    tokens = re.findall(r"\w+", unicodedata.normalize("NFC", text))
+    text = unicodedata.normalize("NFC", text)
+    found = list(re.finditer(r"\w+", text))
+    tokens = [match.group() for match in found]
+    # A capital starts a sentence, or a name.
+    starts = [
+        not i or bool(_SENTENCE_END.search(text[found[i - 1].end() : match.start()])) for i, match in enumerate(found)
+    ]
     marked = any(fold(token) != token.lower() for token in tokens)
     table = by_phrase if marked else by_folded
     function_words = _VIETNAMESE_FUNCTION_WORDS if marked else {fold(word) for word in _VIETNAMESE_FUNCTION_WORDS}
     units, i = [], 0
     while i < len(tokens):
-        if i and tokens[i][:1].isupper():
+        if tokens[i][:1].isupper() and not starts[i]:
             i += 1
             continue
         for size in range(min(longest, len(tokens) - i), 1, -1):
