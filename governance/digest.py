@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django_q.models import Schedule
 
@@ -167,13 +168,16 @@ def build(since, now=None):
 
 
 def _backup_status():
+    """The last backup and how it went, in one line of ``BESTIE_LANGUAGE``, as the digest says it."""
     run = JobRun.objects.filter(job="backup").exclude(outcome=JobRun.Outcome.RUNNING).first()
-    if run is None:
-        return "no backup yet"
-    when = f"{run.started_at:%Y-%m-%d %H:%M} UTC"
-    if run.outcome == JobRun.Outcome.FAILED:
-        return f"the last backup FAILED on {when}: {run.error}"
-    return f"last backup {when}, {run.counts.get('size_bytes', 0) // 1024} KiB, integrity ok"
+    with translation.override(settings.LANGUAGE_CODE):
+        if run is None:
+            return _("no backup yet")
+        when = f"{run.started_at:%Y-%m-%d %H:%M} UTC"
+        if run.outcome == JobRun.Outcome.FAILED:
+            return _("the last backup FAILED on %(when)s: %(error)s") % {"when": when, "error": run.error}
+        size = run.counts.get("size_bytes", 0) // 1024
+        return _("last backup %(when)s, %(size)s KiB, integrity ok") % {"when": when, "size": size}
 
 
 @dataclass(frozen=True)

@@ -129,6 +129,7 @@ def test_the_digest_speaks_bestie_language_and_stays_escaped(store, settings):
     assert subject.startswith("Bản tin bộ nhớ Bestie: 2 mới, 2 chờ duyệt") and "1 từ kết quả công cụ" in subject
     assert f"[KẾT QUẢ CÔNG CỤ] #{store['poisoned'].pk}" in text and "nguồn: web page fetched in task 41" in text
     assert "Đề xuất lâu nhất đã chờ 10 ngày." in html and "Đã dọn: 4 ký ức" in report.text
+    assert "Sao lưu: sao lưu gần nhất 2026-05-30 09:00 UTC, 2048 KiB, toàn vẹn" in report.text
     assert '<html lang="vi">' in html and "&lt;b&gt;with&lt;/b&gt;" in html and "<b>with</b>" not in html
     # Whatever language the request that sends it speaks.
     with translation.override("en"):
