@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from governance.models import DigestChannel, target_error
-from memories.lifecycle import InvalidValue, NotFound, clean_id, record
+from memories.lifecycle import InvalidValue, NotFound, audit_event, clean_id, record_many
 from memories.models import AuditEvent
 from memories.times import iso
 
@@ -294,7 +294,7 @@ def send_test(channel, now=None):
     return deliver(channel, message, attempts=1)
 
 
-def as_recorded(channel):
+def _as_recorded(channel):
     """A channel as the history keeps it: a webhook by its scheme and host only, since the rest of its URL
     often holds the receiver's secret (a chat's incoming-webhook key)."""
     if channel.kind != DigestChannel.Kind.WEBHOOK:
@@ -303,14 +303,18 @@ def as_recorded(channel):
     return f"{channel.kind}:{parts.scheme}://{parts.netloc}/…"
 
 
-def _record(actor, old=None, new=None):
-    """Where digests go is the owner's to decide: every change is in the history, like a policy's."""
-    record(
-        AuditEvent.Event.POLICY,
-        None,
-        actor,
-        old=None if old is None else {"digest channel": as_recorded(old)},
-        new=None if new is None else {"digest channel": as_recorded(new)},
+def _record(actor, changes):
+    """Where digests go is the owner's to decide: every change is in the history, like a policy's, one
+    event each ``(old, new)`` channel (None for an added or a removed one), in one statement."""
+    record_many(
+        audit_event(
+            AuditEvent.Event.POLICY,
+            None,
+            actor,
+            old=None if old is None else {"digest channel": _as_recorded(old)},
+            new=None if new is None else {"digest channel": _as_recorded(new)},
+        )
+        for old, new in changes
     )
 
 
@@ -327,8 +331,7 @@ def install(specs, *, actor):
         )
         if created
     ]
-    for channel in added:
-        _record(actor, new=channel)
+    _record(actor, [(None, channel) for channel in added])
     return added
 
 
@@ -339,7 +342,7 @@ def add(kind, target, *, actor):
     channel, created = DigestChannel.objects.get_or_create(kind=kind, target=target)
     if not created:
         raise InvalidValue("target", _("%(channel)s is installed already") % {"channel": channel})
-    _record(actor, new=channel)
+    _record(actor, [(None, channel)])
     return channel
 
 
@@ -358,7 +361,7 @@ def change(channel_id, kind, target, *, actor):
     except IntegrityError:
         raise InvalidValue("target", _("%(channel)s is installed already") % {"channel": channel}) from None
     if str(before) != str(channel):
-        _record(actor, old=before, new=channel)
+        _record(actor, [(before, channel)])
     return channel
 
 
@@ -366,14 +369,15 @@ def change(channel_id, kind, target, *, actor):
 def remove(specs=(), *, actor):
     """Remove these channels, or every channel when none is given; returns how many were removed. A
     channel is named as it is installed, whatever its target: a bad one can be removed too."""
+    # A handful of channels: all read at once.
+    installed = {(channel.kind, channel.target): channel for channel in DigestChannel.objects.all()}
     if specs:
-        parsed = [_split(spec) for spec in specs]
-        missing = [f"{k}:{t}" for k, t in parsed if not DigestChannel.objects.filter(kind=k, target=t).exists()]
+        parsed = list(dict.fromkeys(_split(spec) for spec in specs))
+        missing = [f"{k}:{t}" for k, t in parsed if (k, t) not in installed]
         if missing:
             raise InvalidValue("channel", f"not installed: {', '.join(missing)}")
-        doomed = [DigestChannel.objects.get(kind=k, target=t) for k, t in dict.fromkeys(parsed)]
+        doomed = [installed[spec] for spec in parsed]
     else:
-        doomed = list(DigestChannel.objects.all())
-    for channel in doomed:
-        _record(actor, old=channel)
+        doomed = list(installed.values())
+    _record(actor, [(channel, None) for channel in doomed])
     return DigestChannel.objects.filter(pk__in=[channel.pk for channel in doomed]).delete()[0]

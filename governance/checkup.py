@@ -114,13 +114,15 @@ def duplicate_group(checkup_id, number):
     the report's order. The console names a group this way rather than by its ids: a group of hundreds
     of memories would not fit in a link. Raises ``LifecycleError`` when that checkup has been replaced
     or has no such group."""
-    row = Checkup.objects.filter(pk=checkup_id).only("report").first()
-    if row is None:
-        raise lifecycle.LifecycleError(_("The doctor has run again since that report: look at the new one."))
-    groups = row.report.get("duplicates", [])
-    if not 1 <= number <= len(groups):
+    if number < 1:
         raise lifecycle.LifecycleError(_("That report has no duplicate group %(number)s.") % {"number": number})
-    group = groups[number - 1]
+    # Only that group is read from the report, which holds every finding's ids (megabytes on a large store).
+    found = Checkup.objects.filter(pk=checkup_id).values_list(f"report__duplicates__{number - 1}", flat=True)
+    if not found:
+        raise lifecycle.LifecycleError(_("The doctor has run again since that report: look at the new one."))
+    group = found[0]
+    if not isinstance(group, list):
+        raise lifecycle.LifecycleError(_("That report has no duplicate group %(number)s.") % {"number": number})
     live = set(Memory.objects.live().filter(pk__in=among(group)).values_list("pk", flat=True))
     return [memory_id for memory_id in group if memory_id in live]
 

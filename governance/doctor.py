@@ -36,7 +36,6 @@ from memories.language.translation import (
     one_name_instead,
     share_between,
 )
-from memories.language.words import language_of
 from memories.models import Memory, MemorySettings, Scope
 from memories.retrieval import prompt
 from memories.screening.venting import is_venting
@@ -212,10 +211,18 @@ class _Findings:
                 self.join(a, b)
         self.conflicts = conflicts
         self.opposed = []
-        self._words = {}
+        # A memory is in about twenty pairs: what it means, its language and its words looked up in the
+        # lexicon are worked out once a run (and not kept after it).
+        self._variants, self._words = {}, {}
+
+    def variant(self, memory_id):
+        """What a memory means (``meaning``, without its subject's words), as ``same_fact`` compares it."""
+        if memory_id not in self._variants:
+            self._variants[memory_id] = Variant(*meaning(self.texts[memory_id], "", self.kinds[memory_id]))
+        return self._variants[memory_id]
 
     def words(self, memory_id):
-        """A memory's ``lexicon_words``, looked up once a run (and not kept after it)."""
+        """A memory's ``lexicon_words``, with its language."""
         if memory_id not in self._words:
             self._words[memory_id] = lexicon_words(self.texts[memory_id])
         return self._words[memory_id]
@@ -290,22 +297,13 @@ def _with_meaning(findings):
         close_across = vectors.counterparts_within(list(findings.groups.values()), CLOSEST_ACROSS)
     except embeddings.Unavailable:
         return
-    # A memory is in about twenty pairs: what it means and its language are worked out once.
-    variants, languages = {}, {}
-
-    def variant(memory_id):
-        if memory_id not in variants:
-            variants[memory_id] = Variant(*meaning(texts[memory_id], "", findings.kinds[memory_id]))
-            languages[memory_id] = language_of(texts[memory_id])
-        return variants[memory_id]
-
     for a, b in sorted(pairs):
         if findings.together(a, b):
             continue
-        first, second = variant(a), variant(b)
+        first, second = findings.variant(a), findings.variant(b)
         if same_fact(first, second) and details_agree(texts[a], texts[b]):
             findings.join(a, b)
-        elif languages[a] == languages[b] and contradict(first, second, False):
+        elif findings.words(a).vietnamese == findings.words(b).vietnamese and contradict(first, second, False):
             findings.opposed.append((a, b))
     # Across the two languages, words cannot be set side by side, but they can be looked up: a memory and
     # its counterpart (each the other's closest in the other language, standing out from the rest) are

@@ -616,7 +616,7 @@ def _found_and_anchors():
     return index(model), (anchors[VIETNAMESE], anchors[""])
 
 
-def counterparts_within(groups, ranks=2):
+def counterparts_within(groups, ranks):
     """For each group (a list of memory ids), the pairs of members in the two languages that are each among
     the other's ``ranks`` closest in the other language: ``[(a, b, margin, counterparts)]`` with ``a <
     b``. ``margin`` is their similarity over the mean similarity of each to its ``COUNTERPART_NEIGHBOURS``

@@ -131,8 +131,10 @@ def names_agree(text_a, text_b):
         # A text typed all in lower case shows no names ("nguoi dung song o da nang"): one of the other's
         # must be spelt in it.
         others = [name for name in other if name != OWNER]
-        if others and text == text.lower() and not any(name in re.sub(r"\W", "", fold(text)) for name in others):
-            return False
+        if others and text == text.lower():
+            letters = re.sub(r"\W", "", fold(text))
+            if not any(name in letters for name in others):
+                return False
     if not a or not b:
         return True
     # Whose someone is stays, whichever side of "is" they are on: "Đạt is Khoa's manager" is not "Khoa là
@@ -259,15 +261,18 @@ def _calendar(text, folded):
 
 # Languages are values too: "tiếng Việt" / "English" are two ("replies in Vietnamese" / "trả lời bằng
 # tiếng Anh" cannot both hold).
-_LANGUAGE_VALUES = (
-    (re.compile(r"\b(?:tieng viet|vietnamese)\b"), "vietnamese"),
-    (re.compile(r"\b(?:tieng anh|english)\b"), "english"),
-    (re.compile(r"\b(?:tieng nhat|japanese)\b"), "japanese"),
-    (re.compile(r"\b(?:tieng trung|tieng hoa|chinese|mandarin)\b"), "chinese"),
-    (re.compile(r"\b(?:tieng han|korean)\b"), "korean"),
-    (re.compile(r"\b(?:tieng phap|french)\b"), "french"),
-    (re.compile(r"\b(?:tieng duc|german)\b"), "german"),
-)
+_LANGUAGE_NAMES = {
+    "tieng viet": "vietnamese",
+    "tieng anh": "english",
+    "tieng nhat": "japanese",
+    "tieng trung": "chinese",
+    "tieng hoa": "chinese",
+    "mandarin": "chinese",
+    "tieng han": "korean",
+    "tieng phap": "french",
+    "tieng duc": "german",
+} | {name: name for name in ("vietnamese", "english", "japanese", "chinese", "korean", "french", "german")}
+_LANGUAGE_NAME = re.compile(r"\b(" + "|".join(_LANGUAGE_NAMES) + r")\b")
 
 
 def _numbers(text):
@@ -276,7 +281,7 @@ def _numbers(text):
     and 2027)."""
     folded = fold(text)
     values = _calendar(text, folded)
-    values.update(f"language {name}" for pattern, name in _LANGUAGE_VALUES if pattern.search(folded))
+    values.update(f"language {_LANGUAGE_NAMES[name]}" for name in _LANGUAGE_NAME.findall(folded))
     for day, month, year in _DATE.findall(folded):
         values.update({float(day), f"month {int(month)}", *([float(year)] if year else [])})
     for days in _DAYS.findall(folded):
@@ -341,6 +346,7 @@ _VIETNAMESE_FUNCTION_WORDS = frozenset(
     """là của và thì mà những các một cũng đã đang sẽ rất lắm nhé ạ với cho để được bị người dùng anh chị
     em ông bà cô chú không chưa chẳng này đó kia ấy nó họ mình tôi bạn có""".split()
 )
+_FOLDED_VIETNAMESE_FUNCTION_WORDS = frozenset(fold(word) for word in _VIETNAMESE_FUNCTION_WORDS)
 # Who a fact is about when it is not the owner: a word of these on one side only says the two are about
 # different people ("Vợ anh Khoa bị dị ứng tôm" / "User is allergic to shrimp").
 _PEOPLE = (
@@ -387,23 +393,24 @@ def _vietnamese_units(text):
         not i or bool(_SENTENCE_END.search(text[found[i - 1].end() : match.start()])) for i, match in enumerate(found)
     ]
     marked = any(fold(token) != token.lower() for token in tokens)
-    table = by_phrase if marked else by_folded
-    function_words = _VIETNAMESE_FUNCTION_WORDS if marked else {fold(word) for word in _VIETNAMESE_FUNCTION_WORDS}
+    # Looked up as written, or folded when the text has no diacritics to tell words apart.
+    table, function_words = (
+        (by_phrase, _VIETNAMESE_FUNCTION_WORDS) if marked else (by_folded, _FOLDED_VIETNAMESE_FUNCTION_WORDS)
+    )
+    keys = [token.lower() if marked else fold(token) for token in tokens]
     units, i = [], 0
     while i < len(tokens):
         if tokens[i][:1].isupper() and not starts[i]:
             i += 1
             continue
         for size in range(min(longest, len(tokens) - i), 1, -1):
-            phrase = " ".join(tokens[i : i + size]).lower()
-            stems = table.get(phrase if marked else fold(phrase))
+            stems = table.get(" ".join(keys[i : i + size]))
             if stems:
                 units.append(stems)
                 i += size
                 break
         else:
-            word = tokens[i].lower()
-            key = word if marked else fold(word)
+            word, key = tokens[i].lower(), keys[i]
             if key in table and key not in function_words:
                 units.append(table[key])
             elif word in CHAT_WORDS and CHAT_WORDS[word] in by_folded:
