@@ -17,7 +17,15 @@ from typing import NamedTuple
 from memories.language.folding import fold
 from memories.language.lexicon import LEXICON
 from memories.language.meaning import CHAT_WORDS, COMPARING, VIETNAMESE_NEGATIONS, meaning, typo_of
-from memories.language.words import OWNER, VIETNAMESE, could_be_vietnamese, language_of, singular, words
+from memories.language.words import (
+    OWNER,
+    VIETNAMESE,
+    could_be_vietnamese,
+    is_query_stopword,
+    language_of,
+    singular,
+    words,
+)
 
 SAME, OPPOSED = "same", "opposed"
 _NUMBER = re.compile(r"(\d+(?:[.,]\d{3})*(?:[.,]\d+)?)(?:\s*(k|nghin|ngan|tr|trieu|million)\b)?")
@@ -384,6 +392,11 @@ def _vietnamese_units(text):
     """The English stems of each word or phrase of a Vietnamese text the lexicon knows, longest phrase first,
     and of each word it borrows as it is; names (capitalised inside the text) and function words left out.
     A text typed without diacritics is looked up folded."""
+    return tuple(stems for _, stems in _vietnamese_read(text))
+
+
+def _vietnamese_read(text):
+    """``_vietnamese_units`` with the folded words each unit is read from: ``[(words, stems), …]``."""
     by_phrase, by_folded, longest = _lexicon()
     text = unicodedata.normalize("NFC", text)
     found = list(re.finditer(r"\w+", text))
@@ -406,19 +419,20 @@ def _vietnamese_units(text):
         for size in range(min(longest, len(tokens) - i), 1, -1):
             stems = table.get(" ".join(keys[i : i + size]))
             if stems:
-                units.append(stems)
+                units.append((tuple(fold(token).lower() for token in tokens[i : i + size]), stems))
                 i += size
                 break
         else:
             word, key = tokens[i].lower(), keys[i]
+            read = (fold(word),)
             if key in table and key not in function_words:
-                units.append(table[key])
+                units.append((read, table[key]))
             elif word in CHAT_WORDS and CHAT_WORDS[word] in by_folded:
-                units.append(by_folded[CHAT_WORDS[word]])  # "cf" is "cà phê"
+                units.append((read, by_folded[CHAT_WORDS[word]]))  # "cf" is "cà phê"
             elif word.isascii() and word.isalpha() and len(word) > 2 and not could_be_vietnamese(word):
-                units.append(frozenset({_english_stem(word)}))
+                units.append((read, frozenset({_english_stem(word)})))
             i += 1
-    return tuple(units)
+    return units
 
 
 def _english_stems(text):
@@ -475,6 +489,116 @@ def share_between(words_a, words_b):
         return 0.0
     matched = sum(1 for unit in units if unit & stems)
     return (matched + len(covered)) / (len(units) + len(stems))
+
+
+# A query read in the other language (retrieval with the words alone)
+
+
+class QueryUnit(NamedTuple):
+    """A word or phrase of a query as a memory in the other language would write it: what it means (English
+    stems; a name means itself) and its ``spellings`` there, each a tuple of lower-case words side by side:
+    Vietnamese words with their diacritics, or, when ``english``, English stems ("liv" for "lives").
+    ``read_from``: the query's words it stands for, folded. ``typed``: the spellings are the query's own
+    (a name), with diacritics only if it was typed with them."""
+
+    meaning: frozenset
+    spellings: tuple
+    english: bool
+    read_from: tuple
+    typed: bool = False
+
+    def found_in(self, words):
+        """Whether a memory whose words are ``words`` (``[(lower-case as written, folded), …]``) spells
+        this unit. An English word spells a stem when its stem is that stem. The lexicon's Vietnamese words
+        are compared with their diacritics ("chay" is not "chạy") unless the memory has none; a name as typed,
+        with them when both sides have them ("Hue" is "Huế")."""
+        if self.english:
+            stems = {_english_stem(folded) for _, folded in words}
+            return any(stem in stems for (stem,) in self.spellings)
+        marked = any(written != folded for written, folded in words)
+        for spelling in self.spellings:
+            size = len(spelling)
+            plain = tuple(fold(word) for word in spelling)
+            as_written = marked and (plain != spelling or not self.typed)
+            side = [written for written, _ in words] if as_written else [folded for _, folded in words]
+            wanted = spelling if as_written else plain
+            if any(tuple(side[i : i + size]) == wanted for i in range(len(side) - size + 1)):
+                return True
+        return False
+
+
+# The shortest stem that finds a word by its beginning in the index ("liv" finds "lives", "living").
+SHORTEST_PREFIX = 3
+
+
+@functools.cache
+def _vietnamese_spellings():
+    """``{English stem: the Vietnamese words and phrases that translate it}``; a phrase holding a shorter
+    one of the same stem is left out ("ăn chay" finds what "ăn chay trường" would)."""
+    found = {}
+    for phrase, english in LEXICON.items():
+        for word in english:
+            found.setdefault(_english_stem(word), set()).add(tuple(phrase.split()))
+    return {
+        stem: tuple(
+            sorted(
+                phrase for phrase in phrases if not any(other != phrase and _holds(phrase, other) for other in phrases)
+            )
+        )
+        for stem, phrases in found.items()
+    }
+
+
+def _holds(phrase, part):
+    return any(phrase[i : i + len(part)] == part for i in range(len(phrase) - len(part) + 1))
+
+
+def _query_names(query):
+    """The names a query gives, lower-case: its words spelt with a capital, but for function words of either
+    language. A name is the same in both."""
+    return {
+        word.lower()
+        for word in re.findall(r"[^\W\d_]{2,}", query)
+        if word[0].isupper()
+        and word.lower() not in _ENGLISH_FUNCTION_WORDS
+        and word.lower() not in _VIETNAMESE_FUNCTION_WORDS
+    }
+
+
+def in_other_language(query):
+    """The ``QueryUnit`` of each name ``query`` gives and of each of its words the lexicon carries into the
+    other language: a Vietnamese query's words as English stems, an English query's as Vietnamese words and
+    phrases. Empty when there are none."""
+    query = unicodedata.normalize("NFC", query)
+    names = _query_names(query)
+    units = [QueryUnit(frozenset({fold(name)}), ((name,),), False, (fold(name),), typed=True) for name in sorted(names)]
+    if language_of(query) == VIETNAMESE:
+        named = {fold(name) for name in names}
+        for read_from, unit in _vietnamese_read(_without_query_stopwords(query)):
+            spellings = tuple((stem,) for stem in sorted(unit) if len(stem) >= SHORTEST_PREFIX)
+            if spellings and not unit <= named:
+                units.append(QueryUnit(unit, spellings, True, read_from))
+    else:
+        spellings = _vietnamese_spellings()
+        named = {_english_stem(fold(name)) for name in names}
+        words = re.findall(r"[a-z]+", fold(query).lower())
+        units += [
+            QueryUnit(frozenset({stem}), spellings[stem], False, tuple(w for w in words if _english_stem(w) == stem))
+            for stem in sorted(_english_stems(query) - named)
+            if stem in spellings
+        ]
+    return tuple(units)
+
+
+def _without_query_stopwords(query):
+    """``query`` with the words that say nothing about which memory is meant ("gì", "ở", "có") as full
+    stops, so that no phrase is read across them."""
+    pieces = re.split(r"(\w+)", query)
+    words = [(i, piece.lower(), fold(piece).lower()) for i, piece in enumerate(pieces) if i % 2]
+    for (i, written, folded), (_, _, following) in zip(words, [*words[1:], (0, "", "")]):
+        if is_query_stopword(written, folded, following):
+            pieces[i] = "."
+    return "".join(pieces)
 
 
 def one_name_instead(text_a, text_b):

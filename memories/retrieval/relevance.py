@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from memories.language.folding import fold
+from memories.language.translation import SHORTEST_PREFIX, in_other_language
 from memories.language.words import (
     INDEX_WORD,
     asks_when,
@@ -59,6 +60,9 @@ TYPO_LENGTH = 5
 # letters on, where most of its neighbours are; the others are looked up one by one.
 TYPOS = 2
 TYPO_START = 3
+# A memory found through the query read in the other language (the lexicon's words: "Người dùng ăn chay
+# không?" finds "User is vegetarian") is this much as relevant as one holding the query's own words.
+TRANSLATED = 0.8
 
 
 @dataclass(frozen=True)
@@ -158,7 +162,7 @@ class BM25:
     # place's name) scores this much more.
     answer: float = 0.2
 
-    def relevance(self, terms, frequencies, total, texts, pairs=(), asks="", written_in=None):
+    def relevance(self, terms, frequencies, total, texts, pairs=(), asks="", written_in=None, unheld=0.0):
         """``asks``: what the question asks for, "when", "where" or nothing. ``written_in``, for a query
         naming a day or a month: ``(ids of the memories among texts written then, number of memories
         written then)``; the period counts as one more query word."""
@@ -166,9 +170,9 @@ class BM25:
         idf = [_idf(frequencies[term], total) for term in known]
         period_ids, period_documents = written_in or (frozenset(), 0)
         period_idf = _idf(period_documents, total) if period_documents else 0.0
-        ideal = sum(idf) + period_idf
-        if not ideal:
+        if not sum(idf) + period_idf:
             return {}
+        ideal = sum(idf) + period_idf + unheld
         # Each word of a memory is looked up once: exact terms by their text, prefix terms one by one.
         exact, prefixes = {}, []
         for index, term in enumerate(known):
@@ -208,6 +212,20 @@ class BM25:
                 scores[memory_id] = score / ideal
         return scores
 
+    def translated_relevance(self, units, texts):
+        """``{id: relevance}`` of ``texts`` for a query read in the other language: ``units`` are its
+        ``(QueryUnit, idf)``; a memory scores each it spells once, divided as ``relevance`` divides."""
+        ideal = sum(idf for _, idf in units)
+        documents = [(memory_id, tokens(text)) for memory_id, text in texts]
+        average = sum(len(words) for _, words in documents) / len(documents) if documents else 1
+        scores = {}
+        for memory_id, words in documents:
+            norm = self.k1 * (1 - self.b + self.b * len(words) / average)
+            score = sum(idf for unit, idf in units if unit.found_in(words)) * (self.k1 + 1) / (1 + norm)
+            if score:
+                scores[memory_id] = score / ideal
+        return scores
+
 
 def _answers(asks, text, words):
     if asks == "when":
@@ -236,11 +254,28 @@ class LexicalBackend:
     scoring = BM25()
 
     def candidates(self, queryset, query, limit):
+        translated, held_across = self.translated(queryset, query, limit)
+        scores = self.in_own_words(queryset, query, limit, held_across)
+        for memory_id, score in translated.items():
+            scores[memory_id] = max(scores.get(memory_id, 0.0), TRANSLATED * score)
+        return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))[:limit]
+
+    def in_own_words(self, queryset, query, limit, held_across=()):
+        """``{id: relevance}`` of the rows of queryset that hold the query's own words (BM25).
+        ``held_across``: ``(words the unit was read from, idf)`` of the query's units memories in the other
+        language hold; one whose words no memory holds as they are is part of "all of the query" too, so
+        the words that are left do not make all of it ("where do I live" is not all "user")."""
         terms = query_terms(query)
         if not terms:
-            return []
+            return {}
         words = tokens(query)
         frequencies, total = self.frequencies(terms)
+        own = {term.word: frequencies[term] for term in terms}
+        unheld = sum(
+            idf
+            for read_from, idf in held_across
+            if all(not own.get(word) for word in read_from) and own.keys() & set(read_from)
+        )
         corrected = self.corrected(
             [term for term in terms if not frequencies[term] and _could_be_a_typo(term)],
             english=reads_as_english(folded for _, folded in words),
@@ -251,7 +286,7 @@ class LexicalBackend:
         known = sorted((term for term in terms if frequencies[term]), key=lambda term: (frequencies[term], term.text))
         period = self.written_then(queryset, query)
         if not known and not period:
-            return []
+            return {}
         selective, documents = [], 0
         for term in known:
             if documents + frequencies[term] > self.selective_documents:
@@ -300,8 +335,40 @@ class LexicalBackend:
             ids = [memory_id for memory_id, _ in rows]
             written_in = (frozenset(written_then.filter(pk__in=ids).values_list("id", flat=True)), documents)
         asks = "when" if asks_when(words) else "where" if asks_where(words) else ""
-        scores = self.scoring.relevance(terms, frequencies, total, rows, pairs, asks, written_in)
-        return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))[:limit]
+        return self.scoring.relevance(terms, frequencies, total, rows, pairs, asks, written_in, unheld)
+
+    def translated(self, queryset, query, limit):
+        """``({id: relevance}, held across)`` of the at most ``limit`` rows of queryset that hold the query's
+        words read in the other language (``translation.in_other_language``), the rarest first: each word or
+        phrase of the query a row's own words mean, or that it names, counts once, by its rarity (BM25 with
+        one occurrence). Unlike the query's own words, those no memory holds count in what "all of the query"
+        is: a translation that finds one word of three has not found the question. ``held across``: the
+        words each unit some memory holds was read from, and its idf (for ``in_own_words``)."""
+        units = in_other_language(query)
+        if not units:
+            return {}, ()
+        spelt = {
+            spelling: [Term(fold(word), prefix=unit.english and len(word) >= SHORTEST_PREFIX) for word in spelling]
+            for unit in units
+            for spelling in unit.spellings
+        }
+        frequencies, total = self.frequencies(list({term for terms in spelt.values() for term in terms}))
+        # A phrase is held by at most as many memories as its rarest word.
+        held = {spelling: min(frequencies[term] for term in terms) for spelling, terms in spelt.items()}
+        documents = {unit: sum(held[spelling] for spelling in unit.spellings) for unit in units}
+        known = [unit for unit in units if documents[unit]]
+        held_across = [(unit.read_from, _idf(documents[unit], total)) for unit in known]
+        selective, found = [], 0
+        for spelling in sorted((s for unit in known for s in unit.spellings if held[s]), key=lambda s: (held[s], s)):
+            if found + held[spelling] > self.selective_documents:
+                break
+            selective.append(spelt[spelling])
+            found += held[spelling]
+        if not selective:
+            return {}, held_across
+        rows = list(self._spelled(queryset, selective)[:limit])
+        units = [(unit, _idf(documents[unit], total)) for unit in units]
+        return self.scoring.translated_relevance(units, rows), held_across
 
     def written_then(self, queryset, query):
         """For a query naming a day or a month ("on 16 June, 2023", "in July 2023", in the current time
@@ -388,14 +455,23 @@ class LexicalBackend:
             return {word: int(count) for word, count in cursor.fetchall() if count > 0}
 
     def _ranked(self, queryset, terms):
+        return self._spelled(queryset, [[term] for term in terms])
+
+    def _spelled(self, queryset, phrases):
+        """Rows holding any of ``phrases`` (each a list of terms side by side), as the database ranks them."""
         if connection.vendor == "sqlite":
-            expression = " OR ".join(_fts_term(term) for term in terms)
+            expression = " OR ".join(
+                _fts_term(words[0]) if len(words) == 1 else '"' + " ".join(term.text for term in words) + '"'
+                for words in phrases
+            )
             return (
                 queryset.filter(search_entry__text__match=expression)
                 .order_by("search_entry__rank", "id")
                 .values_list("id", "text")
             )
-        tsquery = pg_tsquery(" | ".join(_pg_term(term) for term in terms))
+        tsquery = pg_tsquery(
+            " | ".join("(" + " <-> ".join(_pg_term(term) for term in words) + ")" for words in phrases)
+        )
         rank = Func(pg_vector(), tsquery, template="ts_rank(%(expressions)s)", output_field=FloatField())
         return (
             queryset.filter(pg_matches(tsquery))

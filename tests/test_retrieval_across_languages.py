@@ -1,0 +1,98 @@
+"""A question in one language finds a memory written in the other with the words alone (embeddings off, the
+default): the lexicon reads the query in the other language (``translation.in_other_language``) and the
+lexical backend looks those words up too. Every test runs on SQLite and on PostgreSQL."""
+
+import pytest
+
+from memories import lifecycle
+from memories.language.translation import in_other_language
+from memories.models import Memory
+from memories.retrieval import build_context
+from memories.retrieval.relevance import TRANSLATED, backend, tokens
+from tests.factories import add_memory
+
+pytestmark = pytest.mark.django_db
+
+
+def remember(text):
+    return add_memory(text).pk
+
+
+def found(query):
+    return [item.id for item in build_context(query, record_access=False).items if item.layer == "working"]
+
+
+@pytest.fixture
+def owner_store():
+    """An owner's memories in both languages, with look-alikes: another person's allergy, a run that is
+    no diet, a reminder every two hours ("tiếng" is also an hour)."""
+    return {
+        "vegetarian": remember("User is vegetarian."),
+        "runs": remember("Người dùng chạy bộ mỗi sáng lúc 6 giờ."),
+        "hoa_shrimp": remember("Chị Hoa bị dị ứng tôm."),
+        "peanuts": remember("User is allergic to peanuts."),
+        "da_nang": remember("Người dùng sống ở Đà Nẵng."),
+        "pnpm": remember("User prefers pnpm as the package manager."),
+        "vietnamese": remember("Trả lời người dùng bằng tiếng Việt."),
+        "water": remember("Remind the user to drink water every 2 hours."),
+        "minh_job": remember("Minh works as a software engineer."),
+        "coffee": remember("User drinks black coffee at 7am."),
+    }
+
+
+def test_a_vietnamese_question_finds_the_english_memory(owner_store):
+    assert owner_store["vegetarian"] in found("Người dùng có ăn chay không?")
+    # Typed without diacritics, as on a phone.
+    assert owner_store["vegetarian"] in found("nguoi dung an chay khong")
+    assert found("Minh làm nghề gì?")[0] == owner_store["minh_job"]
+
+
+def test_an_english_question_finds_the_vietnamese_memory(owner_store):
+    assert found("What is Hoa allergic to?")[0] == owner_store["hoa_shrimp"]
+    assert found("where does the user live?")[0] == owner_store["da_nang"]
+    assert found("what language should you reply in?")[0] == owner_store["vietnamese"]
+
+
+def test_diacritics_tell_the_words_apart(owner_store):
+    # "chay" (vegetarian) is not "chạy" (run): the memory about running is no answer.
+    assert owner_store["runs"] not in found("is the user vegetarian?")
+    assert owner_store["runs"] not in found("does the user eat vegan food?")
+
+
+def test_a_translation_of_one_word_in_three_is_not_the_answer(owner_store):
+    # "tiếng" is an hour too; the question asks which language to answer in.
+    answer = found("trả lời bằng tiếng gì")
+    assert answer[0] == owner_store["vietnamese"]
+    assert owner_store["water"] not in answer
+
+
+def test_a_memory_in_the_query_language_keeps_its_full_relevance():
+    own = remember("Người dùng ăn chay trường.")
+    other = remember("User is vegetarian.")
+    scores = dict(backend().candidates(Memory.objects.all(), "người dùng ăn chay", 10))
+    assert scores[own] > scores[other]
+    assert (
+        scores[other] <= TRANSLATED + 0.1
+    )  # at most the translated share of "all of the query", and a short memory's bonus
+
+
+def test_names_are_carried_as_they_are_and_the_owner_words_are_not():
+    units = in_other_language("What is Hoa allergic to?")
+    assert {unit.meaning for unit in units} == {frozenset({"hoa"}), frozenset({"allergic"})}
+    assert in_other_language("Người dùng có ăn chay không?")[0].meaning >= {"vegetarian"}
+    # Words no lexicon entry knows give nothing to look up.
+    assert in_other_language("xyzzy plugh") == ()
+
+
+def test_a_unit_is_found_by_its_stem_or_its_phrase():
+    vegetarian = in_other_language("người dùng ăn chay")[0]
+    assert vegetarian.found_in(tokens("The user has been vegetarian since 2019."))
+    assert not vegetarian.found_in(tokens("The user likes vegetables."))
+    (allergic,) = (unit for unit in in_other_language("is Hoa allergic?") if "allergic" in unit.meaning)
+    assert allergic.found_in(tokens("Hoa bị dị ứng tôm."))
+    assert allergic.found_in(tokens("Hoa bi di ung tom"))  # a memory typed without diacritics
+
+
+def test_a_forgotten_memory_is_not_found_across_languages(owner_store):
+    lifecycle.forget(owner_store["vegetarian"], actor="owner:test", confirmed=True)
+    assert owner_store["vegetarian"] not in found("Người dùng có ăn chay không?")
