@@ -23,6 +23,7 @@ from memories.language.words import (
     could_be_vietnamese,
     is_query_stopword,
     language_of,
+    reads_as_english,
     singular,
     words,
 )
@@ -510,12 +511,14 @@ class QueryUnit(NamedTuple):
     def found_in(self, words):
         """Whether a memory whose words are ``words`` (``[(lower-case as written, folded), …]``) spells
         this unit. An English word spells a stem when its stem is that stem. The lexicon's Vietnamese words
-        are compared with their diacritics ("chay" is not "chạy") unless the memory has none; a name as typed,
-        with them when both sides have them ("Hue" is "Huế")."""
+        are compared with their diacritics ("chay" is not "chạy") unless the memory has none and is no English
+        text; a name as typed, with them when both sides have them ("Hue" is "Huế")."""
         if self.english:
             stems = {_english_stem(folded) for _, folded in words}
             return any(stem in stems for (stem,) in self.spellings)
         marked = any(written != folded for written, folded in words)
+        if not marked and not self.typed and reads_as_english(folded for _, folded in words):
+            return False  # Vietnamese words folded are often English ones ("ăn" and "an", "tô" and "to")
         for spelling in self.spellings:
             size = len(spelling)
             plain = tuple(fold(word) for word in spelling)

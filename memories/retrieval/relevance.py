@@ -251,6 +251,8 @@ class LexicalBackend:
     """
 
     selective_documents = 2000
+    # The same for the query read in the other language: its words come on top of the query's own.
+    translated_documents = 500
     scoring = BM25()
 
     def candidates(self, queryset, query, limit):
@@ -358,9 +360,15 @@ class LexicalBackend:
         documents = {unit: sum(held[spelling] for spelling in unit.spellings) for unit in units}
         known = [unit for unit in units if documents[unit]]
         held_across = [(unit.read_from, _idf(documents[unit], total)) for unit in known]
+        # Spelt as the query is (a name, a borrowed word), a unit's memories are the query's own words' too.
+        own = {fold(word) for _, word in tokens(query)}
+        searched = sorted(
+            (s for unit in known for s in unit.spellings if held[s] and not {fold(word) for word in s} <= own),
+            key=lambda s: (held[s], s),
+        )
         selective, found = [], 0
-        for spelling in sorted((s for unit in known for s in unit.spellings if held[s]), key=lambda s: (held[s], s)):
-            if found + held[spelling] > self.selective_documents:
+        for spelling in searched:
+            if found + held[spelling] > self.translated_documents:
                 break
             selective.append(spelt[spelling])
             found += held[spelling]
