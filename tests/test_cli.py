@@ -187,7 +187,10 @@ def test_search_shows_hidden_memories_with_their_state_and_filters_by_it(every_s
         "User prefers concise replies.": "live",
         "User prefers yarn.": "superseded",
         "User prefers pnpm.": "live",
+        # "thích" is "like" or "prefer": found in the other language, after the memories holding the word.
+        "Thích ăn phở ở Hà Nội.": "pending",
     }
+    assert found[-1]["text"] == "Thích ăn phở ở Hà Nội."
     assert [m["text"] for m in memory_json("search", "prefers", "--status", "superseded")] == ["User prefers yarn."]
     assert len(memory_json("search", "prefers", "--limit", "1")) == 1
     assert memory("search", "nothing-like-this") == "no memory matches\n"

@@ -8,6 +8,7 @@ from memories import lifecycle
 from memories.language.translation import in_other_language
 from memories.models import Memory
 from memories.retrieval import build_context
+from memories.retrieval.finding import find
 from memories.retrieval.relevance import TRANSLATED, backend, tokens
 from tests.factories import add_memory
 
@@ -96,3 +97,14 @@ def test_a_unit_is_found_by_its_stem_or_its_phrase():
 def test_a_forgotten_memory_is_not_found_across_languages(owner_store):
     lifecycle.forget(owner_store["vegetarian"], actor="owner:test", confirmed=True)
     assert owner_store["vegetarian"] not in found("Người dùng có ăn chay không?")
+
+
+def test_search_finds_the_memory_in_the_other_language_after_its_own_words(owner_store):
+    own = remember("Người dùng ăn chay từ năm 2019.")
+    found_ids = list(find(Memory.objects.all(), "ăn chay").values_list("pk", flat=True))
+    assert found_ids[0] == own
+    assert owner_store["vegetarian"] in found_ids
+    assert owner_store["runs"] not in found_ids
+    # Every word the lexicon carries, and every name: Hoa's allergy, not the owner's.
+    assert list(find(Memory.objects.all(), "Hoa allergy").values_list("pk", flat=True)) == [owner_store["hoa_shrimp"]]
+    assert not find(Memory.objects.all(), "   ").exists()

@@ -119,7 +119,9 @@ def test_a_question_asking_when_prefers_the_memory_that_says_when():
     vi_when = everywhere("Lan chuyển vào Huế năm 2019.")
 
     assert found("When did Lan move to Hue?")[:2] == [when, why]
-    assert found("What year did Lan move to Hue?")[:2] == [when, why]
+    # "năm 2019" says the year in so many words: the memory in Vietnamese answers too, read in English.
+    asked_year = found("What year did Lan move to Hue?")
+    assert asked_year[0] in (when, vi_when) and asked_year.index(when) < asked_year.index(why)
     assert found("Why did Lan move to Hue?")[:2] == [why, when]
     assert found("Lan chuyển vào Huế khi nào?")[:2] == [vi_when, vi_why]
     # "Lan moved to Hue for work" answers it too, read in English: of the two in Vietnamese, why comes first.

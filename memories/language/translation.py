@@ -593,6 +593,12 @@ def in_other_language(query):
     return tuple(units)
 
 
+def carries_nothing(word):
+    """Whether a folded word of a query is one that no translation carries: a function word of either
+    language, or one that says nothing about which memory is meant ("what", "của", "gì")."""
+    return word in _ENGLISH_FUNCTION_WORDS or word in _FOLDED_VIETNAMESE_FUNCTION_WORDS or is_query_stopword(word, word)
+
+
 def _without_query_stopwords(query):
     """``query`` with the words that say nothing about which memory is meant ("gì", "ở", "có") as full
     stops, so that no phrase is read across them."""

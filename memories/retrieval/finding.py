@@ -2,10 +2,12 @@
 /api/v1/memories?q=``): the memories that hold the query's words, and with embeddings on those that
 mean what it asks, in one ranking.
 
-Words alone is ``memories.search.matching``: every memory holding every word, best first. With
-embeddings on, the best ``WORD_MATCHES`` of those and the memories closest in meaning are fused by
-reciprocal rank (each list gives ``1 / (RANK_OFFSET + rank)``), so a memory found both ways comes first
-and a paraphrase finds its memory. A memory found by meaning alone must stand out: at least
+Words alone is ``memories.search.matching``: every memory holding every word, best first, then the
+memories in the other language that spell every word the lexicon carries there and every name the query
+gives (``LexicalBackend.in_other_words``: "ăn chay" finds "User is vegetarian"). With embeddings on, the
+best ``WORD_MATCHES`` of each and the memories closest in meaning are fused by reciprocal rank (each list
+gives ``1 / (RANK_OFFSET + rank)``), so a memory found two ways comes first and a paraphrase finds its
+memory. A memory found by meaning alone must stand out: at least
 ``CLOSENESS_FLOOR`` above unrelated sentences and within ``CLOSENESS_SPREAD`` of the closest one. When
 the model cannot be used, search is words alone.
 """
@@ -16,6 +18,7 @@ from django.db.models import Case, IntegerField, Value, When
 
 from memories import vectors
 from memories.language import embeddings
+from memories.retrieval.relevance import LexicalBackend
 from memories.search import matching
 
 log = logging.getLogger(__name__)
@@ -45,17 +48,22 @@ def _by_meaning(queryset, query):
 def find(queryset, query):
     """The memories of ``queryset`` that match ``query``, best first (a queryset)."""
     by_words = matching(queryset, query)
-    if not embeddings.enabled() or not query.strip():
+    if not query.strip():
         return by_words
-    by_meaning = _by_meaning(queryset, query)
-    if by_meaning is None:
+    across = LexicalBackend().in_other_words(queryset, query, WORD_MATCHES)
+    by_meaning = _by_meaning(queryset, query) if embeddings.enabled() else None
+    if not across and by_meaning is None:
         return by_words
     words = list(by_words.values_list("pk", flat=True)[:WORD_MATCHES])
-    fused = {}
-    for ranking in (words, by_meaning):
-        for rank, memory_id in enumerate(ranking):
-            fused[memory_id] = fused.get(memory_id, 0.0) + 1.0 / (RANK_OFFSET + rank)
-    order = sorted(fused, key=lambda memory_id: (-fused[memory_id], memory_id))
+    if by_meaning is None:
+        held = set(words)
+        order = words + [memory_id for memory_id in across if memory_id not in held]
+    else:
+        fused = {}
+        for ranking in (words, across, by_meaning):
+            for rank, memory_id in enumerate(ranking):
+                fused[memory_id] = fused.get(memory_id, 0.0) + 1.0 / (RANK_OFFSET + rank)
+        order = sorted(fused, key=lambda memory_id: (-fused[memory_id], memory_id))
     if not order:
         return queryset.none()
     position = Case(

@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from memories.language.folding import fold
-from memories.language.translation import SHORTEST_PREFIX, in_other_language
+from memories.language.translation import SHORTEST_PREFIX, carries_nothing, in_other_language
 from memories.language.words import (
     INDEX_WORD,
     asks_when,
@@ -346,9 +346,31 @@ class LexicalBackend:
         one occurrence). Unlike the query's own words, those no memory holds count in what "all of the query"
         is: a translation that finds one word of three has not found the question. ``held across``: the
         words each unit some memory holds was read from, and its idf (for ``in_own_words``)."""
+        units, rows, held_across = self._across(queryset, query, limit)
+        return self.scoring.translated_relevance(units, rows), held_across
+
+    def in_other_words(self, queryset, query, limit):
+        """The ids of the at most ``limit`` rows of queryset, the database's best first, that spell every
+        word of the query the lexicon carries into the other language and every name it gives, and hold
+        every other word of it but function words as it is: search's "every word" across languages."""
+        units, rows, _ = self._across(queryset, query, limit)
+        words = [folded for _, folded in tokens(query) if not carries_nothing(folded)]
+        found = []
+        for memory_id, text in rows:
+            held = tokens(text)
+            spelled = [unit for unit, _ in units if unit.found_in(held)]
+            read = {word for unit in spelled for word in unit.read_from}
+            if len(spelled) == len(units) and all(
+                word in read or any(folded.startswith(word) for _, folded in held) for word in words
+            ):
+                found.append(memory_id)
+        return found
+
+    def _across(self, queryset, query, limit):
+        """``([(QueryUnit, idf)], rows, held across)`` of ``translated``."""
         units = in_other_language(query)
         if not units:
-            return {}, ()
+            return [], [], ()
         spelt = {
             spelling: [Term(fold(word), prefix=unit.english and len(word) >= SHORTEST_PREFIX) for word in spelling]
             for unit in units
@@ -372,11 +394,8 @@ class LexicalBackend:
                 break
             selective.append(spelt[spelling])
             found += held[spelling]
-        if not selective:
-            return {}, held_across
-        rows = list(self._spelled(queryset, selective)[:limit])
-        units = [(unit, _idf(documents[unit], total)) for unit in units]
-        return self.scoring.translated_relevance(units, rows), held_across
+        rows = list(self._spelled(queryset, selective)[:limit]) if selective else []
+        return [(unit, _idf(documents[unit], total)) for unit in units], rows, held_across
 
     def written_then(self, queryset, query):
         """For a query naming a day or a month ("on 16 June, 2023", "in July 2023", in the current time
