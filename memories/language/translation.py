@@ -428,7 +428,11 @@ def _vietnamese_read(text):
             read = (fold(word),)
             if key in table and key not in function_words:
                 units.append((read, table[key]))
-            elif word in CHAT_WORDS and CHAT_WORDS[word] in by_folded:
+            elif (
+                word in CHAT_WORDS
+                and CHAT_WORDS[word] in by_folded
+                and CHAT_WORDS[word] not in _FOLDED_VIETNAMESE_FUNCTION_WORDS
+            ):
                 units.append((read, by_folded[CHAT_WORDS[word]]))  # "cf" is "cà phê"
             elif word.isascii() and word.isalpha() and len(word) > 2 and not could_be_vietnamese(word):
                 units.append((read, frozenset({_english_stem(word)})))
@@ -557,15 +561,47 @@ def _holds(phrase, part):
 
 
 def _query_names(query):
-    """The names a query gives, lower-case: its words spelt with a capital, but for function words of either
-    language. A name is the same in both."""
-    return {
-        word.lower()
-        for word in re.findall(r"[^\W\d_]{2,}", query)
-        if word[0].isupper()
-        and word.lower() not in _ENGLISH_FUNCTION_WORDS
-        and word.lower() not in _VIETNAMESE_FUNCTION_WORDS
-    }
+    """The names a query gives, each a tuple of its lower-case words: words spelt with a capital side by
+    side ("Hà Nội"), but for function words of either language; a word that starts a sentence not when it
+    starts a phrase the lexicon knows ("Điện thoại…" names nothing, "Hoa dị ứng gì?" names Hoa)."""
+    by_phrase, by_folded, longest = _lexicon()
+    found = list(re.finditer(r"[^\W\d_]+", query))
+    names, previous = [], None
+    for i, match in enumerate(found):
+        word, lower = match.group(), match.group().lower()
+        if len(word) < 2 or not word[0].isupper() or _function_word(lower):
+            continue
+        before = query[: match.start()].rstrip()
+        if not before or before[-1] in ".!?;:\n":
+            following = [other.group().lower() for other in found[i : i + longest]]
+            if any(
+                " ".join(following[:size]) in by_phrase or fold(" ".join(following[:size])) in by_folded
+                for size in range(2, len(following) + 1)
+            ):
+                continue
+        if previous is not None and previous == i - 1 and not query[found[i - 1].end() : match.start()].strip():
+            names[-1] += (lower,)
+        else:
+            names.append((lower,))
+        previous = i
+    return names
+
+
+def _name_unit(name):
+    """The ``QueryUnit`` of a name: spelt as typed, and as the other language writes it when the lexicon
+    knows it: "Hà Nội" and "Hanoi", but a name of one syllable is no word ("Hoa" is no flower, "Lan" no
+    orchid)."""
+    by_phrase, by_folded, _ = _lexicon()
+    key = " ".join(name)
+    english, vietnamese = frozenset(), ()
+    if len(name) > 1:
+        english = by_phrase.get(key) or by_folded.get(fold(key)) or frozenset()
+    elif not could_be_vietnamese(fold(key)):
+        vietnamese = tuple(
+            phrase for phrase in _vietnamese_spellings().get(_english_stem(fold(key)), ()) if len(phrase) > 1
+        )
+    spellings = (name, *((stem,) for stem in sorted(english)), *vietnamese)
+    return QueryUnit(frozenset({fold(key)}) | english, spellings, False, tuple(fold(word) for word in name), typed=True)
 
 
 def in_other_language(query):
@@ -574,23 +610,28 @@ def in_other_language(query):
     phrases. Empty when there are none."""
     query = unicodedata.normalize("NFC", query)
     names = _query_names(query)
-    units = [QueryUnit(frozenset({fold(name)}), ((name,),), False, (fold(name),), typed=True) for name in sorted(names)]
+    units = [_name_unit(name) for name in names]
+    named = {word for unit in units for word in unit.read_from}
     if language_of(query) == VIETNAMESE:
-        named = {fold(name) for name in names}
         for read_from, unit in _vietnamese_read(_without_query_stopwords(query)):
             spellings = tuple((stem,) for stem in sorted(unit) if len(stem) >= SHORTEST_PREFIX)
-            if spellings and not unit <= named:
+            if spellings and not set(read_from) <= named:
                 units.append(QueryUnit(unit, spellings, True, read_from))
     else:
         spellings = _vietnamese_spellings()
-        named = {_english_stem(fold(name)) for name in names}
+        named_stems = {_english_stem(word) for word in named}
         words = re.findall(r"[a-z]+", fold(query).lower())
         units += [
             QueryUnit(frozenset({stem}), spellings[stem], False, tuple(w for w in words if _english_stem(w) == stem))
-            for stem in sorted(_english_stems(query) - named)
+            for stem in sorted(_english_stems(query) - named_stems)
             if stem in spellings
         ]
     return tuple(units)
+
+
+def _function_word(word):
+    """Whether a lower-case word, as written, is a function word of either language."""
+    return word in _ENGLISH_FUNCTION_WORDS or word in _VIETNAMESE_FUNCTION_WORDS or is_query_stopword(word, fold(word))
 
 
 def carries_nothing(word):
