@@ -85,6 +85,20 @@ def test_names_are_carried_as_they_are_and_the_owner_words_are_not():
     assert in_other_language("xyzzy plugh") == ()
 
 
+def test_names_of_several_words_and_names_that_start_a_question():
+    units = {unit.read_from: unit for unit in in_other_language("Who lives in Hanoi?")}
+    assert ("hà", "nội") in units[("hanoi",)].spellings
+    assert units[("hanoi",)].found_in(tokens("Người dùng sống ở Hà Nội."))
+    (hanoi,) = (unit for unit in in_other_language("Cà phê ở Hà Nội") if unit.read_from == ("ha", "noi"))
+    assert hanoi.found_in(tokens("Lan lives in Hanoi."))
+    # A question starting with a phrase the lexicon knows names nothing; one starting with a name does.
+    assert all(not unit.typed for unit in in_other_language("Điện thoại của tôi là máy gì?"))
+    assert [unit.read_from for unit in in_other_language("Minh làm nghề gì?") if unit.typed] == [("minh",)]
+    # A name of one syllable is no word: "Hoa" is not read as "flower".
+    (hoa,) = (unit for unit in in_other_language("Hoa dị ứng gì?") if unit.typed)
+    assert hoa.meaning == {"hoa"}
+
+
 def test_a_unit_is_found_by_its_stem_or_its_phrase():
     vegetarian = in_other_language("người dùng ăn chay")[0]
     assert vegetarian.found_in(tokens("The user has been vegetarian since 2019."))
