@@ -15,7 +15,7 @@ Both fold "đ" to "d" like ``memories.language.folding.fold`` does for the query
 from django.db import connection, transaction
 from django.db.models import BooleanField, Expression, F, Field, FloatField, Func, Value
 
-from memories.language.folding import search_terms
+from memories.language.words import search_words
 
 # Tables whose ``text`` column is indexed, and the name of their index.
 INDEXED_TABLES = {"memory": "memory_fts", "memory_message": "message_fts"}
@@ -279,12 +279,13 @@ def pg_matches(tsquery):
 
 
 def matching(queryset, query):
-    """``queryset`` narrowed to rows whose text contains every word of ``query`` (prefixes allowed),
-    annotated with ``rank`` (lower is better) and ordered best first.
+    """``queryset`` narrowed to rows whose text contains every word of ``query`` (prefixes allowed) but the
+    words of a question that say nothing (``search_words``), annotated with ``rank`` (lower is better) and
+    ordered best first.
 
     An empty query (no words) matches nothing.
     """
-    terms = search_terms(query)
+    terms = search_words(query)
     if not terms:
         return queryset.none()
     if connection.vendor == "sqlite":

@@ -122,3 +122,18 @@ def test_search_finds_the_memory_in_the_other_language_after_its_own_words(owner
     # Every word the lexicon carries, and every name: Hoa's allergy, not the owner's.
     assert list(find(Memory.objects.all(), "Hoa allergy").values_list("pk", flat=True)) == [owner_store["hoa_shrimp"]]
     assert not find(Memory.objects.all(), "   ").exists()
+
+
+def test_search_needs_the_words_of_a_question_that_say_which_memory_is_meant(owner_store):
+    da_nang = remember("User lives in Da Nang with his wife.")
+
+    def searched(query):
+        return list(find(Memory.objects.all(), query).values_list("pk", flat=True))
+
+    # "which", "should", "I", "do", "where", "gì", "ở", "đâu" say nothing about which memory is meant.
+    assert searched("which package manager should I use?") == [owner_store["pnpm"]]
+    assert searched("where do I live") == [da_nang, owner_store["da_nang"]]
+    assert searched("sống ở đâu") == [owner_store["da_nang"], da_nang]
+    assert searched("trả lời bằng tiếng gì") == [owner_store["vietnamese"]]
+    # A search of nothing but such words looks for them as they are.
+    assert set(searched("the")) == {owner_store["pnpm"], owner_store["water"]}

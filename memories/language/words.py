@@ -13,6 +13,7 @@ Two stems for two jobs, both of English endings only (folded Vietnamese words ne
 import datetime
 import functools
 import re
+import unicodedata
 
 from memories.language.folding import fold
 
@@ -55,7 +56,7 @@ ENGLISH_QUERY_STOPWORDS = frozenset(
 VIETNAMESE_QUERY_STOPWORDS = frozenset(
     """
     của là và có không được cho với những các một này đó thì mà ở gì nào sao tôi nhé ơi về từ trong
-    trên khi hay hoặc cũng sẽ rồi chưa vậy như nên phải làm ấy kia đây
+    trên khi hay hoặc cũng sẽ rồi chưa vậy như nên phải làm ấy kia đây đâu mấy
     """.split()
 )
 _FOLDED_QUERY_STOPWORDS = ENGLISH_QUERY_STOPWORDS | {fold(word) for word in VIETNAMESE_QUERY_STOPWORDS}
@@ -71,6 +72,21 @@ def is_query_stopword(written, folded, following=""):
     if written != folded:
         return written in VIETNAMESE_QUERY_STOPWORDS
     return folded in _FOLDED_QUERY_STOPWORDS or (folded in _QUESTION_FRAMES and following == "of")
+
+
+def search_words(query):
+    """The folded words a search for ``query`` needs every one of, in order, each once: its words but those
+    that say nothing about which memory is meant ("which package manager should I use?" needs "package",
+    "manager" and "use"), unless that leaves none ("the" is searched as it is)."""
+    found = [
+        (written, fold(written).lower())
+        for written in re.findall(r"\w+", unicodedata.normalize("NFC", query).casefold())
+    ]
+    following = [folded for _, folded in found[1:]] + [""]
+    content = [
+        folded for (written, folded), after in zip(found, following) if not is_query_stopword(written, folded, after)
+    ]
+    return list(dict.fromkeys(content or [folded for _, folded in found]))
 
 
 _SINGULAR_ENDINGS = (("ies", "y"), ("ss", "ss"), ("us", "us"), ("is", "is"), ("s", ""))
