@@ -534,6 +534,9 @@ class QueryUnit(NamedTuple):
         return False
 
 
+# A query is a question, not a document: at most this many of its names and words are read in the other
+# language.
+MOST_UNITS = 24
 # The shortest stem that finds a word by its beginning in the index ("liv" finds "lives", "living").
 SHORTEST_PREFIX = 3
 
@@ -620,13 +623,15 @@ def in_other_language(query):
     else:
         spellings = _vietnamese_spellings()
         named_stems = {_english_stem(word) for word in named}
-        words = re.findall(r"[a-z]+", fold(query).lower())
+        read_from = {}
+        for word in dict.fromkeys(re.findall(r"[a-z]+", fold(query).lower())):
+            read_from.setdefault(_english_stem(word), []).append(word)
         units += [
-            QueryUnit(frozenset({stem}), spellings[stem], False, tuple(w for w in words if _english_stem(w) == stem))
+            QueryUnit(frozenset({stem}), spellings[stem], False, tuple(read_from.get(stem, ())))
             for stem in sorted(_english_stems(query) - named_stems)
             if stem in spellings
         ]
-    return tuple(units)
+    return tuple(units[:MOST_UNITS])
 
 
 def _function_word(word):
