@@ -5,7 +5,7 @@ lexical backend looks those words up too. Every test runs on SQLite and on Postg
 import pytest
 
 from memories import lifecycle
-from memories.language.translation import in_other_language
+from memories.language.translation import MOST_UNITS, in_other_language
 from memories.models import Memory
 from memories.retrieval import build_context
 from memories.retrieval.finding import find
@@ -137,3 +137,10 @@ def test_search_needs_the_words_of_a_question_that_say_which_memory_is_meant(own
     assert searched("trả lời bằng tiếng gì") == [owner_store["vietnamese"]]
     # A search of nothing but such words looks for them as they are.
     assert set(searched("the")) == {owner_store["pnpm"], owner_store["water"]}
+
+
+def test_a_long_query_is_read_in_the_other_language_only_in_part():
+    query = " ".join(f"Name{chr(97 + i % 26)}{chr(97 + i // 26)} likes coffee" for i in range(150))[:2000]
+    assert len(in_other_language(query)) == MOST_UNITS
+    remember("Người dùng thích cà phê.")
+    assert build_context(query, record_access=False).items is not None
