@@ -490,6 +490,7 @@ def test_preview_shows_the_prompt_scores_by_signal_and_near_misses(console):
     assert '<th title="relevance">words of the request</th>' in page
     assert '<th title="recency">recently confirmed</th>' in page
     assert "left out: past the most working memories asked for" in page
+    assert "The words of the request count in both languages" in page
     assert Memory.objects.get(pk=shown).access_count == 0
 
 
