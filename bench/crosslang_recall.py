@@ -23,13 +23,15 @@ first`` how many questions get another memory first.
 import argparse
 import importlib.util
 import json
-import os
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.generate import fresh_store  # noqa: E402
+
 SETS = {"tune": ROOT / "bench" / "crosslang_set_tune.py", "held out": ROOT / "bench" / "crosslang_set_held_out.py"}
 
 
@@ -105,25 +107,10 @@ def main():
     options = parser.parse_args()
     part = "held out" if options.held_out else "tune"
     memories, questions = load(SETS[part])
-    if options.database_url:
-        os.environ["DATABASE_URL"] = options.database_url
-    else:
-        for suffix in ("", "-wal", "-shm"):
-            Path(options.db + suffix).unlink(missing_ok=True)
-        os.environ["BESTIE_DB_PATH"] = str(Path(options.db).resolve())
-        os.environ.pop("DATABASE_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bestie_site.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
+    fresh_store(options.db, options.database_url)
     from memories.language import embeddings
     from memories.language.words import VIETNAMESE, language_of
 
-    call_command("migrate", verbosity=0)
-    if options.database_url:
-        call_command("flush", interactive=False, verbosity=0)
     ids = build(memories)
     methods = {"context": context_ids, "own words": own_words_ids}
     if embeddings.enabled():

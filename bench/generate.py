@@ -85,6 +85,28 @@ def _setup(args):
     call_command("migrate", verbosity=0)
 
 
+def fresh_store(db, database_url=None):
+    """An empty, migrated store for a bench run: the SQLite file ``db`` made anew (with its WAL), or the
+    PostgreSQL database ``database_url`` emptied; Django set up on it."""
+    if database_url:
+        os.environ["DATABASE_URL"] = database_url
+    else:
+        for suffix in ("", "-wal", "-shm"):
+            Path(db + suffix).unlink(missing_ok=True)
+        os.environ["BESTIE_DB_PATH"] = str(Path(db).resolve())
+        os.environ.pop("DATABASE_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bestie_site.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    if database_url:
+        call_command("flush", interactive=False, verbosity=0)
+
+
 def generate(size, seed=1, messages=None, batch=5000):
     """Fill the (emptied) store with ``size`` memories; returns the counts written."""
     from django.db import connection, transaction

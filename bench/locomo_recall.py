@@ -18,7 +18,6 @@ never copied into the repository.
 
 import argparse
 import json
-import os
 import re
 import sys
 from collections import defaultdict
@@ -28,6 +27,9 @@ from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.generate import fresh_store  # noqa: E402
+
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "locomo-dev"
 ANSWERABLE = {1, 2, 3, 4}
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -124,22 +126,7 @@ def main():
     files = sorted(options.data.glob("*.json"))
     if not files:
         sys.exit(f"no LoCoMo conversations (*.json) in {options.data}")
-    if options.database_url:
-        os.environ["DATABASE_URL"] = options.database_url
-    else:
-        for suffix in ("", "-wal", "-shm"):
-            Path(options.db + suffix).unlink(missing_ok=True)
-        os.environ["BESTIE_DB_PATH"] = str(Path(options.db).resolve())
-        os.environ.pop("DATABASE_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bestie_site.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    if options.database_url:
-        call_command("flush", interactive=False, verbosity=0)
+    fresh_store(options.db, options.database_url)
     cited = build(files)
     methods = {"context": context_ids} if options.database_url else {"context": context_ids, "bm25": bm25_ids}
     from memories.language import embeddings
