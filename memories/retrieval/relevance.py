@@ -95,14 +95,17 @@ def tokens(text):
     return list(zip(written, folded))
 
 
-def _term(written, folded, english):
+def _term(written, folded, english, marked=False):
     """A word with diacritics is matched as it is; one that could be a Vietnamese syllable typed without
     them is matched whole too, with its English forms only in a query that reads as English (its "go" is
-    the verb); any other word by its stem, as a prefix when long enough, and its other English forms."""
+    the verb), and as it is in a query typed with diacritics (``marked``: there "chay", vegetarian, is
+    not "chạy", run); any other word by its stem, as a prefix when long enough, and its other English
+    forms."""
     if written != folded:
         return Term(folded, prefix=False, accented=written, word=folded)
     if could_be_vietnamese(folded):
-        return Term(folded, prefix=False, forms=english_forms(folded) if english else frozenset(), word=folded)
+        forms = english_forms(folded) if english else frozenset()
+        return Term(folded, prefix=False, accented=written if marked else "", forms=forms, word=folded)
     stem = search_stem(folded)
     term = Term(stem, prefix=len(stem) >= PREFIX_LENGTH or (stem != folded and len(stem) >= 3), word=folded)
     return replace(term, forms=frozenset(form for form in english_forms(folded) if not term.matches(form)))
@@ -114,28 +117,30 @@ def _could_be_a_typo(term):
 
 
 def _content(query):
-    """The query's words, stopwords as None, and whether it reads as English."""
+    """The query's words, stopwords as None, whether it reads as English and whether it is typed with
+    diacritics."""
     found = tokens(query)
     english = reads_as_english(folded for _, folded in found)
+    marked = any(written != folded for written, folded in found)
     following = [folded for _, folded in found[1:]] + [""]
     content = [None if is_query_stopword(*word, after) else word for word, after in zip(found, following)]
-    return content, found, english
+    return content, found, english, marked
 
 
 def query_terms(query):
     """The terms of a natural-language query: without stopwords (unless that leaves nothing), stemmed,
     each once."""
-    content, found, english = _content(query)
+    content, found, english, marked = _content(query)
     words = [word for word in content if word] or found
-    return list({term.text: term for term in (_term(*word, english) for word in words)}.values())
+    return list({term.text: term for term in (_term(*word, english, marked) for word in words)}.values())
 
 
 def query_pairs(query):
     """Neighbouring content words of the query, as terms: "bún đậu", "đi chợ", "package manager".
     Vietnamese words are often two syllables, so a memory holding both side by side means more."""
-    content, _, english = _content(query)
+    content, _, english, marked = _content(query)
     return [
-        (_term(*first, english), _term(*second, english))
+        (_term(*first, english, marked), _term(*second, english, marked))
         for first, second in zip(content, content[1:])
         if first and second
     ]
