@@ -170,7 +170,9 @@ class BM25:
     def relevance(self, terms, frequencies, total, texts, pairs=(), asks="", written_in=None, unheld=0.0):
         """``asks``: what the question asks for, "when", "where" or nothing. ``written_in``, for a query
         naming a day or a month: ``(ids of the memories among texts written then, number of memories
-        written then)``; the period counts as one more query word."""
+        written then)``; the period counts as one more query word. ``unheld``: the weight of the query's
+        words no memory holds as they are but one in the other language does (``LexicalBackend.translated``);
+        they are part of "all of the query" too."""
         known = [term for term in terms if frequencies[term] > 0]
         idf = [_idf(frequencies[term], total) for term in known]
         period_ids, period_documents = written_in or (frozenset(), 0)
@@ -384,11 +386,12 @@ class LexicalBackend:
         frequencies, total = self.frequencies(list({term for terms in spelt.values() for term in terms}))
         # A phrase is held by at most as many memories as its rarest word.
         held = {spelling: min(frequencies[term] for term in terms) for spelling, terms in spelt.items()}
-        documents = {unit: sum(held[spelling] for spelling in unit.spellings) for unit in units}
+        # A unit's memories, at most all of them: its spellings may be held by the same ones.
+        documents = {unit: min(total, sum(held[spelling] for spelling in unit.spellings)) for unit in units}
         known = [unit for unit in units if documents[unit]]
         held_across = [(unit.read_from, _idf(documents[unit], total)) for unit in known]
         # Spelt as the query is (a name, a borrowed word), a unit's memories are the query's own words' too.
-        own = {fold(word) for _, word in tokens(query)}
+        own = {folded for _, folded in tokens(query)}
         searched = sorted(
             (s for unit in known for s in unit.spellings if held[s] and not {fold(word) for word in s} <= own),
             key=lambda s: (held[s], s),
