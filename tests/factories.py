@@ -12,6 +12,22 @@ def add_memory(text="User prefers concise replies.", kind="preference", **fields
     return lifecycle.add(text=text, kind=kind, **fields)
 
 
+def database_bytes():
+    """The SQLite test database file and its WAL as a reader of the disk sees them, read by another process
+    (``cat``): opening and closing the file here would drop every lock this process's connections hold on
+    it (POSIX locks belong to the process), and a child process closing its last connection would then
+    take itself for the last one and delete the WAL under them (the serve test's "disk I/O error")."""
+    import subprocess
+    from pathlib import Path
+
+    from django.db import connection
+
+    path = Path(connection.settings_dict["NAME"])
+    wal = path.with_name(path.name + "-wal")
+    # A missing WAL is only an error of cat's: what it read of the file is on stdout.
+    return subprocess.run(["cat", str(path), str(wal)], capture_output=True).stdout
+
+
 def child_env():
     """Environment for a child process (``manage.py``, ``bestie``) that uses this test's database."""
     import os

@@ -3,7 +3,6 @@
 import io
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import sqlean
@@ -16,7 +15,7 @@ from governance.models import JobRun
 from memories import lifecycle, reports
 from memories.lifecycle import proposals
 from memories.models import Memory, MemorySettings, Message
-from tests.factories import OWNER, add_memory, child_env
+from tests.factories import OWNER, add_memory, child_env, database_bytes
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,9 +24,7 @@ MARKERS = ["Quokkazephyr", "quokkazephyr", "Marmaladeprism", "marmaladeprism"]
 
 def raw_bytes():
     """The database file and its WAL, as a reader of the disk would see them."""
-    path = Path(connection.settings_dict["NAME"])
-    wal = path.with_name(path.name + "-wal")
-    return path.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
+    return database_bytes()
 
 
 @pytest.mark.sqlite

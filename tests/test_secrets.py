@@ -4,7 +4,6 @@ no trace in the store, its history, its files or the logs."""
 import json
 import logging
 import re
-from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -14,7 +13,7 @@ from memories.models import AuditEvent, Memory
 from memories.screening.secrets import Finding, find_secrets, redact
 from tests.cli import refused
 from tests.data.secret_corpus import NOT_SECRETS, SECRETS
-from tests.factories import OWNER, add_memory
+from tests.factories import OWNER, add_memory, database_bytes
 
 MIN_RECALL = 0.98
 MAX_FALSE_REFUSALS = 0.02
@@ -357,9 +356,8 @@ def test_import_takes_talk_about_secrets(transactional_db):
 
 
 def raw_bytes():
-    path = Path(connection.settings_dict["NAME"])
-    wal = path.with_name(path.name + "-wal")
-    return path.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
+    """The database file and its WAL, as a reader of the disk would see them."""
+    return database_bytes()
 
 
 @pytest.mark.sqlite
