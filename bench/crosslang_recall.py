@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.generate import fresh_store  # noqa: E402
+from bench.locomo_recall import bm25_ids as locomo_bm25_ids  # noqa: E402
 
 SETS = {"tune": ROOT / "bench" / "crosslang_set_tune.py", "held out": ROOT / "bench" / "crosslang_set_held_out.py"}
 
@@ -83,19 +84,7 @@ def lexical_ids(question):
 
 
 def bm25_ids(question):
-    from django.db import connection
-
-    from memories.language.folding import search_terms
-
-    words = search_terms(question)
-    if not words:
-        return []
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT rowid FROM memory_fts WHERE memory_fts MATCH %s ORDER BY rank LIMIT 10",
-            [" OR ".join(f'"{word}"' for word in words)],
-        )
-        return [row[0] for row in cursor.fetchall()]
+    return locomo_bm25_ids(question, "owner", 10)
 
 
 def main():

@@ -143,4 +143,4 @@ def test_a_long_query_is_read_in_the_other_language_only_in_part():
     query = " ".join(f"Name{chr(97 + i % 26)}{chr(97 + i // 26)} likes coffee" for i in range(150))[:2000]
     assert len(in_other_language(query)) == MOST_UNITS
     remember("Người dùng thích cà phê.")
-    assert build_context(query, record_access=False).items is not None
+    found(query)  # and the context is assembled from them without an error

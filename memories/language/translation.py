@@ -24,6 +24,7 @@ from memories.language.words import (
     is_query_stopword,
     language_of,
     reads_as_english,
+    says_nothing,
     singular,
     words,
 )
@@ -513,25 +514,46 @@ class QueryUnit(NamedTuple):
     typed: bool = False
 
     def found_in(self, words):
-        """Whether a memory whose words are ``words`` (``[(lower-case as written, folded), …]``) spells
-        this unit. An English word spells a stem when its stem is that stem. The lexicon's Vietnamese words
-        are compared with their diacritics ("chay" is not "chạy") unless the memory has none and is no English
-        text; a name as typed, with them when both sides have them ("Hue" is "Huế")."""
+        """Whether a memory whose words are ``words`` (``MemoryWords``, or ``[(lower-case as written,
+        folded), …]``) spells this unit. An English word spells a stem when its stem is that stem. The
+        lexicon's Vietnamese words are compared with their diacritics ("chay" is not "chạy") unless the
+        memory has none and is no English text; a name as typed, with them when both sides have them ("Hue"
+        is "Huế")."""
+        memory = words if isinstance(words, MemoryWords) else MemoryWords(words)
         if self.english:
-            stems = {_english_stem(folded) for _, folded in words}
-            return any(stem in stems for (stem,) in self.spellings)
-        marked = any(written != folded for written, folded in words)
-        if not marked and not self.typed and reads_as_english(folded for _, folded in words):
+            return any(stem in memory.stems for (stem,) in self.spellings)
+        if not memory.marked and not self.typed and memory.english:
             return False  # Vietnamese words folded are often English ones ("ăn" and "an", "tô" and "to")
         for spelling in self.spellings:
-            size = len(spelling)
             plain = tuple(fold(word) for word in spelling)
-            as_written = marked and (plain != spelling or not self.typed)
-            side = [written for written, _ in words] if as_written else [folded for _, folded in words]
-            wanted = spelling if as_written else plain
-            if any(tuple(side[i : i + size]) == wanted for i in range(len(side) - size + 1)):
+            as_written = memory.marked and (plain != spelling or not self.typed)
+            if memory.holds(spelling if as_written else plain, as_written):
                 return True
         return False
+
+
+class MemoryWords:
+    """A memory's words as ``QueryUnit.found_in`` compares them, worked out once for all the units of a
+    query: as written and folded, their English stems, whether the memory has diacritics and whether it
+    reads as English."""
+
+    def __init__(self, words):
+        self.written = [written for written, _ in words]
+        self.folded = [folded for _, folded in words]
+        self.marked = self.written != self.folded
+
+    @functools.cached_property
+    def stems(self):
+        return {_english_stem(folded) for folded in self.folded}
+
+    @functools.cached_property
+    def english(self):
+        return reads_as_english(self.folded)
+
+    def holds(self, phrase, as_written):
+        """Whether the memory has ``phrase`` (a tuple of words) side by side, as written or folded."""
+        side, size = (self.written if as_written else self.folded), len(phrase)
+        return any(tuple(side[i : i + size]) == phrase for i in range(len(side) - size + 1))
 
 
 # A query is a question, not a document: at most this many of its names and words are read in the other
@@ -649,10 +671,10 @@ def _without_query_stopwords(query):
     """``query`` with the words that say nothing about which memory is meant ("gì", "ở", "có") as full
     stops, so that no phrase is read across them."""
     pieces = re.split(r"(\w+)", query)
-    words = [(i, piece.lower(), fold(piece).lower()) for i, piece in enumerate(pieces) if i % 2]
-    for (i, written, folded), (_, _, following) in zip(words, [*words[1:], (0, "", "")]):
-        if is_query_stopword(written, folded, following):
-            pieces[i] = "."
+    words = [(piece.lower(), fold(piece).lower()) for piece in pieces[1::2]]
+    for i, nothing in enumerate(says_nothing(words)):
+        if nothing:
+            pieces[2 * i + 1] = "."
     return "".join(pieces)
 
 

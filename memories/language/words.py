@@ -74,6 +74,13 @@ def is_query_stopword(written, folded, following=""):
     return folded in _FOLDED_QUERY_STOPWORDS or (folded in _QUESTION_FRAMES and following == "of")
 
 
+def says_nothing(words):
+    """For each word of a query (``[(lower-case as written, folded), …]``, in order), whether it says nothing
+    about which memory is meant (``is_query_stopword``, with the word after it)."""
+    following = [folded for _, folded in words[1:]] + [""]
+    return [is_query_stopword(written, folded, after) for (written, folded), after in zip(words, following)]
+
+
 def search_words(query):
     """The folded words a search for ``query`` needs every one of, in order, each once: its words but those
     that say nothing about which memory is meant ("which package manager should I use?" needs "package",
@@ -82,10 +89,7 @@ def search_words(query):
         (written, fold(written).lower())
         for written in re.findall(r"\w+", unicodedata.normalize("NFC", query).casefold())
     ]
-    following = [folded for _, folded in found[1:]] + [""]
-    content = [
-        folded for (written, folded), after in zip(found, following) if not is_query_stopword(written, folded, after)
-    ]
+    content = [folded for (_, folded), nothing in zip(found, says_nothing(found)) if not nothing]
     return list(dict.fromkeys(content or [folded for _, folded in found]))
 
 

@@ -27,17 +27,17 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from memories.language.folding import fold
-from memories.language.translation import SHORTEST_PREFIX, carries_nothing, in_other_language
+from memories.language.translation import SHORTEST_PREFIX, MemoryWords, carries_nothing, in_other_language
 from memories.language.words import (
     INDEX_WORD,
     asks_when,
     asks_where,
     could_be_vietnamese,
     english_forms,
-    is_query_stopword,
     named_period,
     one_typo_away,
     reads_as_english,
+    says_nothing,
     search_stem,
     tells_when,
     tells_where,
@@ -122,8 +122,7 @@ def _content(query):
     found = tokens(query)
     english = reads_as_english(folded for _, folded in found)
     marked = any(written != folded for written, folded in found)
-    following = [folded for _, folded in found[1:]] + [""]
-    content = [None if is_query_stopword(*word, after) else word for word, after in zip(found, following)]
+    content = [None if nothing else word for word, nothing in zip(found, says_nothing(found))]
     return content, found, english, marked
 
 
@@ -223,11 +222,11 @@ class BM25:
         """``{id: relevance}`` of ``texts`` for a query read in the other language: ``units`` are its
         ``(QueryUnit, idf)``; a memory scores each it spells once, divided as ``relevance`` divides."""
         ideal = sum(idf for _, idf in units)
-        documents = [(memory_id, tokens(text)) for memory_id, text in texts]
-        average = sum(len(words) for _, words in documents) / len(documents) if documents else 1
+        documents = [(memory_id, MemoryWords(tokens(text))) for memory_id, text in texts]
+        average = sum(len(words.folded) for _, words in documents) / len(documents) if documents else 1
         scores = {}
         for memory_id, words in documents:
-            norm = self.k1 * (1 - self.b + self.b * len(words) / average)
+            norm = self.k1 * (1 - self.b + self.b * len(words.folded) / average)
             score = sum(idf for unit, idf in units if unit.found_in(words)) * (self.k1 + 1) / (1 + norm)
             if score:
                 scores[memory_id] = score / ideal
@@ -364,11 +363,11 @@ class LexicalBackend:
         words = [folded for _, folded in tokens(query) if not carries_nothing(folded)]
         found = []
         for memory_id, text in rows:
-            held = tokens(text)
+            held = MemoryWords(tokens(text))
             spelled = [unit for unit, _ in units if unit.found_in(held)]
             read = {word for unit in spelled for word in unit.read_from}
             if len(spelled) == len(units) and all(
-                word in read or any(folded.startswith(word) for _, folded in held) for word in words
+                word in read or any(folded.startswith(word) for folded in held.folded) for word in words
             ):
                 found.append(memory_id)
         return found
