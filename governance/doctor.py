@@ -31,6 +31,7 @@ from memories.language.translation import (
     OPPOSED,
     SAME,
     across_languages,
+    another_value,
     details_agree,
     lexicon_words,
     one_name_instead,
@@ -51,6 +52,10 @@ MEANING_NEIGHBOURS = 10
 # bench/meaning_quality.py).
 CLOSEST_ACROSS = 2
 WORDS_TRANSLATED = 0.7
+# Two memories each among the other's ``CLOSEST_ACROSS`` closest in its language (either language), that
+# stand out by this margin (``vectors.counterparts_within``) and say the same of another value, contradict
+# each other (chosen on the blind open sets: bench/meaning_quality.py).
+VALUES_MARGIN = 1.02
 NOISE_MIN_CHARACTERS = 12
 NOISE_LOW_CONFIDENCE = 0.5
 
@@ -295,6 +300,14 @@ def _with_meaning(findings):
     try:
         pairs = vectors.neighbours_within(list(findings.groups.values()), MEANING_NEIGHBOURS)
         close_across = vectors.counterparts_within(list(findings.groups.values()), CLOSEST_ACROSS)
+        # Among all of a user's memories of a project, whatever their kind: a memory must be the other's
+        # closest among the owner's own.
+        people = defaultdict(list)
+        for (user, _kind, project), members in findings.groups.items():
+            people[(user, project)].extend(members)
+        people = list(people.values())
+        close_values = vectors.counterparts_within(people, CLOSEST_ACROSS, across=False)
+        close_values += vectors.counterparts_within(people, CLOSEST_ACROSS)
     except embeddings.Unavailable:
         return
     for a, b in sorted(pairs):
@@ -320,6 +333,11 @@ def _with_meaning(findings):
             looked_up = share is not None and share >= WORDS_TRANSLATED
         if looked_up:
             findings.compare_across_languages(a, b, share)
+    # Close in meaning, in one language or in two, and one value in place of another: "Lan's thesis deadline
+    # is June 15" / "Lan's thesis is due on May 30".
+    for a, b, margin, _counterparts in close_values:
+        if margin >= VALUES_MARGIN and not findings.together(a, b) and another_value(texts[a], texts[b]):
+            findings.opposed.append((a, b))
 
 
 # ---------------------------------------------------------------------------------------------------

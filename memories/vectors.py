@@ -616,15 +616,15 @@ def _found_and_anchors():
     return index(model), (anchors[VIETNAMESE], anchors[""])
 
 
-def counterparts_within(groups, ranks):
+def counterparts_within(groups, ranks, *, across=True):
     """For each group (a list of memory ids), the pairs of members in the two languages that are each among
     the other's ``ranks`` closest in the other language: ``[(a, b, margin, counterparts)]`` with ``a <
     b``. ``margin`` is their similarity over the mean similarity of each to its ``COUNTERPART_NEIGHBOURS``
     closest in the other's language, the fixed unrelated sentences of that language among them (so that a
     store with few memories has a yardstick too); ``counterparts`` when they are each other's closest
     there and stand out by at least ``COUNTERPART_MARGIN``, as bitext mining finds a sentence's
-    translation. Members without a current vector are left out. Raises ``embeddings.Unavailable`` when
-    embeddings are off."""
+    translation. With ``across`` false, the pairs of members in one language, by the same rule. Members
+    without a current vector are left out. Raises ``embeddings.Unavailable`` when embeddings are off."""
     numpy = _numpy()
     found, anchors = _found_and_anchors()
     pairs = []
@@ -634,34 +634,58 @@ def counterparts_within(groups, ranks):
         if len(rows) < 2:
             continue
         vietnamese = found.vietnamese[rows]
-        if vietnamese.all() or not vietnamese.any():
-            continue
         members = numpy.array(members, dtype=numpy.int64)
-        sides = (members[vietnamese], members[~vietnamese])
-        matrices = (found.matrix[rows[vietnamese]], found.matrix[rows[~vietnamese]])
-        closest, yardstick = [], []
-        for mine, theirs in ((0, 1), (1, 0)):
-            take = min(ranks, len(matrices[theirs]))
-            best, mean = [], []
-            for start in range(0, len(matrices[mine]), 512):
-                block = matrices[mine][start : start + 512]
-                scores = block @ matrices[theirs].T
-                # Each row's ``take`` closest, closest first.
-                top = numpy.argpartition(-scores, take - 1, axis=1)[:, :take]
-                order = numpy.argsort(-numpy.take_along_axis(scores, top, axis=1), axis=1, kind="stable")
-                best.append(numpy.take_along_axis(top, order, axis=1))
-                mean.append(_yardstick(scores, block @ anchors[theirs].T))
-            closest.append(numpy.concatenate(best))
-            yardstick.append(numpy.concatenate(mean))
-        for i, mine in enumerate(closest[0]):
-            for j in mine:
-                theirs = closest[1][j]
-                if i not in theirs:
-                    continue
-                margin = _margin(matrices[0][i] @ matrices[1][j], yardstick[0][i], yardstick[1][j])
-                a, b = sorted((int(sides[0][i]), int(sides[1][j])))
-                counterparts = mine[0] == j and theirs[0] == i and margin >= COUNTERPART_MARGIN
-                pairs.append((a, b, round(margin, 4), bool(counterparts)))
+        if across:
+            if vietnamese.all() or not vietnamese.any():
+                continue
+            sides = [(vietnamese, ~vietnamese)]
+        else:
+            sides = [(side, side) for side in (vietnamese, ~vietnamese) if side.sum() >= 2]
+        for first, second in sides:
+            pairs.extend(_close_pairs(found, anchors, members, rows, first, second, ranks))
+    return pairs
+
+
+def _close_pairs(found, anchors, members, rows, first, second, ranks):
+    """``counterparts_within``'s pairs between the members of ``first`` and of ``second`` (masks over
+    ``members``: two languages, or one language twice)."""
+    numpy = _numpy()
+    same = first is second
+    sides = (members[first], members[second])
+    matrices = (found.matrix[rows[first]], found.matrix[rows[second]])
+    # anchors: (Vietnamese, other), for the language each side looks in.
+    looked_in = [anchors[0] if found.vietnamese[rows[mask]][0] else anchors[1] for mask in (second, first)]
+    closest, yardstick = [], []
+    for mine, theirs in ((0, 1), (1, 0)):
+        take = min(ranks, len(matrices[theirs]) - same)
+        best, mean = [], []
+        for start in range(0, len(matrices[mine]), 512):
+            block = matrices[mine][start : start + 512]
+            scores = block @ matrices[theirs].T
+            if same:
+                # Not a memory and itself.
+                scores[numpy.arange(len(block)), numpy.arange(start, start + len(block))] = -2.0
+            # Each row's ``take`` closest, closest first.
+            top = numpy.argpartition(-scores, take - 1, axis=1)[:, :take]
+            order = numpy.argsort(-numpy.take_along_axis(scores, top, axis=1), axis=1, kind="stable")
+            best.append(numpy.take_along_axis(top, order, axis=1))
+            mean.append(_yardstick(scores, block @ looked_in[mine].T))
+        closest.append(numpy.concatenate(best))
+        yardstick.append(numpy.concatenate(mean))
+        if same:
+            closest.append(closest[0])
+            yardstick.append(yardstick[0])
+            break
+    pairs = []
+    for i, mine in enumerate(closest[0]):
+        for j in mine:
+            theirs = closest[1][j]
+            if i not in theirs or (same and j < i):
+                continue
+            margin = _margin(matrices[0][i] @ matrices[1][j], yardstick[0][i], yardstick[1][j])
+            a, b = sorted((int(sides[0][i]), int(sides[1][j])))
+            counterparts = mine[0] == j and theirs[0] == i and margin >= COUNTERPART_MARGIN
+            pairs.append((a, b, round(margin, 4), bool(counterparts)))
     return pairs
 
 

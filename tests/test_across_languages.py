@@ -8,6 +8,7 @@ from memories.language.translation import (
     OPPOSED,
     SAME,
     across_languages,
+    another_value,
     details_agree,
     names_agree,
     translated_share,
@@ -132,7 +133,8 @@ def test_days_and_months_are_values_by_name_or_by_number():
     assert across_languages("Lan's thesis is due on May 30, 2027.", "Lan phải nộp luận văn vào ngày 30/5/2027.") == SAME
     assert across_languages("Minh's birthday is August 12.", "Sinh nhật Minh là ngày 12 tháng 8.") == SAME
     assert across_languages("User works out at the gym on Mondays.", "a Khoa tap gym t2") == SAME
-    assert across_languages("The launch moved to August 2027.", "Dự kiến ra mắt vào tháng 5/2027.") is None
+    # A month and a year in place of a month and a year: another date.
+    assert across_languages("The launch moved to August 2027.", "Dự kiến ra mắt vào tháng 5/2027.") == OPPOSED
 
 
 def test_numbers_in_words_and_whose_with_an_honorific():
@@ -154,3 +156,38 @@ def test_two_joined_by_and_share_whose_they_are():
 def test_vietnamese_chat_short_forms_read_as_their_words():
     chat, written = meaning("ng dung ko uong cf nua"), meaning("người dùng không uống cà phê nữa")
     assert chat.negated and written.negated and chat.content == written.content
+
+
+def test_another_value_is_one_value_in_place_of_another_in_either_language():
+    assert another_value("Lan's thesis deadline is June 15, 2027.", "Lan's thesis is due on May 30, 2027.")
+    assert another_value("Ngân sách mua laptop mới là 15 triệu.", "Ngân sách cho laptop mới là 10 triệu đồng.")
+    assert another_value("Monthly rent is 6 million VND.", "User pays 8M VND a month in rent.")
+    assert another_value("Tuấn là sinh viên năm 3.", "Tuấn đang là sinh viên năm 4.")
+    assert another_value("User wears size 42 shoes.", "Cỡ giày của người dùng là 43.")
+
+
+def test_another_value_is_not_a_value_left_out_another_kind_of_value_or_another_polarity():
+    # The same amount written two ways; a time told more exactly.
+    assert not another_value("User's monthly rent is 12 million dong.", "User rents the flat for 12M VND a month.")
+    assert not another_value("User drinks coffee at 7:30.", "User drinks coffee at 7.")
+    # Two hours is not a Sunday.
+    assert not another_value("Phúc may play games for 2 hours.", "Phúc plays football on Sunday.")
+    # Not the same polarity, or not the same people.
+    assert not another_value("User no longer runs 5 km.", "User runs 10 km.")
+    assert not another_value("Lan owes Minh 200k.", "Minh owes Lan 500k.")
+
+
+@pytest.mark.parametrize(
+    "text, values",
+    [
+        ("User rents the flat for 12M VND a month.", {12_000_000.0}),
+        ("Tiền phòng của Long mỗi tháng 4 triệu.", {4_000_000.0}),
+        ("Chuyến đi dời sang tháng 4/2027.", {"month 4", 2027.0}),
+        ("Nhà giá 2 tỷ.", {2_000_000_000.0}),
+        ("User runs 5m sprints.", {5.0}),
+    ],
+)
+def test_amounts_and_months_are_read_as_written(text, values):
+    from memories.language.translation import _values
+
+    assert _values(text) == values

@@ -516,3 +516,34 @@ def test_a_proposal_naming_something_else_in_place_of_its_closest_is_a_possible_
     unrelated.refresh_from_db()
     assert proposed.flags == ["possible_update"] and unrelated.flags == []
     assert [old.pk for old in proposals.possible_updates([proposed])[proposed.pk]] == [neovim.pk]
+
+
+def test_the_doctor_finds_another_value_said_of_the_same_thing_across_kinds(local):
+    from governance import doctor
+
+    march = add_memory("The family trip to Đà Lạt is planned for March 2027.", kind="fact", subject="trip")
+    april = add_memory("The family's Da Lat trip is now in April 2027.", kind="event", subject="đà lạt")
+    birthday = add_memory("Minh's birthday is August 12.", kind="fact", subject="minh")
+    for text in STORE:
+        add_memory(text, kind="fact")
+    vectors.build()
+    _duplicates, conflicts = doctor.find_duplicates_and_conflicts()
+    assert sorted((march.pk, april.pk)) in conflicts
+    assert not any(birthday.pk in group for group in conflicts)
+
+
+def test_a_proposal_giving_another_value_than_its_closest_is_a_possible_update(local):
+    from memories.lifecycle import policies
+
+    policies.set_write_policy("ask", actor=OWNER)
+    deadline = add_memory("Lan's thesis deadline is June 15, 2027.", kind="fact", subject="thesis", user="owner")
+    for text in STORE:
+        add_memory(text, kind="fact", user="owner")
+    vectors.build()
+    moved = _propose("Lan's thesis is due on May 30, 2027.", kind="fact", subject="deadline")
+    unrelated = _propose("Lan's thesis has 80 pages.", kind="fact", subject="length")
+    proposals.embed_and_check()
+    moved.refresh_from_db()
+    unrelated.refresh_from_db()
+    assert moved.flags == ["possible_update"] and unrelated.flags == []
+    assert [old.pk for old in proposals.possible_updates([moved])[moved.pk]] == [deadline.pk]

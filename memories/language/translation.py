@@ -30,9 +30,22 @@ from memories.language.words import (
 )
 
 SAME, OPPOSED = "same", "opposed"
-_NUMBER = re.compile(r"(\d+(?:[.,]\d{3})*(?:[.,]\d+)?)(?:\s*(k|nghin|ngan|tr|trieu|million)\b)?")
+# An amount and its scale: "200k", "15 triệu", "2 tỷ", "1.5 billion"; "12M VND" is read before folding
+# (``_MILLIONS``): a small "5m" may be metres or minutes.
+_NUMBER = re.compile(r"(\d+(?:[.,]\d{3})*(?:[.,]\d+)?)(?:\s*(k|nghin|ngan|tr|trieu|million|ty|billion|bn)\b)?")
+_MILLIONS = re.compile(r"(?<=\d)M\b")
 _THOUSANDS = re.compile(r"^\d{1,3}(?:[.,]\d{3})+$")
-_TIMES = {"k": 1_000, "nghin": 1_000, "ngan": 1_000, "tr": 1_000_000, "trieu": 1_000_000, "million": 1_000_000}
+_TIMES = {
+    "k": 1_000,
+    "nghin": 1_000,
+    "ngan": 1_000,
+    "tr": 1_000_000,
+    "trieu": 1_000_000,
+    "million": 1_000_000,
+    "ty": 1_000_000_000,
+    "billion": 1_000_000_000,
+    "bn": 1_000_000_000,
+}
 
 
 _CALENDAR = frozenset(
@@ -289,7 +302,7 @@ def _numbers(text):
     """The numbers of ``text`` as values: "200k", "200.000" and "200 nghìn" are one amount; "7:30" two;
     days and months as ``_calendar`` has them, whether by name or by number ("30/5/2027" is 30, month 5
     and 2027)."""
-    folded = fold(text)
+    folded = fold(_MILLIONS.sub(" million", text))
     values = _calendar(text, folded)
     values.update(f"language {_LANGUAGE_NAMES[name]}" for name in _LANGUAGE_NAME.findall(folded))
     for day, month, year in _DATE.findall(folded):
@@ -300,7 +313,8 @@ def _numbers(text):
     values.update(float(_NUMBER_WORDS[word]) for word in re.findall(r"[a-z]+", folded) if word in _NUMBER_WORDS)
     for match in _NUMBER.finditer(folded):
         digits, scale = match.groups()
-        if _MONTH_NUMBER.search(folded[: match.start()]) and digits.isdigit():
+        # "tháng 4" is April, but "mỗi tháng 4 triệu" is four million a month.
+        if _MONTH_NUMBER.search(folded[: match.start()]) and digits.isdigit() and not scale:
             values.add(f"month {int(digits)}")
             continue
         if _THOUSANDS.match(digits):
@@ -327,13 +341,47 @@ def across_languages(text_a, text_b):
     if not _loanwords_kept(vietnamese, english):
         return None
     # One may leave out what the other spells out ("7:30" / "7 rưỡi", "August 12" / "12 tháng 8").
-    values_a = _numbers(text_a) | _letter_values(text_a)
-    values_b = _numbers(text_b) | _letter_values(text_b)
+    values_a, values_b = _values(text_a), _values(text_b)
     alike = meaning(text_a).negated == meaning(text_b).negated
     if values_a and values_b and not (values_a <= values_b or values_b <= values_a):
         # One value in place of another: "size 42" / "cỡ 43", "blood type O" / "nhóm máu A".
-        return OPPOSED if alike and len(values_a) == len(values_b) == 1 else None
+        return OPPOSED if alike and _values_instead(values_a, values_b) else None
     return SAME if alike else OPPOSED
+
+
+def _values(text):
+    return _numbers(text) | _letter_values(text)
+
+
+def _value_kind(value):
+    """What a value is: a number, a letter, or what a named one names ("month 8" is a month, "day 2" a day)."""
+    if isinstance(value, float):
+        return "number"
+    kind, _, rest = value.partition(" ")
+    return kind if rest else "letter"
+
+
+def _values_instead(values_a, values_b):
+    """Two texts' values are as many of the same kinds, and not the same ones: one value in place of
+    another ("size 42" / "cỡ 43", "June 15, 2027" / "30/5/2027"), not one that only leaves a value out
+    ("7:30" / "7 rưỡi") or gives another kind of one ("2 tiếng" / "Chủ nhật")."""
+    return (
+        bool(values_a and values_b)
+        and not (values_a <= values_b or values_b <= values_a)
+        and sorted(map(_value_kind, values_a)) == sorted(map(_value_kind, values_b))
+    )
+
+
+def another_value(text_a, text_b):
+    """Whether two texts, in one language or in two, that the model finds close in meaning say the same of
+    another value: the same polarity, names that agree, one value in place of another ("Lan's thesis
+    deadline is June 15" / "Lan's thesis is due on May 30", "Ngân sách mua laptop là 15 triệu" / "Ngân sách
+    cho laptop mới là 10 triệu đồng"). Both cannot be true now."""
+    return (
+        meaning(text_a).negated == meaning(text_b).negated
+        and _values_instead(_values(text_a), _values(text_b))
+        and names_agree(text_a, text_b)
+    )
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from django.utils.translation import gettext_lazy
 from memories import lifecycle, vectors
 from memories.language import characters, embeddings
 from memories.language.meaning import closest, contradicted, same_memory
-from memories.language.translation import OPPOSED, across_languages, names_instead
+from memories.language.translation import OPPOSED, across_languages, another_value, names_instead
 from memories.language.words import language_of
 from memories.lifecycle import (
     MAX_ID,
@@ -436,8 +436,10 @@ def opposed_counterpart(memory):
     (``across_languages``): "Người dùng không uống cà phê nữa" against "User drinks coffee every morning";
     or its counterpart or its closest in its own language when that one names something else in its
     place (``names_instead``): "User uses VS Code now" against "Neovim is the user's main editor",
-    "Người dùng sống ở Huế" against "User lives in Hanoi". Empty otherwise, with embeddings off, or when
-    the model cannot be used."""
+    "Người dùng sống ở Huế" against "User lives in Hanoi"; or its closest in its own language when that one
+    says the same of another value (``another_value``): "The team moved the Atlas release to April 30"
+    against "Project Atlas must launch by 15 March". Empty otherwise, with embeddings off, or when the
+    model cannot be used."""
     if not embeddings.enabled():
         return {}
     live = Memory.objects.live().filter(user=memory.user, kind=memory.kind)
@@ -451,8 +453,10 @@ def opposed_counterpart(memory):
         other = texts[across[0]]
         if across_languages(memory.text, other) == OPPOSED or names_instead(memory.text, other):
             found[across[0]] = other
-    if closest and closest[0] in texts and names_instead(memory.text, texts[closest[0]]):
-        found[closest[0]] = texts[closest[0]]
+    if closest and closest[0] in texts:
+        other = texts[closest[0]]
+        if names_instead(memory.text, other) or another_value(memory.text, other):
+            found[closest[0]] = other
     return found
 
 
