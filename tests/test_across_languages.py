@@ -73,6 +73,22 @@ def test_a_vietnamese_word_for_owing_is_no_negation():
     assert meaning("Lan không nợ Minh").negated
 
 
+def test_a_word_that_folds_into_a_negation_is_none_where_diacritics_are_typed():
+    # "cà chua" is a tomato, "chưa" is "not yet"; without diacritics "chua" is read as the negation.
+    assert not meaning("Anh Huy rất thích đậu hũ sốt cà chua.").negated
+    assert meaning("Anh chưa ăn canh chua.").negated
+    assert meaning("anh huy chua an sang").negated
+    tofu = "Anh Huy rất thích món đậu hũ sốt cà chua."
+    assert across_languages(tofu, "User really likes tofu in tomato sauce.") == SAME
+
+
+def test_an_honorific_or_a_currency_is_not_a_name():
+    # "Chị" starting a sentence is not part of Mai's name; "VND" is a unit a paraphrase writes in words.
+    assert names_agree("Chị Mai sống ở Đà Lạt.", "Mai lives in Da Lat.")
+    assert names_agree("Budget for the new laptop is 15 million VND.", "ngan sach laptop moi tam 15tr")
+    assert not names_agree("Chị Mai sống ở Đà Lạt.", "Chị Lan sống ở Đà Lạt.")
+
+
 @pytest.mark.parametrize(
     ("text", "language"),
     [

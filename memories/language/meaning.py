@@ -457,9 +457,29 @@ class Variant:
         return sequence(self.folded)
 
 
+# Vietnamese negations that fold into other words: "cà chua" (tomato) is not "chưa" (not yet).
+_MARKED_NEGATIONS = {"khong": "không", "chua": "chưa", "chang": "chẳng"}
+
+
+def _negated(negations, text):
+    """Whether the negation words found in ``text`` (folded) negate it: in a text typed with diacritics, a
+    Vietnamese negation written as another word ("cà chua") does not."""
+    if not negations:
+        return False
+    written = {word.lower() for word in re.findall(r"\w+", text)}
+    if all(fold(word) == word for word in written):
+        return True
+    other_words = {fold(word) for word in written if word not in _MARKED_NEGATIONS.values()}
+    return any(
+        word not in _MARKED_NEGATIONS or _MARKED_NEGATIONS[word] in written or word not in other_words
+        for word in negations
+    )
+
+
 def meaning(text, subject="", kind=""):
     """The ``Meaning`` of a memory of this subject and kind."""
     vietnamese = language_of(text) == VIETNAMESE
+    written = text
     text = _VIETNAMESE_WORDS.sub(lambda match: f" {_VIETNAMESE[match.group(1).lower()]} ", text)
     folded = _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
     if vietnamese:
@@ -474,7 +494,7 @@ def meaning(text, subject="", kind=""):
     negations = VIETNAMESE_NEGATIONS if vietnamese else _NEGATIONS
     # Memories do not say "not unlike": one negation or two ("has given up badminton and no longer plays")
     # is a negated fact.
-    negated = any(word in negations for word in all_words)
+    negated = _negated([word for word in all_words if word in negations], written)
     content = frozenset(w for w in all_words if w not in _FRAME and w not in negations and w not in own)
     return Meaning(tuple(all_words), content, negated, folded)
 

@@ -61,6 +61,10 @@ _LANGUAGES = frozenset(
 # language a capitalised word after "tiếng".
 _CALENDAR_BEFORE = frozenset({"thu", "thang", "tieng"})
 _HONORIFICS = frozenset("anh chi em ba ong co chu bac thay be".split())
+# As written, never a name, even capitalised where a sentence starts ("Chị Mai sống ở TP.HCM"); "Chi" is.
+_WRITTEN_HONORIFICS = frozenset("anh chị em bà ông cô chú bác thầy bé".split())
+# Currencies are the unit of an amount, which a paraphrase writes in words ("15 million VND" / "15 triệu").
+_CURRENCIES = frozenset("vnd usd eur jpy gbp sgd aud cad cny krw thb".split())
 _OWNER_WORDS = {"user": None, "owner": None, "nguoi": "dung", "chu": "nhan"}
 _SENTENCE_END = re.compile(r"[.!?;:\n]")
 
@@ -115,6 +119,8 @@ def _named(text, other):
             found.append((OWNER, whose))
             spans.append([index, index + (_OWNER_WORDS[plain] is not None)])
             skip = _OWNER_WORDS[plain] is not None
+        elif word.lower() in _WRITTEN_HONORIFICS or plain in _CURRENCIES:
+            pass
         elif len(word) > 1 and word[0].isupper() and (not first or plain in inside or _spelt_as_a_name(word)):
             if found and found[-1][0] != OWNER and joined_to_previous(index):
                 # One name in several capitalised words: "Hà Nội" is "hanoi", as "Hanoi" is.
