@@ -36,6 +36,8 @@ from memories.language.translation import (
     lexicon_words,
     one_name_instead,
     share_between,
+    values,
+    values_instead,
 )
 from memories.models import Memory, MemorySettings, Scope
 from memories.retrieval import prompt
@@ -52,10 +54,6 @@ MEANING_NEIGHBOURS = 10
 # bench/meaning_quality.py).
 CLOSEST_ACROSS = 2
 WORDS_TRANSLATED = 0.7
-# Two memories each among the other's ``CLOSEST_ACROSS`` closest in its language (either language), that
-# stand out by this margin (``vectors.counterparts_within``) and say the same of another value, contradict
-# each other (chosen on the blind open sets: bench/meaning_quality.py).
-VALUES_MARGIN = 1.02
 NOISE_MIN_CHARACTERS = 12
 NOISE_LOW_CONFIDENCE = 0.5
 
@@ -218,7 +216,7 @@ class _Findings:
         self.opposed = []
         # A memory is in about twenty pairs: what it means, its language and its words looked up in the
         # lexicon are worked out once a run (and not kept after it).
-        self._variants, self._words = {}, {}
+        self._variants, self._words, self._values = {}, {}, {}
 
     def variant(self, memory_id):
         """What a memory means (``meaning``, without its subject's words), as ``same_fact`` compares it."""
@@ -231,6 +229,17 @@ class _Findings:
         if memory_id not in self._words:
             self._words[memory_id] = lexicon_words(self.texts[memory_id])
         return self._words[memory_id]
+
+    def values(self, memory_id):
+        """A memory's ``translation.values``."""
+        if memory_id not in self._values:
+            self._values[memory_id] = values(self.texts[memory_id])
+        return self._values[memory_id]
+
+    def another_value(self, a, b):
+        """``translation.another_value`` of two memories; most give no value or the same ones, which their
+        values kept once a run settle at once."""
+        return values_instead(self.values(a), self.values(b)) and another_value(self.texts[a], self.texts[b])
 
     def share(self, a, b):
         """``translated_share`` of two memories."""
@@ -333,10 +342,12 @@ def _with_meaning(findings):
             looked_up = share is not None and share >= WORDS_TRANSLATED
         if looked_up:
             findings.compare_across_languages(a, b, share)
-    # Close in meaning, in one language or in two, and one value in place of another: "Lan's thesis deadline
-    # is June 15" / "Lan's thesis is due on May 30".
+    # Each among the other's ``CLOSEST_ACROSS`` closest in its language, among all of a user's memories (either
+    # language), standing out as counterparts do, and one value in place of another: "Lan's thesis deadline
+    # is June 15" / "Lan's thesis is due on May 30" (the margin chosen on the blind open sets, where 1.02
+    # found 4 more and 2 more false ones).
     for a, b, margin, _counterparts in close_values:
-        if margin >= VALUES_MARGIN and not findings.together(a, b) and another_value(texts[a], texts[b]):
+        if margin >= vectors.COUNTERPART_MARGIN and not findings.together(a, b) and findings.another_value(a, b):
             findings.opposed.append((a, b))
 
 

@@ -658,6 +658,8 @@ def _close_pairs(found, anchors, members, rows, first, second, ranks):
     closest, yardstick = [], []
     for mine, theirs in ((0, 1), (1, 0)):
         take = min(ranks, len(matrices[theirs]) - same)
+        # The closest a yardstick needs too: one partial sort of each row serves both.
+        keep = min(max(take, COUNTERPART_NEIGHBOURS), len(matrices[theirs]) - same)
         best, mean = [], []
         for start in range(0, len(matrices[mine]), 512):
             block = matrices[mine][start : start + 512]
@@ -665,11 +667,12 @@ def _close_pairs(found, anchors, members, rows, first, second, ranks):
             if same:
                 # Not a memory and itself.
                 scores[numpy.arange(len(block)), numpy.arange(start, start + len(block))] = -2.0
-            # Each row's ``take`` closest, closest first.
-            top = numpy.argpartition(-scores, take - 1, axis=1)[:, :take]
-            order = numpy.argsort(-numpy.take_along_axis(scores, top, axis=1), axis=1, kind="stable")
-            best.append(numpy.take_along_axis(top, order, axis=1))
-            mean.append(_yardstick(scores, block @ looked_in[mine].T))
+            # Each row's ``keep`` closest, closest first.
+            top = numpy.argpartition(-scores, keep - 1, axis=1)[:, :keep]
+            top_scores = numpy.take_along_axis(scores, top, axis=1)
+            order = numpy.argsort(-top_scores, axis=1, kind="stable")
+            best.append(numpy.take_along_axis(top, order, axis=1)[:, :take])
+            mean.append(_yardstick(top_scores, block @ looked_in[mine].T))
         closest.append(numpy.concatenate(best))
         yardstick.append(numpy.concatenate(mean))
         if same:

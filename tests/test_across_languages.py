@@ -204,6 +204,6 @@ def test_another_value_is_not_a_value_left_out_another_kind_of_value_or_another_
     ],
 )
 def test_amounts_and_months_are_read_as_written(text, values):
-    from memories.language.translation import _values
+    from memories.language.translation import values as values_of
 
-    assert _values(text) == values
+    assert values_of(text) == values

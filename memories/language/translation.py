@@ -347,15 +347,17 @@ def across_languages(text_a, text_b):
     if not _loanwords_kept(vietnamese, english):
         return None
     # One may leave out what the other spells out ("7:30" / "7 rưỡi", "August 12" / "12 tháng 8").
-    values_a, values_b = _values(text_a), _values(text_b)
+    values_a, values_b = values(text_a), values(text_b)
     alike = meaning(text_a).negated == meaning(text_b).negated
     if values_a and values_b and not (values_a <= values_b or values_b <= values_a):
         # One value in place of another: "size 42" / "cỡ 43", "blood type O" / "nhóm máu A".
-        return OPPOSED if alike and _values_instead(values_a, values_b) else None
+        return OPPOSED if alike and values_instead(values_a, values_b) else None
     return SAME if alike else OPPOSED
 
 
-def _values(text):
+def values(text):
+    """The values a text gives, which a translation or a paraphrase keeps: numbers, days, months,
+    languages, letters ("nhóm máu O")."""
     return _numbers(text) | _letter_values(text)
 
 
@@ -367,7 +369,7 @@ def _value_kind(value):
     return kind if rest else "letter"
 
 
-def _values_instead(values_a, values_b):
+def values_instead(values_a, values_b):
     """Two texts' values are as many of the same kinds, and not the same ones: one value in place of
     another ("size 42" / "cỡ 43", "June 15, 2027" / "30/5/2027"), not one that only leaves a value out
     ("7:30" / "7 rưỡi") or gives another kind of one ("2 tiếng" / "Chủ nhật")."""
@@ -384,8 +386,8 @@ def another_value(text_a, text_b):
     deadline is June 15" / "Lan's thesis is due on May 30", "Ngân sách mua laptop là 15 triệu" / "Ngân sách
     cho laptop mới là 10 triệu đồng"). Both cannot be true now."""
     return (
-        meaning(text_a).negated == meaning(text_b).negated
-        and _values_instead(_values(text_a), _values(text_b))
+        values_instead(values(text_a), values(text_b))
+        and meaning(text_a).negated == meaning(text_b).negated
         and names_agree(text_a, text_b)
     )
 
