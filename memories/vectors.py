@@ -635,57 +635,60 @@ def counterparts_within(groups, ranks, *, across=True):
             continue
         vietnamese = found.vietnamese[rows]
         members = numpy.array(members, dtype=numpy.int64)
+        # Each language's members, with the fixed sentences of that language (anchors: Vietnamese, other).
+        languages = [(vietnamese, anchors[0]), (~vietnamese, anchors[1])]
         if across:
             if vietnamese.all() or not vietnamese.any():
                 continue
-            sides = [(vietnamese, ~vietnamese)]
+            sides = [languages]
         else:
-            sides = [(side, side) for side in (vietnamese, ~vietnamese) if side.sum() >= 2]
+            sides = [(language, language) for language in languages if language[0].sum() >= 2]
         for first, second in sides:
-            pairs.extend(_close_pairs(found, anchors, members, rows, first, second, ranks))
+            pairs.extend(_close_pairs(found, members, rows, first, second, ranks))
     return pairs
 
 
-def _close_pairs(found, anchors, members, rows, first, second, ranks):
-    """``counterparts_within``'s pairs between the members of ``first`` and of ``second`` (masks over
-    ``members``: two languages, or one language twice)."""
+def _closest(matrix, theirs, anchors, ranks, same):
+    """For each row of ``matrix``, its ``ranks`` closest rows of ``theirs`` (closest first) and its
+    yardstick (``_yardstick``: its closest there and among ``anchors``); ``same`` when ``theirs`` is
+    ``matrix``, whose rows are not their own closest. One partial sort of each row serves both."""
     numpy = _numpy()
-    same = first is second
-    sides = (members[first], members[second])
-    matrices = (found.matrix[rows[first]], found.matrix[rows[second]])
-    # anchors: (Vietnamese, other), for the language each side looks in.
-    looked_in = [anchors[0] if found.vietnamese[rows[mask]][0] else anchors[1] for mask in (second, first)]
-    closest, yardstick = [], []
-    for mine, theirs in ((0, 1), (1, 0)):
-        take = min(ranks, len(matrices[theirs]) - same)
-        # The closest a yardstick needs too: one partial sort of each row serves both.
-        keep = min(max(take, COUNTERPART_NEIGHBOURS), len(matrices[theirs]) - same)
-        best, mean = [], []
-        for start in range(0, len(matrices[mine]), 512):
-            block = matrices[mine][start : start + 512]
-            scores = block @ matrices[theirs].T
-            if same:
-                # Not a memory and itself.
-                scores[numpy.arange(len(block)), numpy.arange(start, start + len(block))] = -2.0
-            # Each row's ``keep`` closest, closest first.
-            top = numpy.argpartition(-scores, keep - 1, axis=1)[:, :keep]
-            top_scores = numpy.take_along_axis(scores, top, axis=1)
-            order = numpy.argsort(-top_scores, axis=1, kind="stable")
-            best.append(numpy.take_along_axis(top, order, axis=1)[:, :take])
-            mean.append(_yardstick(top_scores, block @ looked_in[mine].T))
-        closest.append(numpy.concatenate(best))
-        yardstick.append(numpy.concatenate(mean))
+    take = min(ranks, len(theirs) - same)
+    keep = min(max(take, COUNTERPART_NEIGHBOURS), len(theirs) - same)
+    best, mean = [], []
+    for start in range(0, len(matrix), 512):
+        block = matrix[start : start + 512]
+        scores = block @ theirs.T
         if same:
-            closest.append(closest[0])
-            yardstick.append(yardstick[0])
-            break
+            scores[numpy.arange(len(block)), numpy.arange(start, start + len(block))] = -2.0
+        top = numpy.argpartition(-scores, keep - 1, axis=1)[:, :keep]
+        top_scores = numpy.take_along_axis(scores, top, axis=1)
+        order = numpy.argsort(-top_scores, axis=1, kind="stable")
+        best.append(numpy.take_along_axis(top, order, axis=1)[:, :take])
+        mean.append(_yardstick(top_scores, block @ anchors.T))
+    return numpy.concatenate(best), numpy.concatenate(mean)
+
+
+def _close_pairs(found, members, rows, first, second, ranks):
+    """``counterparts_within``'s pairs between the members of ``first`` and of ``second`` (each a mask over
+    ``members`` and the fixed sentences of its language: two languages, or one language twice)."""
+    same = first is second
+    (mask_a, anchors_a), (mask_b, anchors_b) = first, second
+    sides = (members[mask_a], members[mask_b])
+    matrices = (found.matrix[rows[mask_a]], found.matrix[rows[mask_b]])
+    # Each side looks in the other's language, so against the other's sentences.
+    closest_a, yardstick_a = _closest(matrices[0], matrices[1], anchors_b, ranks, same)
+    if same:
+        closest_b, yardstick_b = closest_a, yardstick_a
+    else:
+        closest_b, yardstick_b = _closest(matrices[1], matrices[0], anchors_a, ranks, False)
     pairs = []
-    for i, mine in enumerate(closest[0]):
+    for i, mine in enumerate(closest_a):
         for j in mine:
-            theirs = closest[1][j]
+            theirs = closest_b[j]
             if i not in theirs or (same and j < i):
                 continue
-            margin = _margin(matrices[0][i] @ matrices[1][j], yardstick[0][i], yardstick[1][j])
+            margin = _margin(matrices[0][i] @ matrices[1][j], yardstick_a[i], yardstick_b[j])
             a, b = sorted((int(sides[0][i]), int(sides[1][j])))
             counterparts = mine[0] == j and theirs[0] == i and margin >= COUNTERPART_MARGIN
             pairs.append((a, b, round(margin, 4), bool(counterparts)))

@@ -13,6 +13,9 @@ from memories.language.translation import (
     names_agree,
     translated_share,
 )
+from memories.language.translation import (
+    values as values_of,
+)
 from memories.language.words import language_of
 
 
@@ -204,6 +207,4 @@ def test_another_value_is_not_a_value_left_out_another_kind_of_value_or_another_
     ],
 )
 def test_amounts_and_months_are_read_as_written(text, values):
-    from memories.language.translation import values as values_of
-
     assert values_of(text) == values

@@ -60,6 +60,20 @@ def store(local):
     return found
 
 
+def _add_store(kind, **fields):
+    """The memories of ``STORE``, of this kind (and user), among which a test's own must stand out."""
+    for text in STORE:
+        add_memory(text, kind=kind, **fields)
+
+
+def _doctor():
+    """The doctor's duplicate groups and conflicts once every vector is made."""
+    from governance import doctor
+
+    vectors.build()
+    return doctor.find_duplicates_and_conflicts()
+
+
 def _context_texts(query, **options):
     return [item.text for item in build_context(query, record_access=False, **options).items]
 
@@ -338,10 +352,8 @@ def test_the_doctor_compares_memories_close_in_meaning_across_subjects(local, se
         add_memory("Minh is ten years older than Tuấn.", kind="fact", subject="age"),
         add_memory("Tuấn is ten years older than Minh.", kind="fact", subject="family"),
     ]
-    for text in STORE:
-        add_memory(text, kind="fact")
-    vectors.build()
-    duplicates, conflicts = doctor.find_duplicates_and_conflicts()
+    _add_store(kind="fact")
+    duplicates, conflicts = _doctor()
     assert sorted(m.pk for m in same) in duplicates
     assert not any(swapped[0].pk in group and swapped[1].pk in group for group in duplicates)
     assert sorted(m.pk for m in swapped) in conflicts
@@ -388,8 +400,7 @@ def test_a_proposal_close_in_meaning_to_a_memory_it_contradicts_is_flagged_after
 
     policies.set_write_policy("ask", actor=OWNER)
     old = add_memory("User lives in Hanoi.", kind="fact", subject="home", user="owner")
-    for text in STORE:
-        add_memory(text, kind="fact", user="lan")  # another user's: never compared
+    _add_store(kind="fact", user="lan")  # another user's: never compared
     new = _propose("User lives in Hue.", kind="fact", subject="city")
     assert new.status == "pending" and new.flags == []  # another subject: the write itself compares no further
     assert proposals.embed_and_check().endswith("1 proposals flagged as possible updates")
@@ -417,15 +428,11 @@ def test_a_compatible_proposal_close_in_meaning_is_not_flagged(local):
 
 
 def test_the_doctor_groups_a_fact_with_its_translation_but_not_a_role_swap(local):
-    from governance import doctor
-
     owes = add_memory("Lan owes Minh 200k.", kind="preference", subject="debt")
     translated = add_memory("Lan nợ Minh 200 nghìn.", kind="preference", subject="nợ")
     swapped = add_memory("Minh nợ Lan 200k.", kind="preference", subject="tiền")
-    for text in STORE:
-        add_memory(text, kind="preference")
-    vectors.build()
-    duplicates, _conflicts = doctor.find_duplicates_and_conflicts()
+    _add_store(kind="preference")
+    duplicates, _conflicts = _doctor()
     assert sorted((owes.pk, translated.pk)) in duplicates
     assert not any(swapped.pk in group for group in duplicates)
 
@@ -433,13 +440,9 @@ def test_the_doctor_groups_a_fact_with_its_translation_but_not_a_role_swap(local
 def test_the_doctor_groups_the_vegetarian_pair_among_the_owners_other_memories(local):
     # Short and alike, "Người dùng ăn chay" stands out too little from the owner's other memories for
     # closeness alone; its words translate the other's.
-    from governance import doctor
-
     vegetarian = add_memory("User is vegetarian.", kind="preference", subject="diet")
-    for text in STORE:
-        add_memory(text, kind="preference")
-    vectors.build()
-    duplicates, _conflicts = doctor.find_duplicates_and_conflicts()
+    _add_store(kind="preference")
+    duplicates, _conflicts = _doctor()
     assert duplicates == [sorted((vegetarian.pk, Memory.objects.get(text="Người dùng ăn chay.").pk))]
 
 
@@ -449,8 +452,7 @@ def test_a_proposal_that_says_otherwise_than_its_counterpart_in_the_other_langua
     policies.set_write_policy("ask", actor=OWNER)
     shoes = add_memory("User wears size 42 shoes.", kind="fact", subject="shoes", user="owner")
     add_memory("User lives in Hanoi.", kind="fact", subject="home", user="owner")
-    for text in STORE:
-        add_memory(text, kind="fact", user="owner")
+    _add_store(kind="fact", user="owner")
     other_size = _propose("Cỡ giày của người dùng là 43.", kind="fact", subject="giày")
     compatible = _propose("Bố mẹ của người dùng cũng sống ở Hà Nội.", kind="fact", subject="gia đình")
     assert proposals.embed_and_check().endswith("1 proposals flagged as possible updates")
@@ -465,8 +467,7 @@ def test_a_proposal_naming_another_place_than_its_counterpart_in_the_other_langu
 
     policies.set_write_policy("ask", actor=OWNER)
     hanoi = add_memory("User lives in Hanoi.", kind="fact", subject="home", user="owner")
-    for text in STORE:
-        add_memory(text, kind="fact", user="owner")
+    _add_store(kind="fact", user="owner")
     moved = _propose("Người dùng sống ở Huế.", kind="fact", subject="nơi ở")
     proposals.embed_and_check()
     moved.refresh_from_db()
@@ -475,29 +476,21 @@ def test_a_proposal_naming_another_place_than_its_counterpart_in_the_other_langu
 
 
 def test_the_doctor_finds_the_issues_contradictions_across_subjects(local):
-    from governance import doctor
-
     quit_coffee = add_memory("User does not drink coffee anymore.", kind="preference", subject="coffee", user="owner")
     coffee = add_memory("User drinks black coffee at 7am every day.", kind="preference", subject="drinks", user="owner")
     hanoi = add_memory("Người dùng sống ở Hà Nội.", kind="fact", subject="nơi ở", user="owner")
     danang = add_memory("Người dùng sống ở Đà Nẵng.", kind="fact", subject="thành phố", user="owner")
-    for text in STORE:
-        add_memory(text, kind="fact", user="lan")
-    vectors.build()
-    _duplicates, conflicts = doctor.find_duplicates_and_conflicts()
+    _add_store(kind="fact", user="lan")
+    _duplicates, conflicts = _doctor()
     assert sorted((quit_coffee.pk, coffee.pk)) in conflicts
     assert sorted((hanoi.pk, danang.pk)) in conflicts
 
 
 def test_the_doctor_finds_another_place_said_in_the_other_language(local):
-    from governance import doctor
-
     hanoi = add_memory("User lives in Hà Nội.", kind="fact", subject="home", user="owner")
     danang = add_memory("Người dùng sống ở Đà Nẵng.", kind="fact", subject="thành phố", user="owner")
-    for text in STORE:
-        add_memory(text, kind="fact", user="lan")
-    vectors.build()
-    duplicates, conflicts = doctor.find_duplicates_and_conflicts()
+    _add_store(kind="fact", user="lan")
+    duplicates, conflicts = _doctor()
     assert sorted((hanoi.pk, danang.pk)) in conflicts and not duplicates
 
 
@@ -506,8 +499,7 @@ def test_a_proposal_naming_something_else_in_place_of_its_closest_is_a_possible_
 
     policies.set_write_policy("ask", actor=OWNER)
     neovim = add_memory("User's main editor is Neovim.", kind="preference", subject="editor", user="owner")
-    for text in STORE:
-        add_memory(text, kind="preference", user="lan")
+    _add_store(kind="preference", user="lan")
     vectors.build()
     proposed = _propose("User uses VS Code as the main editor now.", kind="preference", subject="ide")
     unrelated = _propose("User's daughter is called Mai.", kind="preference", subject="family")
@@ -519,15 +511,11 @@ def test_a_proposal_naming_something_else_in_place_of_its_closest_is_a_possible_
 
 
 def test_the_doctor_finds_another_value_said_of_the_same_thing_across_kinds(local):
-    from governance import doctor
-
     march = add_memory("The family trip to Đà Lạt is planned for March 2027.", kind="fact", subject="trip")
     april = add_memory("The family's Da Lat trip is now in April 2027.", kind="event", subject="đà lạt")
     birthday = add_memory("Minh's birthday is August 12.", kind="fact", subject="minh")
-    for text in STORE:
-        add_memory(text, kind="fact")
-    vectors.build()
-    _duplicates, conflicts = doctor.find_duplicates_and_conflicts()
+    _add_store(kind="fact")
+    _duplicates, conflicts = _doctor()
     assert sorted((march.pk, april.pk)) in conflicts
     assert not any(birthday.pk in group for group in conflicts)
 
@@ -537,8 +525,7 @@ def test_a_proposal_giving_another_value_than_its_closest_is_a_possible_update(l
 
     policies.set_write_policy("ask", actor=OWNER)
     deadline = add_memory("Lan's thesis deadline is June 15, 2027.", kind="fact", subject="thesis", user="owner")
-    for text in STORE:
-        add_memory(text, kind="fact", user="owner")
+    _add_store(kind="fact", user="owner")
     vectors.build()
     moved = _propose("Lan's thesis is due on May 30, 2027.", kind="fact", subject="deadline")
     unrelated = _propose("Lan's thesis has 80 pages.", kind="fact", subject="length")

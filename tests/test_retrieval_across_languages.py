@@ -5,7 +5,7 @@ lexical backend looks those words up too. Every test runs on SQLite and on Postg
 import pytest
 
 from memories import lifecycle
-from memories.language.translation import MOST_UNITS, in_other_language
+from memories.language.translation import MOST_UNITS, MemoryWords, in_other_language
 from memories.models import Memory
 from memories.retrieval import build_context
 from memories.retrieval.finding import find
@@ -17,6 +17,10 @@ pytestmark = pytest.mark.django_db
 
 def remember(text):
     return add_memory(text).pk
+
+
+def _memory(text):
+    return MemoryWords(tokens(text))
 
 
 def found(query):
@@ -88,9 +92,9 @@ def test_names_are_carried_as_they_are_and_the_owner_words_are_not():
 def test_names_of_several_words_and_names_that_start_a_question():
     units = {unit.read_from: unit for unit in in_other_language("Who lives in Hanoi?")}
     assert ("hà", "nội") in units[("hanoi",)].spellings
-    assert units[("hanoi",)].found_in(tokens("Người dùng sống ở Hà Nội."))
+    assert units[("hanoi",)].found_in(_memory("Người dùng sống ở Hà Nội."))
     (hanoi,) = (unit for unit in in_other_language("Cà phê ở Hà Nội") if unit.read_from == ("ha", "noi"))
-    assert hanoi.found_in(tokens("Lan lives in Hanoi."))
+    assert hanoi.found_in(_memory("Lan lives in Hanoi."))
     # A question starting with a phrase the lexicon knows names nothing; one starting with a name does.
     assert all(not unit.typed for unit in in_other_language("Điện thoại của tôi là máy gì?"))
     assert [unit.read_from for unit in in_other_language("Minh làm nghề gì?") if unit.typed] == [("minh",)]
@@ -101,11 +105,11 @@ def test_names_of_several_words_and_names_that_start_a_question():
 
 def test_a_unit_is_found_by_its_stem_or_its_phrase():
     vegetarian = in_other_language("người dùng ăn chay")[0]
-    assert vegetarian.found_in(tokens("The user has been vegetarian since 2019."))
-    assert not vegetarian.found_in(tokens("The user likes vegetables."))
+    assert vegetarian.found_in(_memory("The user has been vegetarian since 2019."))
+    assert not vegetarian.found_in(_memory("The user likes vegetables."))
     (allergic,) = (unit for unit in in_other_language("is Hoa allergic?") if "allergic" in unit.meaning)
-    assert allergic.found_in(tokens("Hoa bị dị ứng tôm."))
-    assert allergic.found_in(tokens("Hoa bi di ung tom"))  # a memory typed without diacritics
+    assert allergic.found_in(_memory("Hoa bị dị ứng tôm."))
+    assert allergic.found_in(_memory("Hoa bi di ung tom"))  # a memory typed without diacritics
 
 
 def test_a_forgotten_memory_is_not_found_across_languages(owner_store):

@@ -467,12 +467,13 @@ def _negated(negations, text):
     if not negations:
         return False
     written = {word.lower() for word in re.findall(r"\w+", text)}
-    if all(fold(word) == word for word in written):
-        return True
-    other_words = {fold(word) for word in written if word not in _MARKED_NEGATIONS.values()}
+    folded = {fold(word) for word in written}
+    if folded == written:
+        return True  # typed without diacritics: "chua" may be "chưa"
+    # A negation counts as written with its diacritics, or when no written word folds into it (it stands
+    # for one: "đã bỏ" is "no longer").
     return any(
-        word not in _MARKED_NEGATIONS or _MARKED_NEGATIONS[word] in written or word not in other_words
-        for word in negations
+        word not in _MARKED_NEGATIONS or _MARKED_NEGATIONS[word] in written or word not in folded for word in negations
     )
 
 

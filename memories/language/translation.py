@@ -60,9 +60,9 @@ _LANGUAGES = frozenset(
 # A Vietnamese day or month is a capitalised number after "thứ" or "tháng": "thứ Hai", "tháng Tư"; a
 # language a capitalised word after "tiếng".
 _CALENDAR_BEFORE = frozenset({"thu", "thang", "tieng"})
-_HONORIFICS = frozenset("anh chi em ba ong co chu bac thay be".split())
 # As written, never a name, even capitalised where a sentence starts ("Chị Mai sống ở TP.HCM"); "Chi" is.
 _WRITTEN_HONORIFICS = frozenset("anh chị em bà ông cô chú bác thầy bé".split())
+_HONORIFICS = frozenset(fold(word) for word in _WRITTEN_HONORIFICS)
 # Currencies are the unit of an amount, which a paraphrase writes in words ("15 million VND" / "15 triệu").
 _CURRENCIES = frozenset("vnd usd eur jpy gbp sgd aud cad cny krw thb".split())
 _OWNER_WORDS = {"user": None, "owner": None, "nguoi": "dung", "chu": "nhan"}
@@ -569,13 +569,11 @@ class QueryUnit(NamedTuple):
     read_from: tuple
     typed: bool = False
 
-    def found_in(self, words):
-        """Whether a memory whose words are ``words`` (``MemoryWords``, or ``[(lower-case as written,
-        folded), …]``) spells this unit. An English word spells a stem when its stem is that stem. The
-        lexicon's Vietnamese words are compared with their diacritics ("chay" is not "chạy") unless the
-        memory has none and is no English text; a name as typed, with them when both sides have them ("Hue"
-        is "Huế")."""
-        memory = words if isinstance(words, MemoryWords) else MemoryWords(words)
+    def found_in(self, memory):
+        """Whether a memory (its ``MemoryWords``) spells this unit. An English word spells a stem when its
+        stem is that stem. The lexicon's Vietnamese words are compared with their diacritics ("chay" is not
+        "chạy") unless the memory has none and is no English text; a name as typed, with them when both
+        sides have them ("Hue" is "Huế")."""
         if self.english:
             return any(stem in memory.stems for (stem,) in self.spellings)
         if not memory.marked and not self.typed and memory.english:
