@@ -27,6 +27,7 @@ from memories import vectors
 from memories.language import embeddings
 from memories.language.folding import fold
 from memories.language.meaning import Variant, contradict, meaning, same_fact
+from memories.language.words import language_of
 from memories.language.translation import (
     OPPOSED,
     SAME,
@@ -187,6 +188,7 @@ def find_duplicates_and_conflicts(now=None):
         conflicts.extend(opposed)
     findings = _Findings(gathered, duplicates, conflicts)
     _across_languages_by_words(findings)
+    _negations_across_blocks(findings)
     if embeddings.enabled():
         _with_meaning(findings)
     duplicates, conflicts = findings.result()
@@ -201,11 +203,14 @@ class _Findings:
     other language): memories joined into groups, pairs that cannot both be true."""
 
     def __init__(self, gathered, duplicates, conflicts):
-        self.texts, self.kinds, self.groups = {}, {}, defaultdict(list)
-        for (user, kind, _subject, project), members in gathered.items():
+        self.texts, self.kinds, self.blocks = {}, {}, {}
+        self.groups, self.people = defaultdict(list), defaultdict(list)
+        for block, members in gathered.items():
+            user, kind, _subject, project = block
             for memory_id, text in members:
-                self.texts[memory_id], self.kinds[memory_id] = text, kind
+                self.texts[memory_id], self.kinds[memory_id], self.blocks[memory_id] = text, kind, block
                 self.groups[(user, kind, project)].append(memory_id)
+                self.people[(user, project)].append(memory_id)
         self.ids = sorted(self.texts)
         self.position = {memory_id: index for index, memory_id in enumerate(self.ids)}
         self.joined = _Groups(len(self.ids))
@@ -300,6 +305,31 @@ def _across_languages_by_words(findings):
                 findings.compare_across_languages(a, b, share)
 
 
+def _negations_across_blocks(findings):
+    """A memory and one that denies it, in one language, among all of a user's memories of a project
+    whatever their kind and subject (an agent files "User drinks a black coffee every morning" as a routine
+    and "User does not drink coffee anymore" as a preference), with or without embeddings: ``contradict``
+    on two of opposite polarity. The pairs looked at share a word that few of them have
+    (``POSTING_CAP``), as inside a block; pairs of one block were compared there."""
+    for members in findings.people.values():
+        postings = defaultdict(lambda: ([], []))
+        for memory_id in members:
+            variant = findings.variant(memory_id)
+            for word in variant.content:
+                postings[word][variant.negated].append(memory_id)
+        pairs = set()
+        for affirmed, denied in postings.values():
+            if affirmed and denied and len(affirmed) + len(denied) <= POSTING_CAP:
+                pairs.update((min(a, b), max(a, b)) for a in affirmed for b in denied)
+        for a, b in sorted(pairs):
+            if findings.blocks[a] == findings.blocks[b] or findings.together(a, b):
+                continue
+            if language_of(findings.texts[a]) == language_of(findings.texts[b]) and contradict(
+                findings.variant(a), findings.variant(b), False
+            ):
+                findings.opposed.append((a, b))
+
+
 def _with_meaning(findings):
     """With embeddings on, memories close in meaning are compared too, across the blocks of one user, kind
     and project: each memory with its ``MEANING_NEIGHBOURS`` closest. Words still decide, as inside a
@@ -311,10 +341,7 @@ def _with_meaning(findings):
         close_across = vectors.counterparts_within(list(findings.groups.values()), CLOSEST_ACROSS)
         # Among all of a user's memories of a project, whatever their kind: a memory must be the other's
         # closest among the owner's own.
-        people = defaultdict(list)
-        for (user, _kind, project), members in findings.groups.items():
-            people[(user, project)].extend(members)
-        people = list(people.values())
+        people = list(findings.people.values())
         close_values = vectors.counterparts_within(people, CLOSEST_ACROSS, across=False)
         close_values += vectors.counterparts_within(people, CLOSEST_ACROSS)
     except embeddings.Unavailable:

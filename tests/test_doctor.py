@@ -102,6 +102,39 @@ def test_contradictions_in_both_languages(db, frozen):
     )
 
 
+def test_a_denial_filed_under_another_kind_and_subject_is_a_contradiction(db, frozen):
+    # An agent files a habit as a routine and its end as a preference or a fact, no model needed.
+    coffee = pref("User drinks a black coffee at 7:30am every day.", subject="morning", kind="routine")
+    no_coffee = pref("User does not drink coffee anymore.", subject="coffee")
+    yoga = pref("Chị Thảo tập yoga lúc 6 giờ 30 sáng thứ Hai, thứ Tư.", subject="tập luyện", kind="routine")
+    no_yoga = pref("Chị Thảo đã nghỉ tập yoga.", subject="sức khỏe", kind="fact")
+    # Another verb for the same habit, and a denial in one clause of a text that says all the other says.
+    matcha = pref("Thảo has an iced matcha latte every afternoon around 3pm.", subject="drinks", kind="routine")
+    no_matcha = pref("Thảo no longer drinks matcha.", subject="matcha")
+    firebase = pref("The backend of Bếp Nhà is Firebase.", subject="backend", kind="project_context")
+    supabase = pref("Bếp Nhà moved its backend to Supabase and no longer uses Firebase.", subject="stack", kind="decision")
+    conflicts = doctor.analyze("conflicts").conflicts
+    for pair in ([coffee, no_coffee], [yoga, no_yoga], [matcha, no_matcha], [firebase, supabase]):
+        assert pair in conflicts
+
+
+def test_a_denial_of_something_narrower_or_of_another_persons_habit_is_no_contradiction(db, frozen):
+    pref("User likes coffee.", subject="drinks")
+    pref("User doesn't drink coffee after 2pm.", subject="drinks")
+    # "cay" (spicy) and "cây số" (kilometres) fold alike; eating is not running.
+    pref("Chị Thảo không ăn được cay.", subject="ăn cay")
+    pref("Sáng Chủ nhật nào chị Thảo cũng chạy 5 cây số.", subject="chạy bộ", kind="routine")
+    # A denial in one clause of a text that does not say what the other says.
+    pref("Người dùng muốn được gọi thẳng tên 'Thảo', không thêm 'chị'.", subject="xưng hô")
+    pref("Podcast của chị Thảo ra 2 tập mỗi tháng.", subject="podcast", kind="project_context")
+    pref("Lan drinks coffee every morning.", subject="coffee", kind="routine", user="lan")
+    pref("User does not drink coffee anymore.", subject="coffee")
+    # Retiring is not stopping: "nghỉ hưu" is no denial.
+    pref("Ông Hùng đã nghỉ hưu.", subject="công việc", kind="fact")
+    pref("Ông Hùng đã nghỉ hưu và vẫn đi bộ mỗi sáng.", subject="đi bộ", kind="routine")
+    assert doctor.analyze("conflicts").conflicts == []
+
+
 def test_a_contradiction_names_every_member_of_both_duplicate_groups(db, frozen):
     vietnamese = pref("User prefers Vietnamese.")
     vietnamese_again = pref("user prefers vietnamese")

@@ -262,6 +262,7 @@ def closest(text, candidates):
 _NEGATIONS = frozenset(["not", "never", "no", "none", "nobody", "nothing", "cannot", "khong", "chua", "chang"])
 # Chat Vietnamese writes "không" as "k", "ko" or "hok".
 VIETNAMESE_NEGATIONS = (_NEGATIONS - {"no"}) | {"k", "ko", "hok", "hong", "khg"}
+_ALL_NEGATIONS = _NEGATIONS | VIETNAMESE_NEGATIONS
 # The frame of a memory: verbs of wanting and saying, adverbs of habit and prepositions, in English and
 # folded Vietnamese. Changing them does not change which fact a memory states.
 _FRAME = frozenset(
@@ -354,6 +355,11 @@ _FRAME = frozenset(
         "gio",
     ]
 )
+# Verbs that say a habit is done, whatever the habit, in English and folded Vietnamese ("uống", "ăn",
+# "chơi", "đánh", "tập", "đi", "làm").
+DOING = frozenset(
+    """drink eat have has had take play do does go practice practise uong an choi danh tap di lam""".split()
+)
 # Folded phrases that name the same thing in both languages.
 _SYNONYMS = (
     (re.compile(r"\btieng viet\b|\bvietnamese\b"), " vietnamese "),
@@ -375,8 +381,9 @@ _SYNONYMS = (
     (re.compile(r"\bban than\b"), " best friend "),
     (re.compile(r"\bsu dung\b"), " use "),
     (re.compile(r"\bghet\b|\bhate[sd]?\b|\bdislike[sd]?\b"), " not like "),
-    # Having stopped is not doing any more: "quit coffee", "no longer drinks coffee", "đã bỏ cà phê".
-    (re.compile(r"\b(?:quit(?:s|ting)?|stopped|gave up|given up|no longer)\b"), " not "),
+    # Having stopped is not doing any more: "quit coffee", "no longer drinks coffee", "đã bỏ cà phê"; nor is
+    # a plan called off carried out: "cancelled the trip to Hanoi".
+    (re.compile(r"\b(?:quit(?:s|ting)?|stopped|gave up|given up|no longer|cancell?ed|called off)\b"), " not "),
 )
 # Vietnamese words read before folding, where their accents still tell them apart ("chó" is a dog, "cho"
 # means for; "tên" is a name, "ten" a number), into the English word the frame and the synonyms know.
@@ -386,6 +393,18 @@ _VIETNAMESE = {
     "bỏ hẳn": "không",
     "ngừng": "không",
     "không còn": "không",
+    "đã nghỉ": "không",
+    "nghỉ hẳn": "không",
+    "đã hủy": "không",
+    # Retiring is not stopping something: "Ông Hùng đã nghỉ hưu".
+    "nghỉ hưu": "retired",
+    "đã nghỉ hưu": "retired",
+    # Words of tense and aspect ("đã", "rồi": done; "cũng": also; "hẳn": for good) say when or how surely,
+    # not which fact, as "does" and "has" do in English; bare, they fold into other words ("đá" is ice).
+    "đã": "",
+    "rồi": "",
+    "cũng": "",
+    "hẳn": "",
     "tên": "named",
     "chó": "dog",
     "mẹ": "mother",
@@ -393,6 +412,8 @@ _VIETNAMESE = {
     "vợ": "wife",
     "chồng": "husband",
     "trà": "tea",
+    # Folded, "ăn" (eat) is the article "an" of the frame.
+    "ăn": "eat",
     "sống": "live",
 }
 _VIETNAMESE_WORDS = re.compile(
@@ -417,6 +438,7 @@ CHAT_WORDS = {
     "cn": "chu nhat",
 }
 _CHAT = re.compile(r"(?<![\w'’])(" + "|".join(sorted(CHAT_WORDS, key=len, reverse=True)) + r")(?![\w'’])")
+_BARE_EAT = re.compile(r"\ban\b")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _CONTRACTION = re.compile(r"n['’]t\b")
 _POSSESSIVE = re.compile(r"['’]s\b")
@@ -486,6 +508,8 @@ def meaning(text, subject="", kind=""):
     if vietnamese:
         # Chat writes the commonest words short: "ng dung" is "nguoi dung", "ko" is "khong".
         folded = _CHAT.sub(lambda match: CHAT_WORDS[match.group(1)], folded)
+        # Vietnamese has no article "an": typed bare, it is "ăn" (eat).
+        folded = _BARE_EAT.sub(" eat ", folded)
     for pattern, replacement in _SYNONYMS:
         folded = pattern.sub(replacement, folded)
     # The order keeps whose a thing is ("Lan's boss"); the words do not.
@@ -561,14 +585,42 @@ def same_fact(a, b):
     return same_order(_restricted(a.order, shared), _restricted(b.order, shared))
 
 
+def _clause_denials(variant):
+    """What each clause of a negated ``Variant`` that holds the negation denies ("moved its backend to
+    Supabase and no longer uses Firebase" denies Firebase)."""
+    clauses = _split(variant.order, JOINT)
+    if len(clauses) > 1:
+        for clause in clauses:
+            if _ALL_NEGATIONS.intersection(clause):
+                yield variant.content.intersection(_base(token) for token in clause)
+
+
 def contradict(a, b, has_subject):
     """``a`` and ``b`` (Variants of one user, kind and subject, not the same fact) cannot both be true."""
     if a.negated == b.negated and a.words == b.words:
         # The same words with the parties in other places: "Lan owes Minh" against "Minh owes Lan".
         return not same_order(a.order, b.order)
     if a.negated != b.negated:
-        smaller, larger = sorted((a.content, b.content), key=len)
-        return bool(smaller) and _contained(smaller, larger)
+        # What is denied is all said by the other: "does not drink coffee anymore" against "drinks a black
+        # coffee at 7:30am". A denial that says more ("no coffee after 2pm") denies less than "likes coffee".
+        negated, positive = (a, b) if a.negated else (b, a)
+        if negated.content and _contained(negated.content, positive.content):
+            return True
+        # A denial in one clause of a text that says all the other says ("Bếp Nhà moved its backend to
+        # Supabase and no longer uses Firebase" against "The backend of Bếp Nhà is Firebase").
+        if positive.content and _contained(positive.content, negated.content):
+            if any(denied and _contained(denied, positive.content) for denied in _clause_denials(negated)):
+                return True
+        # Which verb goes with a habit does not change the habit: "has an iced matcha every afternoon" and
+        # "no longer drinks matcha", "đánh cầu lông" and "ngừng chơi cầu lông"; the other must say it is
+        # done too ("không ăn được cay" is not "chạy 5 cây số").
+        done = negated.content - DOING
+        return (
+            bool(done)
+            and done != negated.content
+            and bool(positive.word_set & DOING)
+            and _contained(done, positive.content)
+        )
     words_a, words_b = a.word_set, b.word_set
     extra_a, extra_b = words_a - words_b, words_b - words_a
     # Each side needs a word of its own. Typos only pair words up, so a side with more than two words
