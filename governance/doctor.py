@@ -27,7 +27,6 @@ from memories import vectors
 from memories.language import embeddings
 from memories.language.folding import fold
 from memories.language.meaning import Variant, contradict, meaning, same_fact
-from memories.language.words import language_of
 from memories.language.translation import (
     OPPOSED,
     SAME,
@@ -40,6 +39,7 @@ from memories.language.translation import (
     values,
     values_instead,
 )
+from memories.language.words import language_of
 from memories.models import Memory, MemorySettings, Scope
 from memories.retrieval import prompt
 from memories.screening.venting import is_venting

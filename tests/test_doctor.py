@@ -112,7 +112,9 @@ def test_a_denial_filed_under_another_kind_and_subject_is_a_contradiction(db, fr
     matcha = pref("Thảo has an iced matcha latte every afternoon around 3pm.", subject="drinks", kind="routine")
     no_matcha = pref("Thảo no longer drinks matcha.", subject="matcha")
     firebase = pref("The backend of Bếp Nhà is Firebase.", subject="backend", kind="project_context")
-    supabase = pref("Bếp Nhà moved its backend to Supabase and no longer uses Firebase.", subject="stack", kind="decision")
+    supabase = pref(
+        "Bếp Nhà moved its backend to Supabase and no longer uses Firebase.", subject="stack", kind="decision"
+    )
     conflicts = doctor.analyze("conflicts").conflicts
     for pair in ([coffee, no_coffee], [yoga, no_yoga], [matcha, no_matcha], [firebase, supabase]):
         assert pair in conflicts
