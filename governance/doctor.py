@@ -10,8 +10,10 @@ Inside a block, memories with the same folded words in the same order share one 
 of variants come from an inverted index of their words, where a word shared by more than ``POSTING_CAP``
 variants (like "prefer" in a block of preferences) proposes no pairs. The work grows with the number of memories, not
 with its square. Whether a pair is the same fact or a contradiction is ``memories.language.meaning``'s
-to say, as it is for the write path. With embeddings on, each memory is also compared with its closest
-in meaning among those of its user, kind and project, whatever their subject (``_with_meaning``).
+to say, as it is for the write path. A memory and its denial are also looked for among all of a user's
+memories of a project, whatever their kind and subject (``_negations_across_blocks``). With embeddings on,
+each memory is also compared with its closest in meaning among those of its user, kind and project,
+whatever their subject (``_with_meaning``).
 """
 
 from collections import defaultdict

@@ -279,11 +279,11 @@ def test_a_possible_update_of_several_memories_names_them_all():
     first = add_memory("User prefers pnpm.", user="owner", subject="tools")
     second = add_memory("User prefers npm.", user="owner", subject="tools")
     answer = propose("User prefers yarn.", subject="tools")
-    assert f"says otherwise than memories {second.pk}, {first.pk} of the same subject" in answer.reason
+    assert f"says otherwise than memories {second.pk}, {first.pk}, so" in answer.reason
     assert answer.reason.endswith("may be meant to replace them, which is never approved automatically")
 
 
-def test_what_possible_updates_may_replace_is_read_in_one_statement(django_assert_num_queries):
+def test_what_possible_updates_may_replace_is_read_in_one_statement_and_one_a_denial(django_assert_num_queries):
     olds, news = [], []
     for subject, old, new in [
         ("tools", "User prefers pnpm.", "User prefers yarn."),
@@ -293,11 +293,47 @@ def test_what_possible_updates_may_replace_is_read_in_one_statement(django_asser
         olds.append(add_memory(old, user="owner", subject=subject))
         news.append(Memory.objects.get(pk=propose(new, subject=subject).id))
     plain = Memory.objects.get(pk=propose("User lives in Hanoi.", subject="home").id)
-    with django_assert_num_queries(1):
+    # The denial looks for what it denies under other kinds and subjects too.
+    with django_assert_num_queries(2):
         found = proposals.possible_updates([*news, plain])
     assert {new: [(r.pk, r.text) for r in rows] for new, rows in found.items()} == {
         new.pk: [(old.pk, old.text)] for new, old in zip(news, olds)
     }
+
+
+@pytest.mark.parametrize(
+    "original, denial",
+    [
+        ("User drinks a black coffee at 7:30am every day.", "User does not drink coffee anymore."),
+        ("Chị Thảo tập yoga lúc 6 giờ 30 sáng thứ Hai.", "Chị Thảo đã nghỉ tập yoga."),
+        ("Thảo plays badminton every Tuesday evening.", "Thảo has given up badminton."),
+    ],
+)
+def test_a_denial_of_a_memory_filed_under_another_kind_and_subject_is_a_possible_update(original, denial):
+    policies.set_write_policy("allow", actor=OWNER)
+    existing = add_memory(original, user="owner", kind="routine", subject="morning")
+    add_memory(original, user="lan", kind="routine", subject="morning")
+    answer = propose(denial, subject="habits")
+    assert (answer.status, answer.flags) == ("pending", ("possible_update",))
+    assert f"says otherwise than memory {existing.pk}, so" in answer.reason
+    memory = Memory.objects.get(pk=answer.id)
+    assert [(r.pk, r.text) for r in proposals.possible_updates([memory])[memory.pk]] == [(existing.pk, original)]
+
+
+@pytest.mark.parametrize(
+    "original, other",
+    [
+        ("User likes coffee.", "User doesn't drink coffee after 2pm."),  # narrower
+        ("User drinks a black coffee at 7:30am every day.", "User does not drink tea anymore."),
+        ("Sáng Chủ nhật nào chị Thảo cũng chạy 5 cây số.", "Chị Thảo không ăn được cay."),
+        ("User drinks a black coffee at 7:30am every day.", "User drinks coffee with milk now."),  # no denial
+    ],
+)
+def test_what_a_proposal_does_not_deny_under_another_kind_is_no_update(original, other):
+    policies.set_write_policy("allow", actor=OWNER)
+    add_memory(original, user="owner", kind="routine", subject="morning")
+    answer = propose(other, subject="drinks")
+    assert (answer.status, answer.flags) == ("approved", ())
 
 
 def test_a_possible_update_keeps_its_poisoning_flags():

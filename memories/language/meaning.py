@@ -21,7 +21,8 @@ words, with the words both have in an order that says the same. The seed's "User
 "User wants Vietnamese-first." and "Always answer in Vietnamese with diacritics." all hold "vietnamese":
 one fact.
 
-**A contradiction**: one is the negation of the other, the same words with the parties in other places
+**A contradiction**: one denies all the other says (with any verb of doing a habit, or in one clause of a
+text that says all the other says; not something narrower), the same words with the parties in other places
 ("Lan owes Minh" and "Minh owes Lan"), or both keep the same frame and each puts one or two words of its
 own in the same slot: "prefers pnpm" and "prefers npm", "before 9am" and "before 10am", "thích cà phê"
 and "không thích cà phê".
@@ -357,7 +358,7 @@ _FRAME = frozenset(
 )
 # Verbs that say a habit is done, whatever the habit, in English and folded Vietnamese ("uống", "ăn",
 # "chơi", "đánh", "tập", "đi", "làm").
-DOING = frozenset(
+_DOING = frozenset(
     """drink eat have has had take play do does go practice practise uong an choi danh tap di lam""".split()
 )
 # Folded phrases that name the same thing in both languages.
@@ -614,11 +615,11 @@ def contradict(a, b, has_subject):
         # Which verb goes with a habit does not change the habit: "has an iced matcha every afternoon" and
         # "no longer drinks matcha", "đánh cầu lông" and "ngừng chơi cầu lông"; the other must say it is
         # done too ("không ăn được cay" is not "chạy 5 cây số").
-        done = negated.content - DOING
+        done = negated.content - _DOING
         return (
             bool(done)
             and done != negated.content
-            and bool(positive.word_set & DOING)
+            and bool(positive.word_set & _DOING)
             and _contained(done, positive.content)
         )
     words_a, words_b = a.word_set, b.word_set
@@ -645,6 +646,16 @@ def contradict(a, b, has_subject):
 @functools.lru_cache(maxsize=4096)
 def _variant(text, subject, kind):
     return Variant(*meaning(text, subject, kind))
+
+
+def denied_words(text, kind=""):
+    """The words, folded as written, that a memory ``text`` denies holds (all of them, but for a verb of doing
+    it: ``contradict``), as search needs them to find it: ("drink", "coffee") for "User does not drink coffee
+    anymore"; empty when ``text`` denies nothing, or names it only in words read as others ("cà phê")."""
+    found = _variant(text, "", kind)
+    if not found.negated:
+        return ()
+    return tuple(word for word in words(text) if word in found.content and word not in _DOING)
 
 
 def contradicted(text, others, subject="", kind=""):

@@ -30,7 +30,7 @@ from django.utils.translation import gettext_lazy
 
 from memories import lifecycle, vectors
 from memories.language import characters, embeddings
-from memories.language.meaning import closest, contradicted, same_memory
+from memories.language.meaning import closest, contradicted, denied_words, same_memory
 from memories.language.translation import OPPOSED, across_languages, another_value, names_instead
 from memories.language.words import language_of
 from memories.lifecycle import (
@@ -49,7 +49,7 @@ from memories.rows import among
 from memories.screening import secrets
 from memories.screening.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
 from memories.screening.venting import VENTING, is_venting
-from memories.search import LIVE_CONDITION
+from memories.search import LIVE_CONDITION, matching
 
 APPROVED = "approved"
 PENDING = "pending"
@@ -308,9 +308,11 @@ def same_words(text, alike):
 
 def flags_of(fields, alike):
     """A new memory's flags (each keeps it for the owner's review) and the ids of the live memories of
-    its subject (``alike``) it says otherwise than."""
+    its subject (``alike``) it says otherwise than, and of those of its user it denies whatever their kind
+    and subject (``denied_elsewhere``)."""
     flags = flags_for(fields["text"], fields["source_kind"])
     replaces = contradicted(fields["text"], alike, fields["subject"], fields["kind"])
+    replaces += list(denied_elsewhere(fields["user"], fields["kind"], fields["subject"], fields["text"]))
     if replaces:
         flags.append(POSSIBLE_UPDATE)
     return flags, replaces
@@ -352,11 +354,24 @@ def same_subjects(blocks):
 _BLOCKS_PER_STATEMENT = 200
 
 
+def denied_elsewhere(user, kind, subject, text):
+    """``{id: text}``: the live memories of ``user`` under another kind or subject that ``text`` denies
+    (``contradict``): "User does not drink coffee anymore", proposed as a preference, against "User drinks
+    a black coffee at 7:30am every day", filed as a routine. Only a denial looks: the full-text index
+    finds the memories holding every word it denies (``denied_words``), the ``CANDIDATES`` newest of them."""
+    terms = denied_words(text, kind)
+    if not terms:
+        return {}
+    live = Memory.objects.live().filter(user=user).exclude(kind=kind, subject=subject)
+    found = dict(matching(live, " ".join(terms)).order_by("-pk").values_list("pk", "text")[:CANDIDATES])
+    return {pk: found[pk] for pk in contradicted(text, found, "", kind)}
+
+
 def _possible_update(memory_ids):
     listed = ", ".join(map(str, memory_ids))
     if len(memory_ids) == 1:
-        return f"it says otherwise than memory {listed} of the same subject, so it may be meant to replace it"
-    return f"it says otherwise than memories {listed} of the same subject, so it may be meant to replace them"
+        return f"it says otherwise than memory {listed}, so it may be meant to replace it"
+    return f"it says otherwise than memories {listed}, so it may be meant to replace them"
 
 
 @dataclass(frozen=True)
@@ -399,6 +414,9 @@ def possible_updates(proposals):
         close = {pk: text for pk, text in meaning_alike(memory).items() if pk not in texts}
         texts = {**texts, **close}
         ids += [pk for pk in contradicted(memory.text, close, "", memory.kind) if pk not in ids]
+        denied = denied_elsewhere(memory.user, memory.kind, memory.subject, memory.text)
+        texts.update(denied)
+        ids += [pk for pk in denied if pk not in ids]
         opposed = {pk: text for pk, text in opposed_counterpart(memory).items() if pk not in ids}
         texts.update(opposed)
         ids += list(opposed)
