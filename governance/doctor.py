@@ -41,7 +41,7 @@ from memories.language.translation import (
     values,
     values_instead,
 )
-from memories.language.words import language_of
+from memories.language.words import language_of, words
 from memories.models import Memory, MemorySettings, Scope
 from memories.retrieval import prompt
 from memories.screening.venting import is_venting
@@ -110,10 +110,17 @@ class _Groups:
         return list(groups.values())
 
 
-def _variants(rows, subject, kind):
+def _variants(rows, subject, kind, meanings):
+    """The block's variants. ``meanings`` keeps each memory's ``meaning`` without its subject's words (a run
+    compares memories across subjects too); the subject's own words are taken out here."""
+    own = frozenset(words(subject.replace("_", " ")))
     by_meaning = {}
     for memory_id, text in rows:
-        found = meaning(text, subject, kind)
+        if memory_id not in meanings:
+            meanings[memory_id] = meaning(text, "", kind)
+        found = meanings[memory_id]
+        if own:
+            found = found._replace(content=found.content - own)
         by_meaning.setdefault((found.order, found.negated), (found, []))[1].append(memory_id)
     return [Variant(*found, ids=tuple(ids)) for found, ids in by_meaning.values()]
 
@@ -131,9 +138,10 @@ def _candidate_pairs(variants):
     return sorted(pairs)
 
 
-def block_findings(rows, subject="", kind=""):
-    """Duplicate groups and contradicting pairs among ``rows`` (``(id, text)``) of one block."""
-    variants = _variants(rows, subject, kind)
+def block_findings(rows, subject="", kind="", meanings=None):
+    """Duplicate groups and contradicting pairs among ``rows`` (``(id, text)``) of one block; ``meanings``
+    keeps what each memory means for the rest of the run (``_variants``)."""
+    variants = _variants(rows, subject, kind, {} if meanings is None else meanings)
     texts = dict(rows)
     groups = _Groups(len(variants))
     opposed = []
@@ -183,12 +191,12 @@ def find_duplicates_and_conflicts(now=None):
     gathered = defaultdict(list)
     for key, members in _blocks(now):
         gathered[key].extend(members)
-    duplicates, conflicts = [], []
+    duplicates, conflicts, meanings = [], [], {}
     for (_user, kind, subject, _project), members in gathered.items():
-        found, opposed = block_findings(members, subject, kind)
+        found, opposed = block_findings(members, subject, kind, meanings)
         duplicates.extend(found)
         conflicts.extend(opposed)
-    findings = _Findings(gathered, duplicates, conflicts)
+    findings = _Findings(gathered, duplicates, conflicts, meanings)
     _across_languages_by_words(findings)
     _negations_across_blocks(findings)
     if embeddings.enabled():
@@ -204,7 +212,7 @@ class _Findings:
     user, kind and project adds to them (an agent gives the same fact other subject slugs, often in the
     other language): memories joined into groups, pairs that cannot both be true."""
 
-    def __init__(self, gathered, duplicates, conflicts):
+    def __init__(self, gathered, duplicates, conflicts, meanings):
         self.texts, self.kinds, self.blocks = {}, {}, {}
         self.groups, self.people = defaultdict(list), defaultdict(list)
         for block, members in gathered.items():
@@ -221,14 +229,15 @@ class _Findings:
                 self.join(a, b)
         self.conflicts = conflicts
         self.opposed = []
-        # A memory is in about twenty pairs: what it means, its language and its words looked up in the
-        # lexicon are worked out once a run (and not kept after it).
+        # A memory is in about twenty pairs: what it means (worked out by the blocks), its language and its
+        # words looked up in the lexicon are worked out once a run (and not kept after it).
+        self.meanings = meanings
         self._variants, self._words, self._values = {}, {}, {}
 
     def variant(self, memory_id):
-        """What a memory means (``meaning``, without its subject's words), as ``same_fact`` compares it."""
+        """What a memory means (``meaning``, with its subject's words), as ``same_fact`` compares it."""
         if memory_id not in self._variants:
-            self._variants[memory_id] = Variant(*meaning(self.texts[memory_id], "", self.kinds[memory_id]))
+            self._variants[memory_id] = Variant(*self.meanings[memory_id])
         return self._variants[memory_id]
 
     def words(self, memory_id):

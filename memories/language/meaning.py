@@ -413,8 +413,8 @@ _VIETNAMESE = {
     "vợ": "wife",
     "chồng": "husband",
     "trà": "tea",
-    # Folded, "ăn" (eat) is the article "an" of the frame.
-    "ăn": "eat",
+    # A unit, not a tree ("cây") or spicy ("cay"): "chạy 5 cây số" is "runs 5 km".
+    "cây số": "km",
     "sống": "live",
 }
 _VIETNAMESE_WORDS = re.compile(
@@ -439,7 +439,6 @@ CHAT_WORDS = {
     "cn": "chu nhat",
 }
 _CHAT = re.compile(r"(?<![\w'’])(" + "|".join(sorted(CHAT_WORDS, key=len, reverse=True)) + r")(?![\w'’])")
-_BARE_EAT = re.compile(r"\ban\b")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _CONTRACTION = re.compile(r"n['’]t\b")
 _POSSESSIVE = re.compile(r"['’]s\b")
@@ -509,8 +508,6 @@ def meaning(text, subject="", kind=""):
     if vietnamese:
         # Chat writes the commonest words short: "ng dung" is "nguoi dung", "ko" is "khong".
         folded = _CHAT.sub(lambda match: CHAT_WORDS[match.group(1)], folded)
-        # Vietnamese has no article "an": typed bare, it is "ăn" (eat).
-        folded = _BARE_EAT.sub(" eat ", folded)
     for pattern, replacement in _SYNONYMS:
         folded = pattern.sub(replacement, folded)
     # The order keeps whose a thing is ("Lan's boss"); the words do not.
