@@ -320,14 +320,17 @@ def _negations_across_blocks(findings):
     """A memory and one that denies it, in one language, among all of a user's memories of a project
     whatever their kind and subject (an agent files "User drinks a black coffee every morning" as a routine
     and "User does not drink coffee anymore" as a preference), with or without embeddings: ``contradict``
-    on two of opposite polarity. The pairs looked at share a word that few of them have
+    on a denial, or a choice of one thing instead of another, and a memory that does neither. The pairs
+    looked at share a word that few of them have
     (``POSTING_CAP``), as inside a block; pairs of one block were compared there."""
     for members in findings.people.values():
         postings = defaultdict(lambda: ([], []))
         for memory_id in members:
             variant = findings.variant(memory_id)
+            # What a memory chooses instead of something denies that thing ("Bali instead of Hokkaido").
+            denies = variant.negated or bool(variant.instead)
             for word in variant.content:
-                postings[word][variant.negated].append(memory_id)
+                postings[word][denies].append(memory_id)
         pairs = set()
         for affirmed, denied in postings.values():
             if affirmed and denied and len(affirmed) + len(denied) <= POSTING_CAP:

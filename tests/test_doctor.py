@@ -120,6 +120,23 @@ def test_a_denial_filed_under_another_kind_and_subject_is_a_contradiction(db, fr
         assert pair in conflicts
 
 
+def test_a_thing_named_and_denied_or_chosen_against_is_a_contradiction(db, frozen):
+    figma = pref("Chị Thảo thiết kế UI bằng Figma.", subject="công cụ")
+    sketch = pref("Chị Thảo đã chuyển hẳn sang Sketch, không dùng Figma nữa.", subject="thiết kế", kind="decision")
+    hokkaido = pref("Tuần trăng mật của chị Thảo và anh Khoa là ở Hokkaido.", subject="trăng mật", kind="decision")
+    bali = pref("Chị Thảo với anh Khoa đổi ý, đi Bali hưởng tuần trăng mật thay vì Hokkaido.", subject="du lịch")
+    conflicts = doctor.analyze("conflicts").conflicts
+    assert [figma, sketch] in conflicts and [hokkaido, bali] in conflicts
+
+
+def test_what_is_preferred_rather_than_another_is_no_denial(db, frozen):
+    zalo = pref("User prefers Zalo.", subject="channel")
+    rather = pref("Prefers messages on Zalo rather than email.", subject="channel")
+    pref("User reads email every morning.", subject="email", kind="routine")
+    report = doctor.analyze()
+    assert report.duplicates == [[zalo, rather]] and report.conflicts == []
+
+
 def test_a_denial_of_something_narrower_or_of_another_persons_habit_is_no_contradiction(db, frozen):
     pref("User likes coffee.", subject="drinks")
     pref("User doesn't drink coffee after 2pm.", subject="drinks")

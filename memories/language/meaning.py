@@ -452,6 +452,8 @@ class Meaning(NamedTuple):
     content: frozenset
     negated: bool
     folded: str
+    named: frozenset = frozenset()
+    instead: frozenset = frozenset()
 
     @property
     def order(self):
@@ -468,6 +470,8 @@ class Variant:
     content: frozenset
     negated: bool
     folded: str = ""
+    named: frozenset = frozenset()
+    instead: frozenset = frozenset()
     ids: tuple = ()
 
     @functools.cached_property
@@ -499,6 +503,25 @@ def _negated(negations, text):
     )
 
 
+# What is chosen in place of something else, to the end of its clause: "Bali instead of Hokkaido".
+_INSTEAD = re.compile(r"\b(?:instead of|rather than|thay vi)\b([^,;.!?]*)")
+_WRITTEN_WORD = re.compile(r"[^\W\d_]+")
+_SENTENCE_END = re.compile(r"[.!?;:\n]")
+
+
+def _named_words(text):
+    """The folded words of ``text`` that name someone or something: capitalised inside a sentence, or in
+    capitals or with a capital inside wherever they are ("VS", "LaTeX", "VSCode")."""
+    named, previous_end = set(), None
+    for match in _WRITTEN_WORD.finditer(text):
+        word = match.group()
+        first = previous_end is None or bool(_SENTENCE_END.search(text[previous_end : match.start()]))
+        if len(word) > 1 and (word[0].isupper() and not first or word.isupper() or any(c.isupper() for c in word[1:])):
+            named.add(fold(word))
+        previous_end = match.end()
+    return frozenset(named)
+
+
 def meaning(text, subject="", kind=""):
     """The ``Meaning`` of a memory of this subject and kind."""
     vietnamese = language_of(text) == VIETNAMESE
@@ -519,7 +542,10 @@ def meaning(text, subject="", kind=""):
     # is a negated fact.
     negated = _negated([word for word in all_words if word in negations], written)
     content = frozenset(w for w in all_words if w not in _FRAME and w not in negations and w not in own)
-    return Meaning(tuple(all_words), content, negated, folded)
+    instead = frozenset(
+        word for match in _INSTEAD.finditer(folded) for word in words(match.group(1)) if word in content
+    )
+    return Meaning(tuple(all_words), content, negated, folded, _named_words(written), instead)
 
 
 def _typo_partner(word, others):
@@ -593,8 +619,19 @@ def _clause_denials(variant):
                 yield variant.content.intersection(_base(token) for token in clause)
 
 
+def _chosen_instead(a, b):
+    """``a`` chooses something in place of a thing it names that ``b`` says, and the two say more alike: "Chị
+    Thảo đổi ý, đi Bali hưởng tuần trăng mật thay vì Hokkaido" / "Tuần trăng mật của chị Thảo là ở
+    Hokkaido"."""
+    return bool(
+        a.instead & a.named and _contained(a.instead, b.content) and (a.content - a.instead) & b.content
+    ) and not b.instead
+
+
 def contradict(a, b, has_subject):
     """``a`` and ``b`` (Variants of one user, kind and subject, not the same fact) cannot both be true."""
+    if _chosen_instead(a, b) or _chosen_instead(b, a):
+        return True
     if a.negated == b.negated and a.words == b.words:
         # The same words with the parties in other places: "Lan owes Minh" against "Minh owes Lan".
         return not same_order(a.order, b.order)
@@ -604,10 +641,15 @@ def contradict(a, b, has_subject):
         negated, positive = (a, b) if a.negated else (b, a)
         if negated.content and _contained(negated.content, positive.content):
             return True
-        # A denial in one clause of a text that says all the other says ("Bếp Nhà moved its backend to
-        # Supabase and no longer uses Firebase" against "The backend of Bếp Nhà is Firebase").
-        if positive.content and _contained(positive.content, negated.content):
-            if any(denied and _contained(denied, positive.content) for denied in _clause_denials(negated)):
+        # A denial in one clause ("Bếp Nhà moved its backend to Supabase and no longer uses Firebase"), of
+        # what the other says, in a text that says all the other says ("The backend of Bếp Nhà is
+        # Firebase"), or of a thing it names when the two say more alike ("Chị Thảo thiết kế UI bằng Figma"
+        # / "Chị Thảo đã chuyển hẳn sang Sketch, không dùng Figma nữa").
+        covers = bool(positive.content) and _contained(positive.content, negated.content)
+        for denied in _clause_denials(negated):
+            if not (denied and _contained(denied, positive.content)):
+                continue
+            if covers or (denied & negated.named and (negated.content - denied) & positive.content):
                 return True
         # Which verb goes with a habit does not change the habit: "has an iced matcha every afternoon" and
         # "no longer drinks matcha", "đánh cầu lông" and "ngừng chơi cầu lông"; the other must say it is
