@@ -307,6 +307,10 @@ def test_what_possible_updates_may_replace_is_read_in_one_statement_and_one_a_de
         ("User drinks a black coffee at 7:30am every day.", "User does not drink coffee anymore."),
         ("Chị Thảo tập yoga lúc 6 giờ 30 sáng thứ Hai.", "Chị Thảo đã nghỉ tập yoga."),
         ("Thảo plays badminton every Tuesday evening.", "Thảo has given up badminton."),
+        (
+            "Tuần trăng mật của chị Thảo là ở Hokkaido.",
+            "Chị Thảo đổi ý, đi Bali hưởng tuần trăng mật thay vì Hokkaido.",
+        ),
     ],
 )
 def test_a_denial_of_a_memory_filed_under_another_kind_and_subject_is_a_possible_update(original, denial):

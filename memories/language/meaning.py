@@ -623,9 +623,10 @@ def _chosen_instead(a, b):
     """``a`` chooses something in place of a thing it names that ``b`` says, and the two say more alike: "Chị
     Thảo đổi ý, đi Bali hưởng tuần trăng mật thay vì Hokkaido" / "Tuần trăng mật của chị Thảo là ở
     Hokkaido"."""
-    return bool(
-        a.instead & a.named and _contained(a.instead, b.content) and (a.content - a.instead) & b.content
-    ) and not b.instead
+    return (
+        bool(a.instead & a.named and _contained(a.instead, b.content) and (a.content - a.instead) & b.content)
+        and not b.instead
+    )
 
 
 def contradict(a, b, has_subject):
@@ -690,8 +691,12 @@ def _variant(text, subject, kind):
 def denied_words(text, kind=""):
     """The words, folded as written, that a memory ``text`` denies holds (all of them, but for a verb of doing
     it: ``contradict``), as search needs them to find it: ("drink", "coffee") for "User does not drink coffee
-    anymore"; empty when ``text`` denies nothing, or names it only in words read as others ("cà phê")."""
+    anymore", ("hokkaido",) for "Bali instead of Hokkaido"; empty when ``text`` denies nothing, or names it
+    only in words read as others ("cà phê")."""
     found = _variant(text, "", kind)
+    if found.instead:
+        # "Bali instead of Hokkaido" denies Hokkaido.
+        return tuple(word for word in words(text) if word in found.instead)
     if not found.negated:
         return ()
     return tuple(word for word in words(text) if word in found.content and word not in _DOING)
