@@ -357,8 +357,9 @@ _BLOCKS_PER_STATEMENT = 200
 def denied_elsewhere(user, kind, subject, text):
     """``{id: text}``: the live memories of ``user`` under another kind or subject that ``text`` denies
     (``contradict``): "User does not drink coffee anymore", proposed as a preference, against "User drinks
-    a black coffee at 7:30am every day", filed as a routine. Only a denial (or a choice of one thing instead of another) looks: the full-text index
-    finds the memories holding every word it denies (``denied_words``), the ``CANDIDATES`` newest of them."""
+    a black coffee at 7:30am every day", filed as a routine. Only a denial, or a choice of one thing
+    instead of another, looks: the full-text index finds the memories holding every word it denies
+    (``denied_words``), the ``CANDIDATES`` newest of them."""
     terms = denied_words(text, kind)
     if not terms:
         return {}
