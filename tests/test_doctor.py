@@ -129,6 +129,22 @@ def test_a_thing_named_and_denied_or_chosen_against_is_a_contradiction(db, froze
     assert [figma, sketch] in conflicts and [hokkaido, bali] in conflicts
 
 
+def test_leaving_a_named_thing_for_another_or_moving_elsewhere_is_a_contradiction(db, frozen):
+    neovim = pref("Neovim is the main editor.", subject="editor")
+    vscode = pref("User switched from Neovim to VS Code.", subject="editor")
+    proxmox = pref("Homelab của anh Huy chạy Proxmox VE.", subject="homelab", kind="project_context")
+    unraid = pref("Anh Huy đã thay Proxmox bằng Unraid cho homelab.", subject="homelab", kind="project_context")
+    hanoi = pref("Vy sống ở Hà Nội.", subject="home", kind="fact")
+    saigon = pref("Vy đã chuyển vào Sài Gòn.", subject="home", kind="fact")
+    danang = pref("User lives in Đà Nẵng.", subject="city", kind="fact")
+    moved = pref("User moved to Đà Nẵng.", subject="city", kind="fact")
+    report = doctor.analyze()
+    for pair in ([neovim, vscode], [proxmox, unraid], [hanoi, saigon]):
+        assert pair in report.conflicts
+    # Having moved there is living there; a launch moved to April is no move of home.
+    assert [danang, moved] in report.duplicates
+
+
 def test_what_is_preferred_rather_than_another_is_no_denial(db, frozen):
     zalo = pref("User prefers Zalo.", subject="channel")
     rather = pref("Prefers messages on Zalo rather than email.", subject="channel")

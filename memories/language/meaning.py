@@ -503,8 +503,35 @@ def _negated(negations, text):
     )
 
 
+# Having moved to a place (a capitalised name, not a month or a day) is living there: "Khoa has moved to
+# Đà Nẵng", "Vy đã chuyển vào Sài Gòn".
+_PLACE_FOLLOWS = (
+    r"(?=[A-ZĐ])(?!(?:January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)"
+)
+_MOVED = re.compile(r"\b(?:(?:[Hh]as|[Hh]ave|[Hh]ad) )?(?:[Mm]oved|[Rr]elocated) to " + _PLACE_FOLLOWS)
+_MOVED_VIETNAMESE = re.compile(
+    r"(?<!\w)(?:[Đđ]ã )?(?:[Cc]huyển|[Dd]ọn)(?: nhà)? (?:vào|ra|đến|tới|về|lên|xuống) (?=[A-ZĐ])"
+)
 # What is chosen in place of something else, to the end of its clause: "Bali instead of Hokkaido".
-_INSTEAD = re.compile(r"\b(?:instead of|rather than|thay vi)\b([^,;.!?]*)")
+# Having moved to a place (a capitalised name, not a month or a day) is living there: "Khoa has moved to
+# Đà Nẵng", "Vy đã chuyển vào Sài Gòn".
+_PLACE_FOLLOWS = (
+    r"(?=[A-ZĐ])(?!(?:January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)"
+)
+_MOVED = re.compile(r"\b(?:(?:[Hh]as|[Hh]ave|[Hh]ad) )?(?:[Mm]oved|[Rr]elocated) to " + _PLACE_FOLLOWS)
+_MOVED_VIETNAMESE = re.compile(
+    r"(?<!\w)(?:[Đđ]ã )?(?:[Cc]huyển|[Dd]ọn)(?: nhà)? (?:vào|ra|đến|tới|về|lên|xuống) (?=[A-ZĐ])"
+)
+# What is chosen in place of something else, to the end of its clause: "Bali instead of Hokkaido"; what was
+# left for something else: "switched from Neovim to VS Code", "thay Proxmox bằng Unraid".
+_INSTEAD = re.compile(
+    r"\b(?:instead of|rather than|thay vi)\b([^,;.!?]*)"
+    r"|\b(?:switch(?:ed|es)?|mov(?:ed|es)|chang(?:ed|es)|migrat(?:ed|es)|chuyen) (?:\w+ )?(?:from|tu) "
+    r"([^,;.!?]*?) (?:to|sang)\b"
+    r"|\b(?:replac(?:ed|es)|thay(?! vi)) ([^,;.!?]*?) (?:with|by|bang)\b"
+)
 _WRITTEN_WORD = re.compile(r"[^\W\d_]+")
 _SENTENCE_END = re.compile(r"[.!?;:\n]")
 
@@ -526,6 +553,7 @@ def meaning(text, subject="", kind=""):
     """The ``Meaning`` of a memory of this subject and kind."""
     vietnamese = language_of(text) == VIETNAMESE
     written = text
+    text = _MOVED_VIETNAMESE.sub(" sống ở ", _MOVED.sub(" lives in ", text))
     text = _VIETNAMESE_WORDS.sub(lambda match: f" {_VIETNAMESE[match.group(1).lower()]} ", text)
     folded = _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
     if vietnamese:
@@ -543,7 +571,10 @@ def meaning(text, subject="", kind=""):
     negated = _negated([word for word in all_words if word in negations], written)
     content = frozenset(w for w in all_words if w not in _FRAME and w not in negations and w not in own)
     instead = frozenset(
-        word for match in _INSTEAD.finditer(folded) for word in words(match.group(1)) if word in content
+        word
+        for match in _INSTEAD.finditer(folded)
+        for word in words(next(group for group in match.groups() if group is not None))
+        if word in content
     )
     return Meaning(tuple(all_words), content, negated, folded, _named_words(written), instead)
 
@@ -619,19 +650,21 @@ def _clause_denials(variant):
                 yield variant.content.intersection(_base(token) for token in clause)
 
 
-def _chosen_instead(a, b):
-    """``a`` chooses something in place of a thing it names that ``b`` says, and the two say more alike: "Chị
-    Thảo đổi ý, đi Bali hưởng tuần trăng mật thay vì Hokkaido" / "Tuần trăng mật của chị Thảo là ở
-    Hokkaido"."""
-    return (
-        bool(a.instead & a.named and _contained(a.instead, b.content) and (a.content - a.instead) & b.content)
+def _chosen_instead(a, b, has_subject):
+    """``a`` chooses something in place of a thing it names that ``b`` says, of one subject or saying more
+    alike: "Chị Thảo đổi ý, đi Bali hưởng tuần trăng mật thay vì Hokkaido" / "Tuần trăng mật của chị Thảo
+    là ở Hokkaido"; "User switched from Neovim to VS Code" / "Neovim is the main editor"."""
+    return bool(
+        a.instead & a.named
+        and _contained(a.instead, b.content)
+        and (has_subject or (a.content - a.instead) & b.content)
         and not b.instead
     )
 
 
 def contradict(a, b, has_subject):
     """``a`` and ``b`` (Variants of one user, kind and subject, not the same fact) cannot both be true."""
-    if _chosen_instead(a, b) or _chosen_instead(b, a):
+    if _chosen_instead(a, b, has_subject) or _chosen_instead(b, a, has_subject):
         return True
     if a.negated == b.negated and a.words == b.words:
         # The same words with the parties in other places: "Lan owes Minh" against "Minh owes Lan".
