@@ -28,7 +28,7 @@ from django.utils.translation import gettext_noop
 from memories import vectors
 from memories.language import embeddings
 from memories.language.folding import fold
-from memories.language.meaning import Variant, contradict, meaning, same_fact
+from memories.language.meaning import Variant, contradict, meaning, same_fact, says_changed
 from memories.language.translation import (
     OPPOSED,
     SAME,
@@ -36,6 +36,7 @@ from memories.language.translation import (
     another_value,
     details_agree,
     lexicon_words,
+    names_instead,
     one_name_instead,
     share_between,
     values,
@@ -257,6 +258,12 @@ class _Findings:
         values kept once a run settle at once."""
         return values_instead(self.values(a), self.values(b)) and another_value(self.texts[a], self.texts[b])
 
+    def changed_names(self, a, b):
+        """One of two memories says what it states is new and each names something the other does not:
+        "User uses VS Code now" / "Neovim is the main editor"."""
+        text_a, text_b = self.texts[a], self.texts[b]
+        return (says_changed(text_a) or says_changed(text_b)) and names_instead(text_a, text_b)
+
     def share(self, a, b):
         """``translated_share`` of two memories."""
         return share_between(self.words(a), self.words(b))
@@ -388,7 +395,9 @@ def _with_meaning(findings):
     # is June 15" / "Lan's thesis is due on May 30" (the margin chosen on the blind open sets, where 1.02
     # found 4 more and 2 more false ones).
     for a, b, margin, _counterparts in close_values:
-        if margin >= vectors.COUNTERPART_MARGIN and not findings.together(a, b) and findings.another_value(a, b):
+        if margin < vectors.COUNTERPART_MARGIN or findings.together(a, b):
+            continue
+        if findings.another_value(a, b) or findings.changed_names(a, b):
             findings.opposed.append((a, b))
 
 

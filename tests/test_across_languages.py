@@ -11,6 +11,7 @@ from memories.language.translation import (
     another_value,
     details_agree,
     names_agree,
+    names_instead,
     translated_share,
 )
 from memories.language.translation import (
@@ -83,6 +84,15 @@ def test_a_word_that_folds_into_a_negation_is_none_where_diacritics_are_typed():
     assert meaning("anh huy chua an sang").negated
     tofu = "Anh Huy rất thích món đậu hũ sốt cà chua."
     assert across_languages(tofu, "User really likes tofu in tomato sauce.") == SAME
+
+
+def test_a_word_english_does_not_have_starting_a_sentence_is_a_name():
+    assert names_instead("User uses VS Code now.", "Neovim is the main editor.")
+    assert names_agree("Tuấn is the user's younger brother.", "Tuấn là em trai của anh Huy.")
+    # An English word, a title or a Vietnamese word starting a sentence is no name.
+    assert not names_instead("Budget for the laptop is 15 million VND.", "Budget for the phone is 10 million VND.")
+    assert names_agree("Mrs Ngọc has type 2 diabetes.", "Bà Ngọc bị tiểu đường tuýp 2.")
+    assert names_agree("Sáng nào anh cũng uống cà phê.", "User drinks coffee every morning.")
 
 
 def test_an_honorific_or_a_currency_is_not_a_name():

@@ -486,6 +486,19 @@ def test_the_doctor_finds_the_issues_contradictions_across_subjects(local):
     assert sorted((hanoi.pk, danang.pk)) in conflicts
 
 
+def test_the_doctor_finds_a_new_state_naming_another_thing_than_its_closest(local):
+    neovim = add_memory("Neovim is the main editor.", kind="preference", subject="editor", user="owner")
+    vscode = add_memory("User uses VS Code as the main editor now.", kind="preference", subject="tools", user="owner")
+    # Without a word saying it is new, another thing named is no contradiction.
+    add_memory("Lan prefers Neovim.", kind="preference", subject="editor", user="lan")
+    add_memory("Lan uses Emacs for notes.", kind="preference", subject="notes", user="lan")
+    add_memory("User prefers pnpm over npm for JavaScript projects.", kind="preference", user="owner")
+    add_memory("User wants replies in Vietnamese.", kind="preference", user="owner")
+    _add_store(kind="preference", user="minh")
+    _duplicates, conflicts = _doctor()
+    assert conflicts == [sorted((neovim.pk, vscode.pk))]
+
+
 def test_the_doctor_finds_another_place_said_in_the_other_language(local):
     hanoi = add_memory("User lives in Hà Nội.", kind="fact", subject="home", user="owner")
     danang = add_memory("Người dùng sống ở Đà Nẵng.", kind="fact", subject="thành phố", user="owner")

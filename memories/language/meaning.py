@@ -532,6 +532,20 @@ _INSTEAD = re.compile(
     r"([^,;.!?]*?) (?:to|sang)\b"
     r"|\b(?:replac(?:ed|es)|thay(?! vi)) ([^,;.!?]*?) (?:with|by|bang)\b"
 )
+# Words that say a state is new, so what was said of it before no longer holds: "User uses VS Code now".
+_CHANGED = re.compile(
+    r"\b(?:now|currently|these days|switched to|has switched|moved to)\b"
+    r"|(?<!\w)(?:bây giờ|hiện giờ|giờ đây|hiện tại|hiện nay|dạo này|chuyển (?:hẳn )?sang|đổi sang)(?!\w)"
+    r"|^\s*Giờ\b",
+    re.IGNORECASE,
+)
+
+
+def says_changed(text):
+    """Whether ``text`` says that what it states is new ("now", "switched to", "hiện tại", "giờ")."""
+    return bool(_CHANGED.search(text))
+
+
 _WRITTEN_WORD = re.compile(r"[^\W\d_]+")
 _SENTENCE_END = re.compile(r"[.!?;:\n]")
 

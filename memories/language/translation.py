@@ -61,7 +61,7 @@ _LANGUAGES = frozenset(
 # language a capitalised word after "tiếng".
 _CALENDAR_BEFORE = frozenset({"thu", "thang", "tieng"})
 # As written, never a name, even capitalised where a sentence starts ("Chị Mai sống ở TP.HCM"); "Chi" is.
-_WRITTEN_HONORIFICS = frozenset("anh chị em bà ông cô chú bác thầy bé".split())
+_WRITTEN_HONORIFICS = frozenset("anh chị em bà ông cô chú bác thầy bé mr mrs ms miss dr".split())
 _HONORIFICS = frozenset(fold(word) for word in _WRITTEN_HONORIFICS)
 # Currencies are the unit of an amount, which a paraphrase writes in words ("15 million VND" / "15 triệu").
 _CURRENCIES = frozenset("vnd usd eur jpy gbp sgd aud cad cny krw thb".split())
@@ -77,6 +77,35 @@ def _words_placed(text):
         yield match.group(), fold(match.group()), not index or bool(_SENTENCE_END.search(gap))
 
 
+def _surely_named(text):
+    """The folded words of ``text`` that are names wherever they stand: capitalised inside a sentence, spelt
+    as a name, or, in an English text, starting a sentence but no English word."""
+    english = language_of(text) != VIETNAMESE
+    return {
+        plain
+        for word, plain, first in _words_placed(text)
+        if word[0].isupper() and (not first or _spelt_as_a_name(word) or english and _unknown_english(plain))
+    }
+
+
+def _unknown_english(folded):
+    """A word English does not have, as far as the lexicon's glosses tell: starting an English sentence, it is a
+    name ("Neovim is the main editor"), where "Budget" or "Coffee" is not."""
+    return (
+        len(folded) > 2
+        and folded not in _ENGLISH_FUNCTION_WORDS
+        and folded not in _OWNER_WORDS
+        and _english_stem(folded) not in _english_glosses()
+    )
+
+
+@functools.cache
+def _english_glosses():
+    """The stems of every English word the lexicon glosses a Vietnamese one with."""
+    by_phrase, _, _ = _lexicon()
+    return frozenset().union(*by_phrase.values())
+
+
 def _spelt_as_a_name(word):
     """A word in capitals or with a capital inside ("VS", "VSCode", "LaTeX"): a name even where a sentence
     starts."""
@@ -88,7 +117,8 @@ def _named(text, other):
     folded) and the owner (``OWNER``, for "the user", "người dùng"), in order, each with whether it is a
     possessor ("Khoa's", "của Đạt"). A sentence's first word counts only when ``other`` has it capitalised
     inside a sentence ("Lan owes Minh" / "Minh nợ Lan"; not "Sáng nào" or "Anh Huy" at the start of both)."""
-    inside = {plain for word, plain, first in _words_placed(other) if word[0].isupper() and not first}
+    english = language_of(text) != VIETNAMESE
+    inside = _surely_named(other)
     tokens = list(re.finditer(r"[^\W\d_]+", text))
     placed = list(_words_placed(text))
     found, spans, skip, last = [], [], False, None
@@ -121,7 +151,11 @@ def _named(text, other):
             skip = _OWNER_WORDS[plain] is not None
         elif word.lower() in _WRITTEN_HONORIFICS or plain in _CURRENCIES:
             pass
-        elif len(word) > 1 and word[0].isupper() and (not first or plain in inside or _spelt_as_a_name(word)):
+        elif (
+            len(word) > 1
+            and word[0].isupper()
+            and (not first or plain in inside or _spelt_as_a_name(word) or english and _unknown_english(plain))
+        ):
             if found and found[-1][0] != OWNER and joined_to_previous(index):
                 # One name in several capitalised words: "Hà Nội" is "hanoi", as "Hanoi" is.
                 found[-1] = (found[-1][0] + plain, found[-1][1] or whose)
