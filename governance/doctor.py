@@ -26,9 +26,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from memories import vectors
-from memories.language import embeddings
+from memories.language import embeddings, states
 from memories.language.folding import fold
-from memories.language.meaning import Variant, contradict, meaning, same_fact, says_changed
+from memories.language.meaning import Variant, contradict, denies, meaning, same_fact, says_changed
 from memories.language.translation import (
     OPPOSED,
     SAME,
@@ -327,25 +327,34 @@ def _negations_across_blocks(findings):
     """A memory and one that denies it, in one language, among all of a user's memories of a project
     whatever their kind and subject (an agent files "User drinks a black coffee every morning" as a routine
     and "User does not drink coffee anymore" as a preference), with or without embeddings: ``contradict``
-    on a denial, or a choice of one thing instead of another, and a memory that does neither. The pairs
-    looked at share a word that few of them have
-    (``POSTING_CAP``), as inside a block; pairs of one block were compared there."""
+    on a denial, a choice of one thing instead of another or a state that rules things out ("User is
+    vegetarian"), and a memory that does none of these (``denies``: no slot given two values, which
+    needs a subject or meaning to tell). The pairs looked at share a word, or a kind of
+    thing (``states``), that few of them have (``POSTING_CAP``), as inside a block; pairs of one block
+    were compared there."""
     for members in findings.people.values():
         postings = defaultdict(lambda: ([], []))
         for memory_id in members:
             variant = findings.variant(memory_id)
-            # What a memory chooses instead of something denies that thing ("Bali instead of Hokkaido").
-            denies = variant.negated or bool(variant.instead)
-            for word in variant.content:
-                postings[word][denies].append(memory_id)
+            # What a memory chooses instead of something denies that thing ("Bali instead of Hokkaido"); a
+            # state denies the kinds of thing it rules out ("vegetarian": meat), which the things of that
+            # kind are looked up by ("beef": meat).
+            denial = variant.negated or bool(variant.instead)
+            ruled_out = states.kinds_ruled_out(variant.content)
+            if not denial:
+                for word in states.with_kinds(variant.content):
+                    postings[word][0].append(memory_id)
+            if denial or ruled_out:
+                for word in variant.content | ruled_out:
+                    postings[word][1].append(memory_id)
         pairs = set()
-        for affirmed, denied in postings.values():
-            if affirmed and denied and len(affirmed) + len(denied) <= POSTING_CAP:
-                pairs.update((min(a, b), max(a, b)) for a in affirmed for b in denied)
+        for affirmed, denying in postings.values():
+            if affirmed and denying and len(affirmed) + len(denying) <= POSTING_CAP:
+                pairs.update((min(a, b), max(a, b)) for a in affirmed for b in denying if a != b)
         for a, b in sorted(pairs):
             if findings.blocks[a] == findings.blocks[b] or findings.together(a, b):
                 continue
-            if language_of(findings.texts[a]) == language_of(findings.texts[b]) and contradict(
+            if language_of(findings.texts[a]) == language_of(findings.texts[b]) and denies(
                 findings.variant(a), findings.variant(b), False
             ):
                 findings.opposed.append((a, b))

@@ -145,6 +145,35 @@ def test_leaving_a_named_thing_for_another_or_moving_elsewhere_is_a_contradictio
     assert [danang, moved] in report.duplicates
 
 
+def test_a_state_and_what_it_rules_out_and_a_denial_of_a_kind_are_contradictions(db, frozen):
+    # Filed under other kinds and subjects, as agents do, and found without a model.
+    vegetarian = pref("Người dùng ăn chay trường.", subject="ăn uống")
+    beef = pref("Người dùng ăn phở bò vài lần mỗi tuần.", subject="ăn sáng", kind="routine")
+    single = pref("User is single.", subject="relationship", kind="fact")
+    wife = pref("Lan is the user's wife.", subject="family", kind="relationship")
+    no_pets = pref("User has no pets.", subject="pets", kind="fact")
+    cat = pref("User has a cat named Mochi.", subject="cat", kind="fact")
+    never = pref("The user never exercises.", subject="health", kind="fact")
+    gym = pref("User goes to the gym every Monday and Thursday evening.", subject="gym", kind="routine")
+    conflicts = doctor.analyze("conflicts").conflicts
+    for pair in ([vegetarian, beef], [single, wife], [no_pets, cat], [never, gym]):
+        assert pair in conflicts
+
+
+def test_a_state_of_someone_else_or_for_some_days_rules_nothing_out_of_the_owner(db, frozen):
+    vegetarian = pref("User is vegetarian.", subject="diet")
+    pref("User's wife Lan eats beef every day.", subject="family", kind="fact")
+    pref("Lan eats beef phở every week.", subject="lan", kind="routine")
+    pref("User's wife is vegetarian.", subject="wife", kind="fact")
+    pref("User eats vegetarian on the 1st and 15th of each lunar month.", subject="lunar", kind="routine")
+    pho = pref("The user loves phở bò more than any other dish.", subject="food")
+    # Across subjects, a state and another fact of the same person are no slot with two values.
+    pref("Thảo is fully vegetarian.", subject="diet", user="thao")
+    pref("Thảo's hometown is Hue.", subject="origin", kind="fact", user="thao")
+    # Only the owner's own lasting state rules out the owner's phở bò.
+    assert doctor.analyze("conflicts").conflicts == [[vegetarian, pho]]
+
+
 def test_what_is_preferred_rather_than_another_is_no_denial(db, frozen):
     zalo = pref("User prefers Zalo.", subject="channel")
     rather = pref("Prefers messages on Zalo rather than email.", subject="channel")

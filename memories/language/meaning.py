@@ -38,6 +38,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.utils import default_process
 
+from memories.language import states
 from memories.language.folding import fold
 from memories.language.words import (
     IS,
@@ -349,6 +350,8 @@ _FRAME = frozenset(
         "con",
         "vao",
         "luc",
+        # "nào": any ("không nuôi thú cưng nào"), every ("sáng nào").
+        "nao",
         # Words of time that go with a negation: "not … anymore", "không … nữa".
         "anymore",
         "nua",
@@ -382,6 +385,19 @@ _SYNONYMS = (
     (re.compile(r"\bban than\b"), " best friend "),
     (re.compile(r"\bsu dung\b"), " use "),
     (re.compile(r"\bghet\b|\bhate[sd]?\b|\bdislike[sd]?\b"), " not like "),
+    # States and kinds of thing (``memories.language.states``) in Vietnamese.
+    (re.compile(r"\bthu cung\b"), " pet "),
+    (re.compile(r"\b(?:an )?chay truong\b|\ban chay\b"), " vegetarian "),
+    (re.compile(r"\bthuan chay\b"), " vegan "),
+    (re.compile(r"\bdoc than\b"), " single "),
+    (re.compile(r"\bly (?:hon|di)\b"), " divorced "),
+    (re.compile(r"\b(?:ket hon|lap gia dinh|co gia dinh)\b"), " married "),
+    (re.compile(r"\bban gai\b"), " girlfriend "),
+    (re.compile(r"\bban trai\b"), " boyfriend "),
+    (re.compile(r"\bnguoi yeu\b"), " partner "),
+    (re.compile(r"\bruou bia\b|\bbia ruou\b|\bruou\b"), " alcohol "),
+    (re.compile(r"\bthe duc\b"), " exercise "),
+    (re.compile(r"\bheo\b"), " pork "),
     # Having stopped is not doing any more: "quit coffee", "no longer drinks coffee", "đã bỏ cà phê"; nor is
     # a plan called off carried out: "cancelled the trip to Hanoi".
     (re.compile(r"\b(?:quit(?:s|ting)?|stopped|gave up|given up|no longer|cancell?ed|called off)\b"), " not "),
@@ -406,8 +422,14 @@ _VIETNAMESE = {
     "rồi": "",
     "cũng": "",
     "hẳn": "",
+    "hiện": "",
     "tên": "named",
     "chó": "dog",
+    "bò": "beef",
+    "gà": "chicken",
+    "lợn": "pork",
+    "thịt": "meat",
+    "bia": "beer",
     "mẹ": "mother",
     "bố": "father",
     "vợ": "wife",
@@ -676,39 +698,73 @@ def _chosen_instead(a, b, has_subject):
     )
 
 
+def _of_owner(variant, whose=False):
+    """``variant`` speaks of the owner, as who it is about ("User eats beef"), or, when ``whose``, also as whose
+    someone is ("Lan is the user's wife")."""
+    return OWNER in variant.order or whose and f"{OWNER}{POSSESSIVE}" in variant.order
+
+
+def _rules_out(a, b):
+    """``a`` states of someone what rules out what ``b`` says of them: "User is vegetarian" / "User eats beef
+    phở every week", "User is single" / "Lan is the user's wife". Both say it of the same person: the one
+    ``a`` names is named in ``b``; else both speak of the owner ("User's wife Lan eats beef" is not of the
+    owner, but "the user's wife" is the owner's partner)."""
+    ruled = states.ruled_out(a.content, b.content)
+    if a.negated or not ruled:
+        return False
+    # A state said with more ("eats vegetarian on the 1st and 15th of each lunar month") is not one that
+    # rules out for good.
+    if not _contained(a.content - states.states(a.content) - a.named, b.content):
+        return False
+    if a.named:
+        return a.named <= b.named
+    return _of_owner(a) and _of_owner(b, whose=ruled <= states.PARTNERS)
+
+
+def denies(a, b, has_subject):
+    """One of ``a`` and ``b`` (Variants) denies what the other says: a negation of all it says, a thing chosen
+    instead of one it says, a state that rules it out. ``contradict`` without a slot given two values."""
+    if _chosen_instead(a, b, has_subject) or _chosen_instead(b, a, has_subject):
+        return True
+    if a.negated == b.negated:
+        return _rules_out(a, b) or _rules_out(b, a)
+    # What is denied is all said by the other: "does not drink coffee anymore" against "drinks a black
+    # coffee at 7:30am", or is the kind of what it names ("has no pets" / "has a cat named Mochi"). A
+    # denial that says more ("no coffee after 2pm") denies less than "likes coffee".
+    negated, positive = (a, b) if a.negated else (b, a)
+    if negated.content and _contained(negated.content, states.with_kinds(positive.content)):
+        return True
+    # A denial in one clause ("Bếp Nhà moved its backend to Supabase and no longer uses Firebase"), of
+    # what the other says, in a text that says all the other says ("The backend of Bếp Nhà is
+    # Firebase"), or of a thing it names when the two say more alike ("Chị Thảo thiết kế UI bằng Figma"
+    # / "Chị Thảo đã chuyển hẳn sang Sketch, không dùng Figma nữa").
+    covers = bool(positive.content) and _contained(positive.content, negated.content)
+    for denied in _clause_denials(negated):
+        if not (denied and _contained(denied, positive.content)):
+            continue
+        if covers or (denied & negated.named and (negated.content - denied) & positive.content):
+            return True
+    # Which verb goes with a habit does not change the habit: "has an iced matcha every afternoon" and
+    # "no longer drinks matcha", "đánh cầu lông" and "ngừng chơi cầu lông"; the other must say it is
+    # done too ("không ăn được cay" is not "chạy 5 cây số").
+    done = negated.content - _DOING
+    return (
+        bool(done)
+        and done != negated.content
+        and bool(positive.word_set & _DOING)
+        and _contained(done, positive.content)
+    )
+
+
 def contradict(a, b, has_subject):
     """``a`` and ``b`` (Variants of one user, kind and subject, not the same fact) cannot both be true."""
-    if _chosen_instead(a, b, has_subject) or _chosen_instead(b, a, has_subject):
+    if denies(a, b, has_subject):
         return True
     if a.negated == b.negated and a.words == b.words:
         # The same words with the parties in other places: "Lan owes Minh" against "Minh owes Lan".
         return not same_order(a.order, b.order)
     if a.negated != b.negated:
-        # What is denied is all said by the other: "does not drink coffee anymore" against "drinks a black
-        # coffee at 7:30am". A denial that says more ("no coffee after 2pm") denies less than "likes coffee".
-        negated, positive = (a, b) if a.negated else (b, a)
-        if negated.content and _contained(negated.content, positive.content):
-            return True
-        # A denial in one clause ("Bếp Nhà moved its backend to Supabase and no longer uses Firebase"), of
-        # what the other says, in a text that says all the other says ("The backend of Bếp Nhà is
-        # Firebase"), or of a thing it names when the two say more alike ("Chị Thảo thiết kế UI bằng Figma"
-        # / "Chị Thảo đã chuyển hẳn sang Sketch, không dùng Figma nữa").
-        covers = bool(positive.content) and _contained(positive.content, negated.content)
-        for denied in _clause_denials(negated):
-            if not (denied and _contained(denied, positive.content)):
-                continue
-            if covers or (denied & negated.named and (negated.content - denied) & positive.content):
-                return True
-        # Which verb goes with a habit does not change the habit: "has an iced matcha every afternoon" and
-        # "no longer drinks matcha", "đánh cầu lông" and "ngừng chơi cầu lông"; the other must say it is
-        # done too ("không ăn được cay" is not "chạy 5 cây số").
-        done = negated.content - _DOING
-        return (
-            bool(done)
-            and done != negated.content
-            and bool(positive.word_set & _DOING)
-            and _contained(done, positive.content)
-        )
+        return False
     words_a, words_b = a.word_set, b.word_set
     extra_a, extra_b = words_a - words_b, words_b - words_a
     # Each side needs a word of its own. Typos only pair words up, so a side with more than two words

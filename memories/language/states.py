@@ -1,0 +1,54 @@
+"""What some words say beyond themselves, for contradictions: the kind of thing a word names (a cat is a
+pet, beer is alcohol, badminton is exercise), and the states that rule things out (a vegetarian eats no
+meat, a single person has no wife).
+
+A denial of a kind denies each thing of it: "User has no pets" / "User has a cat named Mochi", "Anh Khoa
+không uống rượu bia" / "Khoa drinks beer every Friday". A state and a thing it rules out, said of the same
+person, cannot both hold: "User is vegetarian" / "User eats beef phở every week", "User is single" / "Lan
+is the user's wife".
+
+The words are ``memories.language.meaning``'s content words: folded, singular, Vietnamese ones mostly read
+into English first (``meaning._VIETNAMESE``: "thú cưng" is "pet", "ăn chay" "vegetarian"). A few common
+kinds only, where a personal assistant's memories often disagree; anything else is left to the words.
+"""
+
+# word -> the kinds of thing it names
+KINDS_OF = {
+    **dict.fromkeys("cat dog puppy kitten corgi poodle husky hamster rabbit parrot".split(), {"pet"}),
+    **dict.fromkeys("beef pork chicken duck lamb bacon ham steak sausage".split(), {"meat"}),
+    **dict.fromkeys("beer wine whisky whiskey vodka soju cocktail".split(), {"alcohol"}),
+    **dict.fromkeys("gym yoga jogging running swimming badminton tennis football pilate".split(), {"exercise"}),
+    **dict.fromkeys("wife husband spouse".split(), {"partner", "married"}),
+    **dict.fromkeys("girlfriend boyfriend fiance fiancee".split(), {"partner"}),
+}
+
+# Kinds that are someone's relation to another: the owner is whose they are ("the user's wife").
+PARTNERS = frozenset({"partner", "married"})
+# state -> the kinds it rules out for the same person
+RULES_OUT = {
+    "vegetarian": frozenset({"meat"}),
+    "vegan": frozenset({"meat"}),
+    "single": frozenset({"partner", "married"}),
+    "divorced": frozenset({"married"}),
+}
+
+
+def with_kinds(content):
+    """``content`` and the kinds of the things it names: {"cat", "mochi"} -> {"cat", "mochi", "pet"}."""
+    kinds = set().union(*(KINDS_OF[word] for word in content if word in KINDS_OF))
+    return content | kinds if kinds else content
+
+
+def states(content):
+    """The words of ``content`` that state something ruling other things out."""
+    return content & RULES_OUT.keys()
+
+
+def kinds_ruled_out(content):
+    """The kinds of thing the states in ``content`` rule out: {"vegetarian"} -> {"meat"}."""
+    return frozenset().union(*(RULES_OUT[word] for word in states(content)))
+
+
+def ruled_out(state_content, other_content):
+    """The kinds named in ``other_content`` that a state in ``state_content`` rules out."""
+    return kinds_ruled_out(state_content) & with_kinds(other_content)
