@@ -160,6 +160,21 @@ def test_a_state_and_what_it_rules_out_and_a_denial_of_a_kind_are_contradictions
         assert pair in conflicts
 
 
+def test_an_allergy_denied_and_one_of_someone_else(db, frozen):
+    none = pref("Người dùng không bị dị ứng thực phẩm nào.", subject="dị ứng", kind="health")
+    peanut = pref("Anh Huy bị dị ứng đậu phộng.", subject="allergy", kind="health")
+    drugs = pref("Thảo has no drug allergies.", subject="medication", kind="health", user="thao")
+    penicillin = pref("Thảo is allergic to penicillin.", subject="allergy", kind="health", user="thao")
+    # The wife's allergy is not the owner's, and the owner's mother liking tea is not the owner liking it.
+    pref("User has no food allergies.", subject="allergy", kind="health", user="khoa")
+    pref("User's wife is allergic to shrimp.", subject="wife", kind="health", user="khoa")
+    pref("User likes tea.", subject="drinks", user="khoa")
+    pref("User's mother likes tea.", subject="drinks", user="khoa")
+    report = doctor.analyze()
+    assert report.conflicts == [[none, peanut], [drugs, penicillin]]
+    assert report.duplicates == []
+
+
 def test_a_state_of_someone_else_or_for_some_days_rules_nothing_out_of_the_owner(db, frozen):
     vegetarian = pref("User is vegetarian.", subject="diet")
     pref("User's wife Lan eats beef every day.", subject="family", kind="fact")

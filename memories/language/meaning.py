@@ -397,6 +397,11 @@ _SYNONYMS = (
     (re.compile(r"\bnguoi yeu\b"), " partner "),
     (re.compile(r"\bruou bia\b|\bbia ruou\b|\bruou\b"), " alcohol "),
     (re.compile(r"\bthe duc\b"), " exercise "),
+    (re.compile(r"\bdi ung\b|\ballergic\b|\ballergies\b"), " allergy "),
+    (re.compile(r"\bthuc pham\b|\bdo an\b|\bthuc an\b"), " food "),
+    (re.compile(r"\bhai san\b"), " seafood "),
+    (re.compile(r"\bdau phong\b"), " peanut "),
+    (re.compile(r"\bkhang sinh\b"), " antibiotic "),
     (re.compile(r"\bheo\b"), " pork "),
     # Having stopped is not doing any more: "quit coffee", "no longer drinks coffee", "đã bỏ cà phê"; nor is
     # a plan called off carried out: "cancelled the trip to Hanoi".
@@ -425,11 +430,21 @@ _VIETNAMESE = {
     "hiện": "",
     "tên": "named",
     "chó": "dog",
-    "bò": "beef",
-    "gà": "chicken",
-    "lợn": "pork",
-    "thịt": "meat",
-    "bia": "beer",
+    # Kinds of thing (``memories.language.states``): the word stays, so that it still meets itself typed
+    # without diacritics ("phở bò" / "pho bo"), and its English one is added.
+    "bò": "bò beef",
+    "gà": "gà chicken",
+    "lợn": "lợn pork",
+    "thịt": "thịt meat",
+    "bia": "bia beer",
+    "tôm": "tôm shrimp",
+    "trứng": "trứng egg",
+    "sữa": "sữa milk",
+    "thuốc": "thuốc drug",
+    # A passive mark ("bị dị ứng"), as "được" is: it says nothing of which fact.
+    "bị": "",
+    # "at all", "whole": "không … nào cả", "cả nhà" ("cá" is fish).
+    "cả": "",
     "mẹ": "mother",
     "bố": "father",
     "vợ": "wife",
@@ -664,7 +679,7 @@ def _restricted(order, kept):
 def same_fact(a, b):
     """``a`` and ``b`` (Variants) state the same fact: one's content is all found in the other's, and the
     words they both have are in the same order (``same_order``: "Lan owes Minh" is not "Minh owes Lan")."""
-    if a.negated != b.negated:
+    if a.negated != b.negated or _someone_else(a.content, b.content):
         return False
     renames = _typo_renames(a.words, b.words)
     if renames is not None and _said_alike(a.order, b.order, renames):
@@ -674,6 +689,18 @@ def same_fact(a, b):
         return False
     shared = a.word_set & b.word_set
     return same_order(_restricted(a.order, shared), _restricted(b.order, shared))
+
+
+def _someone_else(content_a, content_b, kept=frozenset()):
+    """One speaks of someone by who they are to another (``states.PEOPLE``: "wife", "mother") and the other
+    of no one so: "User likes tea" is not "User's mother likes tea" (but "two sons" / "one daughter" may be
+    one fact with two values). ``kept``: such words that do not count."""
+    people_a, people_b = content_a & states.PEOPLE - kept, content_b & states.PEOPLE - kept
+    if bool(people_a) == bool(people_b):
+        return False
+    named, other = (people_a, content_b) if people_a else (people_b, content_a)
+    # "sisster" is the sister.
+    return not any(typo_of(word, person) for word in other for person in named)
 
 
 def _clause_denials(variant):
@@ -712,6 +739,9 @@ def _rules_out(a, b):
     ruled = states.ruled_out(a.content, b.content)
     if a.negated or not ruled:
         return False
+    # The partner a state rules out is someone else by name: "single" / "the user's wife".
+    if _someone_else(a.content, b.content, kept=states.PEOPLE & states.words_of(ruled)):
+        return False
     # A state said with more ("eats vegetarian on the 1st and 15th of each lunar month") is not one that
     # rules out for good.
     if not _contained(a.content - states.states(a.content) - a.named, b.content):
@@ -728,6 +758,9 @@ def denies(a, b, has_subject):
         return True
     if a.negated == b.negated:
         return _rules_out(a, b) or _rules_out(b, a)
+    if _someone_else(a.content, b.content):
+        # "User has no food allergies" / "User's wife is allergic to shrimp".
+        return False
     # What is denied is all said by the other: "does not drink coffee anymore" against "drinks a black
     # coffee at 7:30am", or is the kind of what it names ("has no pets" / "has a cat named Mochi"). A
     # denial that says more ("no coffee after 2pm") denies less than "likes coffee".
@@ -763,7 +796,7 @@ def contradict(a, b, has_subject):
     if a.negated == b.negated and a.words == b.words:
         # The same words with the parties in other places: "Lan owes Minh" against "Minh owes Lan".
         return not same_order(a.order, b.order)
-    if a.negated != b.negated:
+    if a.negated != b.negated or _someone_else(a.content, b.content):
         return False
     words_a, words_b = a.word_set, b.word_set
     extra_a, extra_b = words_a - words_b, words_b - words_a

@@ -5,12 +5,22 @@ meat, a single person has no wife).
 A denial of a kind denies each thing of it: "User has no pets" / "User has a cat named Mochi", "Anh Khoa
 không uống rượu bia" / "Khoa drinks beer every Friday". A state and a thing it rules out, said of the same
 person, cannot both hold: "User is vegetarian" / "User eats beef phở every week", "User is single" / "Lan
-is the user's wife".
+is the user's wife"; "User has no food allergies" / "User is allergic to peanuts".
 
 The words are ``memories.language.meaning``'s content words: folded, singular, Vietnamese ones mostly read
 into English first (``meaning._VIETNAMESE``: "thú cưng" is "pet", "ăn chay" "vegetarian"). A few common
 kinds only, where a personal assistant's memories often disagree; anything else is left to the words.
 """
+
+# Words naming someone by who they are to another: "the user's wife" is not the user.
+PEOPLE = frozenset(
+    (
+        "wife husband spouse son daughter child kid mother mom mum father dad parent brother sister sibling"
+        " grandmother grandma grandfather grandpa grandparent uncle aunt cousin nephew niece friend girlfriend"
+        " boyfriend partner fiance fiancee colleague coworker boss manager neighbour neighbor baby teacher student"
+        " classmate roommate landlord"
+    ).split()
+)
 
 # word -> the kinds of thing it names
 KINDS_OF = {
@@ -20,6 +30,11 @@ KINDS_OF = {
     **dict.fromkeys("gym yoga jogging running swimming badminton tennis football pilate".split(), {"exercise"}),
     **dict.fromkeys("wife husband spouse".split(), {"partner", "married"}),
     **dict.fromkeys("girlfriend boyfriend fiance fiancee".split(), {"partner"}),
+    # What people are allergic to.
+    **dict.fromkeys(
+        "peanut nut shrimp prawn crab shellfish seafood fish egg milk dairy gluten wheat soy sesame".split(), {"food"}
+    ),
+    **dict.fromkeys("penicillin amoxicillin aspirin ibuprofen paracetamol antibiotic sulfa".split(), {"drug"}),
 }
 
 # Kinds that are someone's relation to another: the owner is whose they are ("the user's wife").
@@ -31,6 +46,11 @@ RULES_OUT = {
     "single": frozenset({"partner", "married"}),
     "divorced": frozenset({"married"}),
 }
+
+
+def words_of(kinds):
+    """The words naming a thing of one of ``kinds``: {"partner"} -> {"wife", "husband", …}."""
+    return frozenset(word for word, named in KINDS_OF.items() if named & kinds)
 
 
 def with_kinds(content):

@@ -14,6 +14,7 @@ import unicodedata
 from collections import Counter
 from typing import NamedTuple
 
+from memories.language import states
 from memories.language.folding import fold
 from memories.language.lexicon import LEXICON
 from memories.language.meaning import CHAT_WORDS, COMPARING, VIETNAMESE_NEGATIONS, meaning, typo_of
@@ -447,16 +448,10 @@ _VIETNAMESE_FUNCTION_WORDS = frozenset(
     em ông bà cô chú không chưa chẳng này đó kia ấy nó họ mình tôi bạn có""".split()
 )
 _FOLDED_VIETNAMESE_FUNCTION_WORDS = frozenset(fold(word) for word in _VIETNAMESE_FUNCTION_WORDS)
+
+
 # Who a fact is about when it is not the owner: a word of these on one side only says the two are about
 # different people ("Vợ anh Khoa bị dị ứng tôm" / "User is allergic to shrimp").
-_PEOPLE = (
-    "wife husband spouse son daughter child kid mother mom mum father dad parent brother sister sibling"
-    " grandmother grandma grandfather grandpa grandparent uncle aunt cousin nephew niece friend girlfriend"
-    " boyfriend partner fiance fiancee colleague coworker boss manager neighbour neighbor baby teacher student"
-    " classmate roommate landlord"
-).split()
-
-
 def _english_stem(word):
     for ending in _ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
@@ -477,7 +472,7 @@ def _lexicon():
     return by_phrase, by_folded, max(len(phrase.split()) for phrase in LEXICON)
 
 
-_PEOPLE_STEMS = frozenset(_english_stem(word) for word in _PEOPLE)
+_PEOPLE_STEMS = frozenset(_english_stem(word) for word in states.PEOPLE)
 
 
 def _vietnamese_units(text):
