@@ -42,7 +42,7 @@ from memories.language.translation import (
     values,
     values_instead,
 )
-from memories.language.words import language_of, words
+from memories.language.words import words
 from memories.models import Memory, MemorySettings, Scope
 from memories.retrieval import prompt
 from memories.screening.venting import is_venting
@@ -244,7 +244,7 @@ class _Findings:
     def words(self, memory_id):
         """A memory's ``lexicon_words``, with its language."""
         if memory_id not in self._words:
-            self._words[memory_id] = lexicon_words(self.texts[memory_id])
+            self._words[memory_id] = lexicon_words(self.texts[memory_id], self.meanings[memory_id].vietnamese)
         return self._words[memory_id]
 
     def values(self, memory_id):
@@ -354,7 +354,7 @@ def _negations_across_blocks(findings):
         for a, b in sorted(pairs):
             if findings.blocks[a] == findings.blocks[b] or findings.together(a, b):
                 continue
-            if language_of(findings.texts[a]) == language_of(findings.texts[b]) and denies(
+            if findings.words(a).vietnamese == findings.words(b).vietnamese and denies(
                 findings.variant(a), findings.variant(b), False
             ):
                 findings.opposed.append((a, b))

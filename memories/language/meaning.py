@@ -364,48 +364,56 @@ _FRAME = frozenset(
 _DOING = frozenset(
     """drink eat have has had take play do does go practice practise uong an choi danh tap di lam""".split()
 )
-# Folded phrases that name the same thing in both languages.
-_SYNONYMS = (
-    (re.compile(r"\btieng viet\b|\bvietnamese\b"), " vietnamese "),
-    (re.compile(r"\btieng anh\b|\benglish\b"), " english "),
-    (re.compile(r"\bco dau\b|\bdiacritics?\b"), " diacritic "),
-    (re.compile(r"\bca phe\b|\bcoffee\b|\bcf\b"), " coffee "),
-    (re.compile(r"\bngan gon\b|\bconcise\b|\bbrief\b|\bshort\b"), " concise "),
-    (re.compile(r"\btra loi\b"), " answer "),
-    (re.compile(r"\bsong o\b"), " live "),
-    (re.compile(r"\b(?:con )?meo\b"), " cat "),
-    (re.compile(r"\b(?:em|chi) gai\b"), " sister "),
-    (re.compile(r"\b(?:anh|em) trai\b"), " brother "),
-    (re.compile(r"\bcon gai\b"), " daughter "),
-    (re.compile(r"\bcon trai\b"), " son "),
-    (re.compile(r"\bbuoi sang\b"), " morning "),
-    (re.compile(r"\bbuoi toi\b"), " evening "),
-    (re.compile(r"\bsinh nhat\b"), " birthday "),
-    (re.compile(r"\blam viec\b"), " work "),
-    (re.compile(r"\bban than\b"), " best friend "),
-    (re.compile(r"\bsu dung\b"), " use "),
-    (re.compile(r"\bghet\b|\bhate[sd]?\b|\bdislike[sd]?\b"), " not like "),
-    # States and kinds of thing (``memories.language.states``) in Vietnamese.
-    (re.compile(r"\bthu cung\b"), " pet "),
-    (re.compile(r"\b(?:an )?chay truong\b|\ban chay\b"), " vegetarian "),
-    (re.compile(r"\bthuan chay\b"), " vegan "),
-    (re.compile(r"\bdoc than\b"), " single "),
-    (re.compile(r"\bly (?:hon|di)\b"), " divorced "),
-    (re.compile(r"\b(?:ket hon|lap gia dinh|co gia dinh)\b"), " married "),
-    (re.compile(r"\bban gai\b"), " girlfriend "),
-    (re.compile(r"\bban trai\b"), " boyfriend "),
-    (re.compile(r"\bnguoi yeu\b"), " partner "),
-    (re.compile(r"\bruou bia\b|\bbia ruou\b|\bruou\b"), " alcohol "),
-    (re.compile(r"\bthe duc\b"), " exercise "),
-    (re.compile(r"\bdi ung\b|\ballergic\b|\ballergies\b"), " allergy "),
-    (re.compile(r"\bthuc pham\b|\bdo an\b|\bthuc an\b"), " food "),
-    (re.compile(r"\bhai san\b"), " seafood "),
-    (re.compile(r"\bdau phong\b"), " peanut "),
-    (re.compile(r"\bkhang sinh\b"), " antibiotic "),
-    (re.compile(r"\bheo\b"), " pork "),
-    # Having stopped is not doing any more: "quit coffee", "no longer drinks coffee", "đã bỏ cà phê"; nor is
-    # a plan called off carried out: "cancelled the trip to Hanoi".
-    (re.compile(r"\b(?:quit(?:s|ting)?|stopped|gave up|given up|no longer|cancell?ed|called off)\b"), " not "),
+# Folded phrases that name the same thing in both languages, in order.
+_SYNONYMS = tuple(
+    (re.compile(pattern), replacement)
+    for pattern, replacement in (
+        (r"\btieng viet\b|\bvietnamese\b", " vietnamese "),
+        (r"\btieng anh\b|\benglish\b", " english "),
+        (r"\bco dau\b|\bdiacritics?\b", " diacritic "),
+        (r"\bca phe\b|\bcoffee\b|\bcf\b", " coffee "),
+        (r"\bngan gon\b|\bconcise\b|\bbrief\b|\bshort\b", " concise "),
+        (r"\btra loi\b", " answer "),
+        (r"\bsong o\b", " live "),
+        (r"\b(?:con )?meo\b", " cat "),
+        (r"\b(?:em|chi) gai\b", " sister "),
+        (r"\b(?:anh|em) trai\b", " brother "),
+        (r"\bcon gai\b", " daughter "),
+        (r"\bcon trai\b", " son "),
+        (r"\bbuoi sang\b", " morning "),
+        (r"\bbuoi toi\b", " evening "),
+        (r"\bsinh nhat\b", " birthday "),
+        (r"\blam viec\b", " work "),
+        (r"\bban than\b", " best friend "),
+        (r"\bsu dung\b", " use "),
+        (r"\bghet\b|\bhate[sd]?\b|\bdislike[sd]?\b", " not like "),
+        (r"\bdi ung\b|\ballergic\b|\ballergies\b", " allergy "),
+        # Having stopped is not doing any more: "quit coffee", "no longer drinks coffee", "đã bỏ cà phê"; nor
+        # is a plan called off carried out: "cancelled the trip to Hanoi".
+        (r"\b(?:quit(?:s|ting)?|stopped|gave up|given up|no longer|cancell?ed|called off)\b", " not "),
+    )
+)
+# States and kinds of thing (``memories.language.states``), read in a Vietnamese text only.
+_VIETNAMESE_SYNONYMS = tuple(
+    (re.compile(pattern), replacement)
+    for pattern, replacement in (
+        (r"\bthu cung\b", " pet "),
+        (r"\b(?:an )?chay truong\b|\ban chay\b", " vegetarian "),
+        (r"\bthuan chay\b", " vegan "),
+        (r"\bdoc than\b", " single "),
+        (r"\bly (?:hon|di)\b", " divorced "),
+        (r"\b(?:ket hon|lap gia dinh|co gia dinh)\b", " married "),
+        (r"\bban gai\b", " girlfriend "),
+        (r"\bban trai\b", " boyfriend "),
+        (r"\bnguoi yeu\b", " partner "),
+        (r"\bruou bia\b|\bbia ruou\b|\bruou\b", " alcohol "),
+        (r"\bthe duc\b", " exercise "),
+        (r"\bthuc pham\b|\bdo an\b|\bthuc an\b", " food "),
+        (r"\bhai san\b", " seafood "),
+        (r"\bdau phong\b", " peanut "),
+        (r"\bkhang sinh\b", " antibiotic "),
+        (r"\bheo\b", " pork "),
+    )
 )
 # Vietnamese words read before folding, where their accents still tell them apart ("chó" is a dog, "cho"
 # means for; "tên" is a name, "ten" a number), into the English word the frame and the synonyms know.
@@ -491,6 +499,7 @@ class Meaning(NamedTuple):
     folded: str
     named: frozenset = frozenset()
     instead: frozenset = frozenset()
+    vietnamese: bool = False
 
     @property
     def order(self):
@@ -509,6 +518,7 @@ class Variant:
     folded: str = ""
     named: frozenset = frozenset()
     instead: frozenset = frozenset()
+    vietnamese: bool = False
     ids: tuple = ()
 
     @functools.cached_property
@@ -593,9 +603,10 @@ def _named_words(text):
     named, previous_end = set(), None
     for match in _WRITTEN_WORD.finditer(text):
         word = match.group()
-        first = previous_end is None or bool(_SENTENCE_END.search(text[previous_end : match.start()]))
-        if len(word) > 1 and (word[0].isupper() and not first or word.isupper() or any(c.isupper() for c in word[1:])):
-            named.add(fold(word))
+        if len(word) > 1 and not word.islower():
+            first = previous_end is None or bool(_SENTENCE_END.search(text, previous_end, match.start()))
+            if not first or word.isupper() or any(c.isupper() for c in word[1:]):
+                named.add(fold(word))
         previous_end = match.end()
     return frozenset(named)
 
@@ -604,13 +615,17 @@ def meaning(text, subject="", kind=""):
     """The ``Meaning`` of a memory of this subject and kind."""
     vietnamese = language_of(text) == VIETNAMESE
     written = text
-    text = _MOVED_VIETNAMESE.sub(" sống ở ", _MOVED.sub(" lives in ", text))
+    lowered = text.lower()
+    if "moved" in lowered or "relocated" in lowered:
+        text = _MOVED.sub(" lives in ", text)
+    if "chuyển" in lowered or "dọn" in lowered:
+        text = _MOVED_VIETNAMESE.sub(" sống ở ", text)
     text = _VIETNAMESE_WORDS.sub(lambda match: f" {_VIETNAMESE[match.group(1).lower()]} ", text)
     folded = _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
     if vietnamese:
         # Chat writes the commonest words short: "ng dung" is "nguoi dung", "ko" is "khong".
         folded = _CHAT.sub(lambda match: CHAT_WORDS[match.group(1)], folded)
-    for pattern, replacement in _SYNONYMS:
+    for pattern, replacement in _SYNONYMS + _VIETNAMESE_SYNONYMS if vietnamese else _SYNONYMS:
         folded = pattern.sub(replacement, folded)
     # The order keeps whose a thing is ("Lan's boss"); the words do not.
     all_words = words(_POSSESSIVE.sub("", folded))
@@ -627,7 +642,7 @@ def meaning(text, subject="", kind=""):
         for word in words(next(group for group in match.groups() if group is not None))
         if word in content
     )
-    return Meaning(tuple(all_words), content, negated, folded, _named_words(written), instead)
+    return Meaning(tuple(all_words), content, negated, folded, _named_words(written), instead, vietnamese)
 
 
 def _typo_partner(word, others):

@@ -66,9 +66,11 @@ def states(content):
 
 def kinds_ruled_out(content):
     """The kinds of thing the states in ``content`` rule out: {"vegetarian"} -> {"meat"}."""
-    return frozenset().union(*(RULES_OUT[word] for word in states(content)))
+    found = states(content)
+    return frozenset().union(*(RULES_OUT[word] for word in found)) if found else frozenset()
 
 
 def ruled_out(state_content, other_content):
     """The kinds named in ``other_content`` that a state in ``state_content`` rules out."""
-    return kinds_ruled_out(state_content) & with_kinds(other_content)
+    ruled = kinds_ruled_out(state_content)
+    return ruled & with_kinds(other_content) if ruled else ruled

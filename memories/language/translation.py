@@ -78,15 +78,22 @@ def _words_placed(text):
         yield match.group(), fold(match.group()), not index or bool(_SENTENCE_END.search(gap))
 
 
+@functools.lru_cache(maxsize=4096)
 def _surely_named(text):
     """The folded words of ``text`` that are names wherever they stand: capitalised inside a sentence, spelt
     as a name, or, in an English text, starting a sentence but no English word."""
-    english = language_of(text) != VIETNAMESE
-    return {
+    english = _english(text)
+    return frozenset(
         plain
         for word, plain, first in _words_placed(text)
         if word[0].isupper() and (not first or _spelt_as_a_name(word) or english and _unknown_english(plain))
-    }
+    )
+
+
+# A pair's texts are compared many times over in a run (the doctor): their language is judged once.
+@functools.lru_cache(maxsize=4096)
+def _english(text):
+    return language_of(text) != VIETNAMESE
 
 
 def _unknown_english(folded):
@@ -118,7 +125,7 @@ def _named(text, other):
     folded) and the owner (``OWNER``, for "the user", "người dùng"), in order, each with whether it is a
     possessor ("Khoa's", "của Đạt"). A sentence's first word counts only when ``other`` has it capitalised
     inside a sentence ("Lan owes Minh" / "Minh nợ Lan"; not "Sáng nào" or "Anh Huy" at the start of both)."""
-    english = language_of(text) != VIETNAMESE
+    english = _english(text)
     inside = _surely_named(other)
     tokens = list(re.finditer(r"[^\W\d_]+", text))
     placed = list(_words_placed(text))
@@ -550,9 +557,12 @@ class LexiconWords(NamedTuple):
         return frozenset().union(*self.units) if self.vietnamese else self.stems
 
 
-def lexicon_words(text):
-    """The ``LexiconWords`` of ``text``; worked out once for a text compared many times (the doctor)."""
-    if language_of(text) == VIETNAMESE:
+def lexicon_words(text, vietnamese=None):
+    """The ``LexiconWords`` of ``text``; worked out once for a text compared many times (the doctor), which
+    knows whether it is ``vietnamese`` (``language_of``)."""
+    if vietnamese is None:
+        vietnamese = language_of(text) == VIETNAMESE
+    if vietnamese:
         return LexiconWords(True, units=_vietnamese_units(text))
     return LexiconWords(False, stems=_english_stems(text))
 
