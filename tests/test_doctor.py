@@ -138,11 +138,12 @@ def test_leaving_a_named_thing_for_another_or_moving_elsewhere_is_a_contradictio
     saigon = pref("Vy đã chuyển vào Sài Gòn.", subject="home", kind="fact")
     danang = pref("User lives in Đà Nẵng.", subject="city", kind="fact")
     moved = pref("User moved to Đà Nẵng.", subject="city", kind="fact")
+    pref("The launch moved to April.", subject="city", kind="fact")
     report = doctor.analyze()
     for pair in ([neovim, vscode], [proxmox, unraid], [hanoi, saigon]):
         assert pair in report.conflicts
     # Having moved there is living there; a launch moved to April is no move of home.
-    assert [danang, moved] in report.duplicates
+    assert report.duplicates == [[danang, moved]]
 
 
 def test_a_state_and_what_it_rules_out_and_a_denial_of_a_kind_are_contradictions(db, frozen):

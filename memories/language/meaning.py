@@ -364,10 +364,15 @@ _FRAME = frozenset(
 _DOING = frozenset(
     """drink eat have has had take play do does go practice practise uong an choi danh tap di lam""".split()
 )
+
+
+def _compiled(pairs):
+    return tuple((re.compile(pattern), replacement) for pattern, replacement in pairs)
+
+
 # Folded phrases that name the same thing in both languages, in order.
-_SYNONYMS = tuple(
-    (re.compile(pattern), replacement)
-    for pattern, replacement in (
+_SYNONYMS = _compiled(
+    (
         (r"\btieng viet\b|\bvietnamese\b", " vietnamese "),
         (r"\btieng anh\b|\benglish\b", " english "),
         (r"\bco dau\b|\bdiacritics?\b", " diacritic "),
@@ -394,9 +399,8 @@ _SYNONYMS = tuple(
     )
 )
 # States and kinds of thing (``memories.language.states``), read in a Vietnamese text only.
-_VIETNAMESE_SYNONYMS = tuple(
-    (re.compile(pattern), replacement)
-    for pattern, replacement in (
+_VIETNAMESE_SYNONYMS = _compiled(
+    (
         (r"\bthu cung\b", " pet "),
         (r"\b(?:an )?chay truong\b|\ban chay\b", " vegetarian "),
         (r"\bthuan chay\b", " vegan "),
