@@ -5,6 +5,7 @@
     .venv/bin/python bench/meaning_quality.py --held-out-2    # a second held-out part, written blind later
     .venv/bin/python bench/meaning_quality.py --held-out-3    # a third, written blind later
     .venv/bin/python bench/meaning_quality.py --held-out-4    # a fourth, the one held out for good
+    .venv/bin/python bench/meaning_quality.py --held-out-5    # a fifth, written blind later, for measuring only
     BESTIE_EMBEDDINGS=local .venv/bin/python bench/meaning_quality.py --store [--held-out]   # with meaning
 
 The sets were written blind (by someone who saw only a description of them): memories of several people
@@ -122,6 +123,9 @@ def main():
     parser.add_argument("--held-out-3", action="store_true", help="the third held-out part (meaning_set_held_out_3.py)")
     parser.add_argument("--held-out-4", action="store_true", help="the fourth held-out part, kept for measuring only")
     parser.add_argument(
+        "--held-out-5", action="store_true", help="the fifth held-out part, written blind later, for measuring only"
+    )
+    parser.add_argument(
         "--store",
         action="store_true",
         help="through a fresh store and the doctor itself (with BESTIE_EMBEDDINGS=local: with meaning)",
@@ -140,6 +144,7 @@ def main():
         (
             part
             for part, chosen in (
+                ("held_out_5", options.held_out_5),
                 ("held_out_4", options.held_out_4),
                 ("held_out_3", options.held_out_3),
                 ("held_out_2", options.held_out_2),
