@@ -190,6 +190,20 @@ def test_a_state_of_someone_else_or_for_some_days_rules_nothing_out_of_the_owner
     assert doctor.analyze("conflicts").conflicts == [[vegetarian, pho]]
 
 
+def test_a_former_partner_and_a_clause_denying_a_thing_are_contradictions(db, frozen):
+    husband = pref("Chồng của Ngân tên là Tuấn.", subject="chồng", kind="relationship")
+    former = pref("Tuấn là chồng cũ của Ngân, hai người đã ly hôn.", subject="hôn nhân", kind="relationship")
+    wife = pref("Lan is the user's wife.", subject="wife", kind="relationship", user="minh")
+    ex_wife = pref("Lan is the user's ex-wife.", subject="family", kind="relationship", user="minh")
+    metformin = pref("Bà Hoà bị tiểu đường, uống metformin ngày hai lần.", subject="thuốc", kind="health", user="hoa")
+    insulin = pref("Bà Hoà giờ tiêm insulin, không uống metformin nữa.", subject="điều trị", kind="health", user="hoa")
+    # "đường" (sugar) is no typo of "lương" (salary).
+    pref("Chị Ngân uống cà phê đen, không đường.", subject="cà phê", user="ngan")
+    pref("Lương tháng của chị Ngân là 45 triệu đồng.", subject="lương", kind="fact", user="ngan")
+    conflicts = doctor.analyze("conflicts").conflicts
+    assert conflicts == sorted([[husband, former], [wife, ex_wife], [metformin, insulin]])
+
+
 def test_what_is_preferred_rather_than_another_is_no_denial(db, frozen):
     zalo = pref("User prefers Zalo.", subject="channel")
     rather = pref("Prefers messages on Zalo rather than email.", subject="channel")

@@ -392,6 +392,9 @@ _SYNONYMS = _compiled(
         (r"\bban than\b", " best friend "),
         (r"\bsu dung\b", " use "),
         (r"\bghet\b|\bhate[sd]?\b|\bdislike[sd]?\b", " not like "),
+        # A former partner or boss is one no more: "Tuấn là chồng cũ của Ngân", "the user's ex-wife".
+        (r"\b(?:ex|former)[ -]?(?=(?:wife|husband|girlfriend|boyfriend|partner|boss|manager|fiancee?)\b)", " not "),
+        (r"\b(wife|husband|nguoi yeu|ban trai|ban gai|sep)\s+cu\b", r" not \1 "),
         (r"\bdi ung\b|\ballergic\b|\ballergies\b", " allergy "),
         # Having stopped is not doing any more: "quit coffee", "no longer drinks coffee", "đã bỏ cà phê"; nor
         # is a plan called off carried out: "cancelled the trip to Hanoi".
@@ -722,6 +725,18 @@ def _someone_else(content_a, content_b, kept=frozenset()):
     return not any(typo_of(word, person) for word in other for person in named)
 
 
+# Words a clause may deny that name no thing: honorifics, times of day and the week.
+_NO_THING = frozenset(
+    "anh chi em ba ong co chu bac morning afternoon evening night day week weekend sang chieu toi dem ngay tuan".split()
+)
+
+
+def _denies_a_thing(denied, named):
+    """What a clause denies names a thing: a name ("Figma"), or a word that is no verb of doing, honorific or
+    time ("metformin", not "drink", "chị" or "morning")."""
+    return bool(denied & named or denied - _DOING - _NO_THING)
+
+
 def _clause_denials(variant):
     """What each clause of a negated ``Variant`` that holds the negation denies ("moved its backend to
     Supabase and no longer uses Firebase" denies Firebase)."""
@@ -794,7 +809,12 @@ def denies(a, b, has_subject):
     for denied in _clause_denials(negated):
         if not (denied and _contained(denied, positive.content)):
             continue
-        if covers or (denied & negated.named and (negated.content - denied) & positive.content):
+        # A thing denied must be said as it is, not as a word a typo away ("đường" is not "lương").
+        if covers or (
+            _denies_a_thing(denied, negated.named)
+            and denied <= positive.content
+            and (negated.content - denied) & positive.content
+        ):
             return True
     # Which verb goes with a habit does not change the habit: "has an iced matcha every afternoon" and
     # "no longer drinks matcha", "đánh cầu lông" and "ngừng chơi cầu lông"; the other must say it is
