@@ -567,17 +567,6 @@ _MOVED = re.compile(r"\b(?:(?:[Hh]as|[Hh]ave|[Hh]ad) )?(?:[Mm]oved|[Rr]elocated)
 _MOVED_VIETNAMESE = re.compile(
     r"(?<!\w)(?:[Đđ]ã )?(?:[Cc]huyển|[Dd]ọn)(?: nhà)? (?:vào|ra|đến|tới|về|lên|xuống) (?=[A-ZĐ])"
 )
-# What is chosen in place of something else, to the end of its clause: "Bali instead of Hokkaido".
-# Having moved to a place (a capitalised name, not a month or a day) is living there: "Khoa has moved to
-# Đà Nẵng", "Vy đã chuyển vào Sài Gòn".
-_PLACE_FOLLOWS = (
-    r"(?=[A-ZĐ])(?!(?:January|February|March|April|May|June|July|August|September|October|November|December"
-    r"|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)"
-)
-_MOVED = re.compile(r"\b(?:(?:[Hh]as|[Hh]ave|[Hh]ad) )?(?:[Mm]oved|[Rr]elocated) to " + _PLACE_FOLLOWS)
-_MOVED_VIETNAMESE = re.compile(
-    r"(?<!\w)(?:[Đđ]ã )?(?:[Cc]huyển|[Dd]ọn)(?: nhà)? (?:vào|ra|đến|tới|về|lên|xuống) (?=[A-ZĐ])"
-)
 # What is chosen in place of something else, to the end of its clause: "Bali instead of Hokkaido"; what was
 # left for something else: "switched from Neovim to VS Code", "thay Proxmox bằng Unraid".
 _INSTEAD = re.compile(
