@@ -324,14 +324,13 @@ def _across_languages_by_words(findings):
 
 
 def _negations_across_blocks(findings):
-    """A memory and one that denies it, in one language, among all of a user's memories of a project
-    whatever their kind and subject (an agent files "User drinks a black coffee every morning" as a routine
-    and "User does not drink coffee anymore" as a preference), with or without embeddings: ``contradict``
-    on a denial, a choice of one thing instead of another or a state that rules things out ("User is
-    vegetarian"), and a memory that does none of these (``denies``: no slot given two values, which
-    needs a subject or meaning to tell). The pairs looked at share a word, or a kind of
-    thing (``states``), that few of them have (``POSTING_CAP``), as inside a block; pairs of one block
-    were compared there."""
+    """A memory and one that denies it (``meaning.denies``), in one language, among all of a user's memories
+    of a project whatever their kind and subject, with or without embeddings: an agent files "User drinks a
+    black coffee every morning" as a routine and "User does not drink coffee anymore" as a preference. The
+    denying side is a denial, a choice of one thing instead of another, or a state that rules things out
+    ("User is vegetarian"); two values in one slot are left to the blocks and to meaning, which know what
+    the slot is. The pairs looked at share a word, or a kind of thing (``states``), that few of them have
+    (``POSTING_CAP``), as inside a block; pairs of one block were compared there."""
     for members in findings.people.values():
         postings = defaultdict(lambda: ([], []))
         for memory_id in members:
@@ -354,9 +353,8 @@ def _negations_across_blocks(findings):
         for a, b in sorted(pairs):
             if findings.blocks[a] == findings.blocks[b] or findings.together(a, b):
                 continue
-            if findings.words(a).vietnamese == findings.words(b).vietnamese and denies(
-                findings.variant(a), findings.variant(b), False
-            ):
+            same_language = findings.meanings[a].vietnamese == findings.meanings[b].vietnamese
+            if same_language and denies(findings.variant(a), findings.variant(b), False):
                 findings.opposed.append((a, b))
 
 
