@@ -442,7 +442,11 @@ _VIETNAMESE = {
     "rồi": "",
     "cũng": "",
     "hẳn": "",
-    "hiện": "",
+    # "now": "hiện tại", "hiện đang" ("hiện đại" is modern).
+    "hiện tại": "",
+    "hiện giờ": "",
+    "hiện nay": "",
+    "hiện đang": "",
     "tên": "named",
     "chó": "dog",
     # Kinds of thing (``memories.language.states``): the word stays, so that it still meets itself typed
