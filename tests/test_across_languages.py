@@ -3,7 +3,7 @@ other language; and which language a text is in."""
 
 import pytest
 
-from memories.language.meaning import meaning
+from memories.language.meaning import meaning, says_changed
 from memories.language.translation import (
     OPPOSED,
     SAME,
@@ -93,6 +93,13 @@ def test_a_word_english_does_not_have_starting_a_sentence_is_a_name():
     assert not names_instead("Budget for the laptop is 15 million VND.", "Budget for the phone is 10 million VND.")
     assert names_agree("Mrs Ngọc has type 2 diabetes.", "Bà Ngọc bị tiểu đường tuýp 2.")
     assert names_agree("Sáng nào anh cũng uống cà phê.", "User drinks coffee every morning.")
+
+
+def test_a_text_saying_what_it_states_is_new():
+    for text in ("User uses VS Code now.", "Hiện tại người dùng sống ở Đà Nẵng.", "Giờ anh chuyển hẳn sang VSCode."):
+        assert says_changed(text)
+    for text in ("Neovim is the main editor.", "Anh dậy lúc 7 giờ sáng.", "Nhà có nội thất hiện đại."):
+        assert not says_changed(text)
 
 
 def test_an_honorific_or_a_currency_is_not_a_name():
