@@ -28,7 +28,7 @@ from django.utils.translation import gettext_noop
 from memories import vectors
 from memories.language import embeddings, states
 from memories.language.folding import fold
-from memories.language.meaning import Variant, contradict, denies, meaning, same_fact, says_changed
+from memories.language.meaning import Variant, contradict, denies, meaning, own_words, same_fact, says_changed
 from memories.language.translation import (
     OPPOSED,
     SAME,
@@ -42,7 +42,6 @@ from memories.language.translation import (
     values,
     values_instead,
 )
-from memories.language.words import words
 from memories.models import Memory, MemorySettings, Scope
 from memories.retrieval import prompt
 from memories.screening.venting import is_venting
@@ -114,7 +113,7 @@ class _Groups:
 def _variants(rows, subject, kind, meanings):
     """The block's variants. ``meanings`` keeps each memory's ``meaning`` without its subject's words (a run
     compares memories across subjects too); the subject's own words are taken out here."""
-    own = frozenset(words(subject.replace("_", " ")))
+    own = own_words(subject)
     by_meaning = {}
     for memory_id, text in rows:
         if memory_id not in meanings:
@@ -380,7 +379,7 @@ def _with_meaning(findings):
         first, second = findings.variant(a), findings.variant(b)
         if same_fact(first, second) and details_agree(texts[a], texts[b]):
             findings.join(a, b)
-        elif findings.words(a).vietnamese == findings.words(b).vietnamese and contradict(first, second, False):
+        elif first.vietnamese == second.vietnamese and contradict(first, second, False):
             findings.opposed.append((a, b))
     # Across the two languages, words cannot be set side by side, but they can be looked up: a memory and
     # its counterpart (each the other's closest in the other language, standing out from the rest) are

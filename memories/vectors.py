@@ -675,7 +675,8 @@ def _close_pairs(found, members, rows, first, second, ranks):
     same = first is second
     (mask_a, anchors_a), (mask_b, anchors_b) = first, second
     sides = (members[mask_a], members[mask_b])
-    matrices = (found.matrix[rows[mask_a]], found.matrix[rows[mask_b]])
+    mine = found.matrix[rows[mask_a]]
+    matrices = (mine, mine if same else found.matrix[rows[mask_b]])
     # Each side looks in the other's language, so against the other's sentences.
     closest_a, yardstick_a = _closest(matrices[0], matrices[1], anchors_b, ranks, same)
     if same:

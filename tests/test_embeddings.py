@@ -394,6 +394,18 @@ def _propose(text, **fields):
     return Memory.objects.get(pk=answer.id)
 
 
+def _checked_by_meaning(*memories):
+    """The job's check by meaning, after ``memories`` were proposed; they come back as it left them."""
+    proposals.embed_and_check()
+    for proposed in memories:
+        proposed.refresh_from_db()
+
+
+def _replaced(proposal):
+    """What a flagged proposal may replace, as the pending queue lists it."""
+    return [old.pk for old in proposals.possible_updates([proposal])[proposal.pk]]
+
+
 def test_a_proposal_close_in_meaning_to_a_memory_it_contradicts_is_flagged_after_its_vector(local):
     from memories.lifecycle import policies, reverts
     from memories.models import AuditEvent
@@ -469,10 +481,9 @@ def test_a_proposal_naming_another_place_than_its_counterpart_in_the_other_langu
     hanoi = add_memory("User lives in Hanoi.", kind="fact", subject="home", user="owner")
     _add_store(kind="fact", user="owner")
     moved = _propose("Người dùng sống ở Huế.", kind="fact", subject="nơi ở")
-    proposals.embed_and_check()
-    moved.refresh_from_db()
+    _checked_by_meaning(moved)
     assert moved.flags == ["possible_update"]
-    assert [replaced.pk for replaced in proposals.possible_updates([moved])[moved.pk]] == [hanoi.pk]
+    assert _replaced(moved) == [hanoi.pk]
 
 
 def test_the_doctor_finds_the_issues_contradictions_across_subjects(local):
@@ -516,11 +527,9 @@ def test_a_proposal_naming_something_else_in_place_of_its_closest_is_a_possible_
     vectors.build()
     proposed = _propose("User uses VS Code as the main editor now.", kind="preference", subject="ide")
     unrelated = _propose("User's daughter is called Mai.", kind="preference", subject="family")
-    proposals.embed_and_check()
-    proposed.refresh_from_db()
-    unrelated.refresh_from_db()
+    _checked_by_meaning(proposed, unrelated)
     assert proposed.flags == ["possible_update"] and unrelated.flags == []
-    assert [old.pk for old in proposals.possible_updates([proposed])[proposed.pk]] == [neovim.pk]
+    assert _replaced(proposed) == [neovim.pk]
 
 
 def test_the_doctor_finds_another_value_said_of_the_same_thing_across_kinds(local):
@@ -542,8 +551,6 @@ def test_a_proposal_giving_another_value_than_its_closest_is_a_possible_update(l
     vectors.build()
     moved = _propose("Lan's thesis is due on May 30, 2027.", kind="fact", subject="deadline")
     unrelated = _propose("Lan's thesis has 80 pages.", kind="fact", subject="length")
-    proposals.embed_and_check()
-    moved.refresh_from_db()
-    unrelated.refresh_from_db()
+    _checked_by_meaning(moved, unrelated)
     assert moved.flags == ["possible_update"] and unrelated.flags == []
-    assert [old.pk for old in proposals.possible_updates([moved])[moved.pk]] == [deadline.pk]
+    assert _replaced(moved) == [deadline.pk]

@@ -45,9 +45,12 @@ from memories.language.words import (
     JOINT,
     OWNER,
     POSSESSIVE,
+    SENTENCE_END,
     VIETNAMESE,
+    WRITTEN_WORD,
     language_of,
     sequence,
+    spelt_as_a_name,
     words,
 )
 
@@ -593,22 +596,25 @@ def says_changed(text):
     return bool(_CHANGED.search(text))
 
 
-_WRITTEN_WORD = re.compile(r"[^\W\d_]+")
-_SENTENCE_END = re.compile(r"[.!?;:\n]")
-
-
 def _named_words(text):
     """The folded words of ``text`` that name someone or something: capitalised inside a sentence, or in
-    capitals or with a capital inside wherever they are ("VS", "LaTeX", "VSCode")."""
+    capitals or with a capital inside wherever they are ("VS", "LaTeX", "VSCode"). (``words.words_placed``
+    without placing every word: most are in lower case.)"""
     named, previous_end = set(), None
-    for match in _WRITTEN_WORD.finditer(text):
+    for match in WRITTEN_WORD.finditer(text):
         word = match.group()
         if len(word) > 1 and not word.islower():
-            first = previous_end is None or bool(_SENTENCE_END.search(text, previous_end, match.start()))
-            if not first or word.isupper() or any(c.isupper() for c in word[1:]):
+            first = previous_end is None or bool(SENTENCE_END.search(text, previous_end, match.start()))
+            if not first or spelt_as_a_name(word):
                 named.add(fold(word))
         previous_end = match.end()
     return frozenset(named)
+
+
+def own_words(*labels):
+    """The words of a memory's subject and kind (``subject_slug`` read as words), which say nothing of which
+    fact of that subject it states."""
+    return frozenset(words(" ".join(labels).replace("_", " ")))
 
 
 def meaning(text, subject="", kind=""):
@@ -629,7 +635,7 @@ def meaning(text, subject="", kind=""):
         folded = pattern.sub(replacement, folded)
     # The order keeps whose a thing is ("Lan's boss"); the words do not.
     all_words = words(_POSSESSIVE.sub("", folded))
-    own = set(words(f"{subject} {kind}".replace("_", " ")))
+    own = own_words(subject, kind)
     # Folded Vietnamese "no" is "nợ" (owes), "no" (full) or "nó" (it), never "not".
     negations = VIETNAMESE_NEGATIONS if vietnamese else _NEGATIONS
     # Memories do not say "not unlike": one negation or two ("has given up badminton and no longer plays")
@@ -857,10 +863,10 @@ def _variant(text, subject, kind):
 
 
 def denied_words(text, kind=""):
-    """The words, folded as written, that a memory ``text`` denies holds (all of them, but for a verb of doing
-    it: ``contradict``), as search needs them to find it: ("drink", "coffee") for "User does not drink coffee
-    anymore", ("hokkaido",) for "Bali instead of Hokkaido"; empty when ``text`` denies nothing, or names it
-    only in words read as others ("cà phê")."""
+    """The words, folded as written, that a memory holding what ``text`` denies holds (all of them, but for
+    a verb of doing it: ``denies``), as search needs them to find it: ("drink", "coffee") for "User does not
+    drink coffee anymore", ("hokkaido",) for "Bali instead of Hokkaido"; empty when ``text`` denies nothing,
+    or names it only in words read as others ("cà phê")."""
     found = _variant(text, "", kind)
     if found.instead:
         # "Bali instead of Hokkaido" denies Hokkaido.

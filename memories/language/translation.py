@@ -20,14 +20,18 @@ from memories.language.lexicon import LEXICON
 from memories.language.meaning import CHAT_WORDS, COMPARING, VIETNAMESE_NEGATIONS, meaning, typo_of
 from memories.language.words import (
     OWNER,
+    SENTENCE_END,
     VIETNAMESE,
+    WRITTEN_WORD,
     could_be_vietnamese,
     is_query_stopword,
     language_of,
     reads_as_english,
     says_nothing,
     singular,
+    spelt_as_a_name,
     words,
+    words_placed,
 )
 
 SAME, OPPOSED = "same", "opposed"
@@ -67,15 +71,6 @@ _HONORIFICS = frozenset(fold(word) for word in _WRITTEN_HONORIFICS)
 # Currencies are the unit of an amount, which a paraphrase writes in words ("15 million VND" / "15 triệu").
 _CURRENCIES = frozenset("vnd usd eur jpy gbp sgd aud cad cny krw thb".split())
 _OWNER_WORDS = {"user": None, "owner": None, "nguoi": "dung", "chu": "nhan"}
-_SENTENCE_END = re.compile(r"[.!?;:\n]")
-
-
-def _words_placed(text):
-    """``(word, folded, first)`` for each word of ``text``, ``first`` when it starts a sentence."""
-    tokens = list(re.finditer(r"[^\W\d_]+", text))
-    for index, match in enumerate(tokens):
-        gap = text[tokens[index - 1].end() : match.start()] if index else ""
-        yield match.group(), fold(match.group()), not index or bool(_SENTENCE_END.search(gap))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -85,9 +80,15 @@ def _surely_named(text):
     english = _english(text)
     return frozenset(
         plain
-        for word, plain, first in _words_placed(text)
-        if word[0].isupper() and (not first or _spelt_as_a_name(word) or english and _unknown_english(plain))
+        for word, plain, first in words_placed(text)
+        if word[0].isupper() and _names_itself(word, plain, first, english)
     )
+
+
+def _names_itself(word, plain, first, english):
+    """A capitalised word is a name by itself: inside a sentence, spelt as a name, or starting a sentence of
+    an English text as no English word."""
+    return not first or spelt_as_a_name(word) or english and _unknown_english(plain)
 
 
 # A pair's texts are compared many times over in a run (the doctor): their language is judged once.
@@ -114,12 +115,6 @@ def _english_glosses():
     return frozenset().union(*by_phrase.values())
 
 
-def _spelt_as_a_name(word):
-    """A word in capitals or with a capital inside ("VS", "VSCode", "LaTeX"): a name even where a sentence
-    starts."""
-    return word.isupper() or any(letter.isupper() for letter in word[1:])
-
-
 def _named(text, other):
     """``[(name, whose)]``: the names of people, places and things in ``text`` (its capitalised words,
     folded) and the owner (``OWNER``, for "the user", "người dùng"), in order, each with whether it is a
@@ -127,8 +122,8 @@ def _named(text, other):
     inside a sentence ("Lan owes Minh" / "Minh nợ Lan"; not "Sáng nào" or "Anh Huy" at the start of both)."""
     english = _english(text)
     inside = _surely_named(other)
-    tokens = list(re.finditer(r"[^\W\d_]+", text))
-    placed = list(_words_placed(text))
+    tokens = list(WRITTEN_WORD.finditer(text))
+    placed = list(words_placed(text))
     found, spans, skip, last = [], [], False, None
 
     def joined_to_previous(index):
@@ -159,11 +154,7 @@ def _named(text, other):
             skip = _OWNER_WORDS[plain] is not None
         elif word.lower() in _WRITTEN_HONORIFICS or plain in _CURRENCIES:
             pass
-        elif (
-            len(word) > 1
-            and word[0].isupper()
-            and (not first or plain in inside or _spelt_as_a_name(word) or english and _unknown_english(plain))
-        ):
+        elif len(word) > 1 and word[0].isupper() and (plain in inside or _names_itself(word, plain, first, english)):
             if found and found[-1][0] != OWNER and joined_to_previous(index):
                 # One name in several capitalised words: "Hà Nội" is "hanoi", as "Hanoi" is.
                 found[-1] = (found[-1][0] + plain, found[-1][1] or whose)
@@ -457,8 +448,6 @@ _VIETNAMESE_FUNCTION_WORDS = frozenset(
 _FOLDED_VIETNAMESE_FUNCTION_WORDS = frozenset(fold(word) for word in _VIETNAMESE_FUNCTION_WORDS)
 
 
-# Who a fact is about when it is not the owner: a word of these on one side only says the two are about
-# different people ("Vợ anh Khoa bị dị ứng tôm" / "User is allergic to shrimp").
 def _english_stem(word):
     for ending in _ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
@@ -479,6 +468,8 @@ def _lexicon():
     return by_phrase, by_folded, max(len(phrase.split()) for phrase in LEXICON)
 
 
+# Who a fact is about when it is not the owner: a word of these on one side only says the two are about
+# different people ("Vợ anh Khoa bị dị ứng tôm" / "User is allergic to shrimp").
 _PEOPLE_STEMS = frozenset(_english_stem(word) for word in states.PEOPLE)
 
 
@@ -497,7 +488,7 @@ def _vietnamese_read(text):
     tokens = [match.group() for match in found]
     # A capital starts a sentence, or a name.
     starts = [
-        not i or bool(_SENTENCE_END.search(text[found[i - 1].end() : match.start()])) for i, match in enumerate(found)
+        not i or bool(SENTENCE_END.search(text[found[i - 1].end() : match.start()])) for i, match in enumerate(found)
     ]
     marked = any(fold(token) != token.lower() for token in tokens)
     # Looked up as written, or folded when the text has no diacritics to tell words apart.

@@ -393,6 +393,26 @@ def search_stem(word):
     return word
 
 
+# Where a sentence ends: the next word starts one, and a capital there says nothing of a name.
+SENTENCE_END = re.compile(r"[.!?;:\n]")
+# A word as written: letters only.
+WRITTEN_WORD = re.compile(r"[^\W\d_]+")
+
+
+def words_placed(text):
+    """``(word, folded, first)`` for each word of ``text`` as written, ``first`` when it starts a sentence."""
+    tokens = list(WRITTEN_WORD.finditer(text))
+    for index, match in enumerate(tokens):
+        first = not index or bool(SENTENCE_END.search(text, tokens[index - 1].end(), match.start()))
+        yield match.group(), fold(match.group()), first
+
+
+def spelt_as_a_name(word):
+    """A word in capitals or with a capital inside ("VS", "VSCode", "LaTeX"): a name even where a sentence
+    starts."""
+    return word.isupper() or any(letter.isupper() for letter in word[1:])
+
+
 # A proposal compares itself with up to 50 memories of its subject, and the next proposal on that subject
 # with mostly the same ones: their words are worked out once.
 @functools.lru_cache(maxsize=4096)

@@ -402,7 +402,8 @@ def _newest_of_subjects(blocks):
 def possible_updates(proposals):
     """For each proposal flagged ``possible_update`` among ``proposals`` (memories): the live memories it
     says otherwise than, as ``{proposal id: [Replaced, …]}``, newest first, compared as ``propose`` does
-    (with the 50 newest of its user, kind and subject). One statement for them all."""
+    (with the 50 newest of its user, kind and subject): one statement for them all, and one more for each
+    denial (``denied_elsewhere``)."""
     flagged = [memory for memory in proposals if POSSIBLE_UPDATE in (memory.flags or [])]
     if not flagged:
         return {}
