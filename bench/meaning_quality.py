@@ -112,6 +112,19 @@ def score(module, duplicates, conflicts):
     }
 
 
+def load_set(options):
+    """The set module the options name (``--held-out``, ``--held-out-2``, …; the tune part without one)."""
+    name = next(
+        (
+            part
+            for part in ("held_out_5", "held_out_4", "held_out_3", "held_out_2", "held_out")
+            if getattr(options, part, False)
+        ),
+        "tune",
+    )
+    return importlib.import_module(f"bench.meaning_set_{name}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--held-out", action="store_true", help="the held-out part instead of the tune part")
@@ -140,21 +153,7 @@ def main():
     import django
 
     django.setup()
-    name = next(
-        (
-            part
-            for part, chosen in (
-                ("held_out_5", options.held_out_5),
-                ("held_out_4", options.held_out_4),
-                ("held_out_3", options.held_out_3),
-                ("held_out_2", options.held_out_2),
-                ("held_out", options.held_out),
-            )
-            if chosen
-        ),
-        "tune",
-    )
-    module = importlib.import_module(f"bench.meaning_set_{name}")
+    module = load_set(options)
     rows = list(module.MEMORIES)
     duplicates, conflicts = store_findings(rows) if options.store else doctor_findings(rows)
     result = score(module, duplicates, conflicts)

@@ -28,17 +28,17 @@ from django.utils.translation import gettext_noop
 from memories import vectors
 from memories.language import embeddings, states
 from memories.language.folding import fold
-from memories.language.meaning import Variant, contradict, denies, meaning, own_words, same_fact, says_changed
+from memories.language.meaning import Variant, contradict, denies, meaning, own_words, same_fact
 from memories.language.translation import (
     OPPOSED,
     SAME,
-    across_languages,
+    WORDS_TRANSLATED,
     another_value,
+    changed_names,
     details_agree,
     lexicon_words,
-    names_instead,
-    one_name_instead,
     share_between,
+    translated_verdict,
     values,
     values_instead,
 )
@@ -52,11 +52,9 @@ POSTING_CAP = 40
 # With embeddings on, each memory is also compared with this many of its closest in meaning.
 MEANING_NEIGHBOURS = 10
 # Across languages (``_with_meaning``): how many of each memory's closest in the other language are
-# compared with it, and the share of the words of two such that must translate each other
-# (``translation.translated_share``) when they are not counterparts (chosen on the blind open sets:
-# bench/meaning_quality.py).
+# compared with it; when two such are not counterparts, ``translation.WORDS_TRANSLATED`` of their words
+# must translate each other (chosen on the blind open sets: bench/meaning_quality.py).
 CLOSEST_ACROSS = 2
-WORDS_TRANSLATED = 0.7
 NOISE_MIN_CHARACTERS = 12
 NOISE_LOW_CONFIDENCE = 0.5
 
@@ -257,12 +255,6 @@ class _Findings:
         values kept once a run settle at once."""
         return values_instead(self.values(a), self.values(b)) and another_value(self.texts[a], self.texts[b])
 
-    def changed_names(self, a, b):
-        """One of two memories says what it states is new and each names something the other does not:
-        "User uses VS Code now" / "Neovim is the main editor"."""
-        text_a, text_b = self.texts[a], self.texts[b]
-        return (says_changed(text_a) or says_changed(text_b)) and names_instead(text_a, text_b)
-
     def share(self, a, b):
         """``translated_share`` of two memories."""
         return share_between(self.words(a), self.words(b))
@@ -277,13 +269,10 @@ class _Findings:
         """What a translation keeps decides between two memories in different languages; two whose words
         mostly translate each other but that name one place or thing each, not the same one, contradict
         each other ("User lives in Hanoi" / "Người dùng sống ở Đà Nẵng")."""
-        text_a, text_b = self.texts[a], self.texts[b]
-        verdict = across_languages(text_a, text_b)
+        verdict = translated_verdict(self.texts[a], self.texts[b], share)
         if verdict == SAME:
             self.join(a, b)
         elif verdict == OPPOSED:
-            self.opposed.append((a, b))
-        elif share is not None and share >= WORDS_TRANSLATED and one_name_instead(text_a, text_b):
             self.opposed.append((a, b))
 
     def result(self):
@@ -403,7 +392,7 @@ def _with_meaning(findings):
     for a, b, margin, _counterparts in close_values:
         if margin < vectors.COUNTERPART_MARGIN or findings.together(a, b):
             continue
-        if findings.another_value(a, b) or findings.changed_names(a, b):
+        if findings.another_value(a, b) or changed_names(findings.texts[a], findings.texts[b]):
             findings.opposed.append((a, b))
 
 

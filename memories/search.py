@@ -12,10 +12,16 @@ extension (see ``PG_FOLD``).
 Both fold "đ" to "d" like ``memories.language.folding.fold`` does for the query, so "da nang" finds "Đà Nẵng".
 """
 
+import re
+
 from django.db import connection, transaction
 from django.db.models import BooleanField, Expression, F, Field, FloatField, Func, Value
 
+from memories.language.folding import fold
 from memories.language.words import search_words
+
+# A word an OR search may hold: letters and digits only, so it is never read as the search's own syntax.
+_SEARCHABLE = re.compile(r"\w+")
 
 # Tables whose ``text`` column is indexed, and the name of their index.
 INDEXED_TABLES = {"memory": "memory_fts", "memory_message": "message_fts"}
@@ -296,5 +302,25 @@ def matching(queryset, query):
             .order_by("rank", "id")
         )
     tsquery = pg_tsquery(" & ".join(f"{term}:*" for term in terms))
+    rank = Func(pg_vector(), tsquery, template="-ts_rank(%(expressions)s)", output_field=FloatField())
+    return queryset.filter(pg_matches(tsquery)).annotate(rank=rank).order_by("rank", "id")
+
+
+def matching_any(queryset, phrases):
+    """``queryset`` narrowed to rows whose text holds one of ``phrases`` (each a tuple of words, all of
+    which it must hold, as prefixes), annotated with ``rank`` (lower is better) and ordered best first: an
+    OR search, for the write path's look in the other language. No phrase matches nothing."""
+    terms = [[fold(word).lower() for word in phrase if _SEARCHABLE.fullmatch(fold(word))] for phrase in phrases]
+    terms = list(dict.fromkeys(tuple(words) for words in terms if words))
+    if not terms:
+        return queryset.none()
+    if connection.vendor == "sqlite":
+        expression = " OR ".join("(" + " AND ".join(f'"{word}"*' for word in words) + ")" for words in terms)
+        return (
+            queryset.filter(search_entry__text__match=expression)
+            .annotate(rank=F("search_entry__rank"))
+            .order_by("rank", "id")
+        )
+    tsquery = pg_tsquery(" | ".join("(" + " & ".join(f"{word}:*" for word in words) + ")" for words in terms))
     rank = Func(pg_vector(), tsquery, template="-ts_rank(%(expressions)s)", output_field=FloatField())
     return queryset.filter(pg_matches(tsquery)).annotate(rank=rank).order_by("rank", "id")

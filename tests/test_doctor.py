@@ -204,6 +204,21 @@ def test_a_former_partner_and_a_clause_denying_a_thing_are_contradictions(db, fr
     assert conflicts == sorted([[husband, former], [wife, ex_wife], [metformin, insulin]])
 
 
+def test_what_was_left_for_another_or_stopped_some_time_ago_is_no_duplicate_but_a_contradiction(db, frozen):
+    android = pref("User uses Android.", subject="phone", kind="fact")
+    iphone = pref("User switched from Android to iPhone.", subject="devices", kind="fact")
+    email = pref("Prefers email.", subject="channel")
+    zalo = pref("Prefers Zalo rather than email.", subject="contact")
+    google = pref("User works at Google as a designer.", subject="job", kind="fact")
+    quit = pref("User quit Google last month.", subject="career", kind="fact")
+    gym = pref("User goes to the gym on Mondays.", subject="gym", kind="routine")
+    pref("User did not go to the gym last week.", subject="week", kind="fact")
+    report = doctor.analyze()
+    assert report.duplicates == []
+    assert report.conflicts == sorted([[android, iphone], [email, zalo], [google, quit]])
+    assert not any(gym in pair for pair in report.conflicts)
+
+
 def test_what_is_preferred_rather_than_another_is_no_denial(db, frozen):
     zalo = pref("User prefers Zalo.", subject="channel")
     rather = pref("Prefers messages on Zalo rather than email.", subject="channel")

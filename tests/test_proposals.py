@@ -283,7 +283,9 @@ def test_a_possible_update_of_several_memories_names_them_all():
     assert answer.reason.endswith("may be meant to replace them, which is never approved automatically")
 
 
-def test_what_possible_updates_may_replace_is_read_in_one_statement_and_one_a_denial(django_assert_num_queries):
+def test_what_possible_updates_may_replace_is_read_in_one_statement_and_one_a_flagged_proposal(
+    django_assert_num_queries,
+):
     olds, news = [], []
     for subject, old, new in [
         ("tools", "User prefers pnpm.", "User prefers yarn."),
@@ -293,8 +295,9 @@ def test_what_possible_updates_may_replace_is_read_in_one_statement_and_one_a_de
         olds.append(add_memory(old, user="owner", subject=subject))
         news.append(Memory.objects.get(pk=propose(new, subject=subject).id))
     plain = Memory.objects.get(pk=propose("User lives in Hanoi.", subject="home").id)
-    # The denial looks for what it denies under other kinds and subjects too.
-    with django_assert_num_queries(2):
+    # The denial looks for what it denies under other kinds and subjects too, and each flagged proposal for
+    # what it says otherwise than in the other language.
+    with django_assert_num_queries(2 + len(news)):
         found = proposals.possible_updates([*news, plain])
     assert {new: [(r.pk, r.text) for r in rows] for new, rows in found.items()} == {
         new.pk: [(old.pk, old.text)] for new, old in zip(news, olds)
@@ -311,6 +314,11 @@ def test_what_possible_updates_may_replace_is_read_in_one_statement_and_one_a_de
             "Tuần trăng mật của chị Thảo là ở Hokkaido.",
             "Chị Thảo đổi ý, đi Bali hưởng tuần trăng mật thay vì Hokkaido.",
         ),
+        # A denial in one clause is looked up by what that clause denies.
+        ("The backend of Bếp Nhà is Firebase.", "Bếp Nhà moved its backend to Supabase and no longer uses Firebase."),
+        # When the change happened is not part of what changed.
+        ("User works at Google as a designer.", "User quit Google last month."),
+        ("User uses Android.", "User switched from Android to iPhone."),
     ],
 )
 def test_a_denial_of_a_memory_filed_under_another_kind_and_subject_is_a_possible_update(original, denial):
@@ -331,12 +339,46 @@ def test_a_denial_of_a_memory_filed_under_another_kind_and_subject_is_a_possible
         ("User drinks a black coffee at 7:30am every day.", "User does not drink tea anymore."),
         ("Sáng Chủ nhật nào chị Thảo cũng chạy 5 cây số.", "Chị Thảo không ăn được cay."),
         ("User drinks a black coffee at 7:30am every day.", "User drinks coffee with milk now."),  # no denial
+        ("User goes to the gym on Mondays.", "User did not go to the gym last week."),  # once, not for good
     ],
 )
 def test_what_a_proposal_does_not_deny_under_another_kind_is_no_update(original, other):
     policies.set_write_policy("allow", actor=OWNER)
     add_memory(original, user="owner", kind="routine", subject="morning")
     answer = propose(other, subject="drinks")
+    assert (answer.status, answer.flags) == ("approved", ())
+
+
+@pytest.mark.parametrize(
+    "original, other",
+    [
+        ("User lives in Hanoi.", "Người dùng sống ở Đà Nẵng."),
+        ("Người dùng thích uống trà sữa.", "User does not drink milk tea anymore."),
+        ("User wears size 42 shoes.", "Cỡ giày của người dùng là 43."),
+    ],
+)
+def test_a_proposal_saying_otherwise_than_a_memory_in_the_other_language_is_a_possible_update(original, other):
+    policies.set_write_policy("allow", actor=OWNER)
+    existing = add_memory(original, user="owner", kind="fact", subject="one")
+    add_memory(original, user="lan", kind="fact", subject="one")
+    answer = propose(other, kind="fact", subject="another")
+    assert (answer.status, answer.flags) == ("pending", ("possible_update",))
+    memory = Memory.objects.get(pk=answer.id)
+    assert [r.pk for r in proposals.possible_updates([memory])[memory.pk]] == [existing.pk]
+
+
+@pytest.mark.parametrize(
+    "original, other",
+    [
+        ("User lives in Hanoi.", "Người dùng sống ở Hà Nội."),  # the same fact
+        ("User lives in Hanoi.", "Bố mẹ của người dùng cũng sống ở Hà Nội."),  # someone else
+        ("User lives in Hanoi.", "Người dùng thích phở bò."),  # another fact
+    ],
+)
+def test_a_proposal_agreeing_with_a_memory_in_the_other_language_is_no_update(original, other):
+    policies.set_write_policy("allow", actor=OWNER)
+    add_memory(original, user="owner", kind="fact", subject="one")
+    answer = propose(other, kind="fact", subject="another")
     assert (answer.status, answer.flags) == ("approved", ())
 
 

@@ -591,6 +591,29 @@ _CHANGED = re.compile(
 )
 
 
+# Words that say something changed or stopped: when it did ("last month", "tháng trước") is not part of
+# what changed, as a condition would be ("no coffee after 2pm").
+_CHANGE = re.compile(
+    r"\b(?:quit(?:s|ting)?|stopped|gave up|given up|no longer|cancell?ed|called off|switched|moved|changed"
+    r"|relocated|left)\b|(?<!\w)(?:bỏ|ngừng|nghỉ|thôi|không còn|nữa|chuyển|đổi|dọn)(?!\w)",
+    re.IGNORECASE,
+)
+_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_SPAN = r"(?:days?|weeks?|months?|years?)"
+# Folded, in both languages.
+_WHEN_CHANGED = re.compile(
+    r"\b(?:last (?:week|weekend|month|year|spring|summer|autumn|fall|winter|night)"
+    r"|yesterday|recently|lately"
+    rf"|(?:a|one|two|three|four|five|six|several|a few|a couple of|\d+) {_SPAN} ago"
+    r"|(?:earlier )?this (?:week|month|year)"
+    rf"|since (?:last )?(?:{_MONTH}|\d{{4}}|week|month|year)(?: \d{{4}})?"
+    rf"|in (?:{_MONTH}(?: \d{{4}})?|\d{{4}})"
+    r"|(?:tuan|thang|nam) (?:truoc|ngoai|roi)|nam ngoai|hom qua|(?:dao )?gan day"
+    r"|tu (?:(?:tuan|thang|nam) (?:truoc|ngoai|\d+(?:/\d+)?)|\d{4}|dau nam)"
+    r"|(?:vai|mot|hai|ba|\d+) (?:ngay|tuan|thang|nam) (?:truoc|nay))\b"
+)
+
+
 def says_changed(text):
     """Whether ``text`` says that what it states is new ("now", "switched to", "hiện tại", "giờ")."""
     return bool(_CHANGED.search(text))
@@ -628,6 +651,8 @@ def meaning(text, subject="", kind=""):
         text = _MOVED_VIETNAMESE.sub(" sống ở ", text)
     text = _VIETNAMESE_WORDS.sub(lambda match: f" {_VIETNAMESE[match.group(1).lower()]} ", text)
     folded = _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
+    if _CHANGE.search(written):
+        folded = _WHEN_CHANGED.sub(" ", folded)
     if vietnamese:
         # Chat writes the commonest words short: "ng dung" is "nguoi dung", "ko" is "khong".
         folded = _CHAT.sub(lambda match: CHAT_WORDS[match.group(1)], folded)
@@ -702,6 +727,10 @@ def same_fact(a, b):
     words they both have are in the same order (``same_order``: "Lan owes Minh" is not "Minh owes Lan")."""
     if a.negated != b.negated or _someone_else(a.content, b.content):
         return False
+    # What one left for something else is not what the other still says: "User switched from Android to
+    # iPhone" is not "User uses Android".
+    if _left_for_another(a, b) or _left_for_another(b, a):
+        return False
     renames = _typo_renames(a.words, b.words)
     if renames is not None and _said_alike(a.order, b.order, renames):
         return True
@@ -746,15 +775,25 @@ def _clause_denials(variant):
                 yield variant.content.intersection(_base(token) for token in clause)
 
 
+def _left_for_another(a, b):
+    """``a`` names as left, or passed over, something ``b`` says, which ``b`` does not: "switched from
+    Android to iPhone" / "uses Android"."""
+    return bool(a.instead & b.content) and not b.instead
+
+
 def _chosen_instead(a, b, has_subject):
-    """``a`` chooses something in place of a thing it names that ``b`` says, of one subject or saying more
-    alike: "Chị Thảo đổi ý, đi Bali hưởng tuần trăng mật thay vì Hokkaido" / "Tuần trăng mật của chị Thảo
-    là ở Hokkaido"; "User switched from Neovim to VS Code" / "Neovim is the main editor"."""
+    """``a`` chooses something in place of a thing it names that ``b`` says, of one subject, saying more
+    alike, or when that thing is all ``b`` says: "Chị Thảo đổi ý, đi Bali hưởng tuần trăng mật thay vì
+    Hokkaido" / "Tuần trăng mật của chị Thảo là ở Hokkaido"; "User switched from Neovim to VS Code" /
+    "Neovim is the main editor"; "User switched from Android to iPhone" / "User uses Android"."""
+    if not _left_for_another(a, b):
+        return False
+    if b.content <= a.instead:
+        return True
     return bool(
         a.instead & a.named
         and _contained(a.instead, b.content)
         and (has_subject or (a.content - a.instead) & b.content)
-        and not b.instead
     )
 
 
@@ -865,7 +904,8 @@ def _variant(text, subject, kind):
 def denied_words(text, kind=""):
     """The words, folded as written, that a memory holding what ``text`` denies holds (all of them, but for
     a verb of doing it: ``denies``), as search needs them to find it: ("drink", "coffee") for "User does not
-    drink coffee anymore", ("hokkaido",) for "Bali instead of Hokkaido"; empty when ``text`` denies nothing,
+    drink coffee anymore", ("hokkaido",) for "Bali instead of Hokkaido", ("firebase",) for "moved its backend
+    to Supabase and no longer uses Firebase"; empty when ``text`` denies nothing,
     or names it only in words read as others ("cà phê")."""
     found = _variant(text, "", kind)
     if found.instead:
@@ -873,7 +913,10 @@ def denied_words(text, kind=""):
         return tuple(word for word in words(text) if word in found.instead)
     if not found.negated:
         return ()
-    return tuple(word for word in words(text) if word in found.content and word not in _DOING)
+    # A denial in one clause denies what that clause names: "moved its backend to Supabase and no longer
+    # uses Firebase" denies Firebase.
+    denied = next((clause for clause in _clause_denials(found) if clause), found.content)
+    return tuple(word for word in words(text) if word in denied and word not in _DOING)
 
 
 def contradicted(text, others, subject="", kind=""):

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from memories.language import states
 from memories.language.folding import fold
 from memories.language.lexicon import LEXICON
-from memories.language.meaning import CHAT_WORDS, COMPARING, VIETNAMESE_NEGATIONS, meaning, typo_of
+from memories.language.meaning import CHAT_WORDS, COMPARING, VIETNAMESE_NEGATIONS, meaning, says_changed, typo_of
 from memories.language.words import (
     OWNER,
     SENTENCE_END,
@@ -252,6 +252,12 @@ def names_instead(text_a, text_b):
     a = set(_names(text_a, text_b)) - {OWNER}
     b = set(_names(text_b, text_a)) - {OWNER}
     return bool(a) and bool(b) and not a & b
+
+
+def changed_names(text_a, text_b):
+    """One of two texts says what it states is new (``says_changed``) and each names something the other
+    does not (``names_instead``): "User uses VS Code now" / "Neovim is the main editor"."""
+    return (says_changed(text_a) or says_changed(text_b)) and names_instead(text_a, text_b)
 
 
 def _letter_values(text):
@@ -760,6 +766,22 @@ def _without_query_stopwords(query):
         if nothing:
             pieces[2 * i + 1] = "."
     return "".join(pieces)
+
+
+# Two texts in the two languages whose words mostly translate each other (``translated_share``): the share
+# from which what a translation keeps decides between them with the words alone.
+WORDS_TRANSLATED = 0.7
+
+
+def translated_verdict(text_a, text_b, share):
+    """``SAME``, ``OPPOSED`` or None for two texts in the two languages of which ``share`` of the words
+    translate each other: what a translation keeps (``across_languages``) decides; two that mostly
+    translate each other but name one place or thing each, not the same one, contradict each other ("User
+    lives in Hanoi" / "Người dùng sống ở Đà Nẵng")."""
+    verdict = across_languages(text_a, text_b)
+    if verdict is None and share is not None and share >= WORDS_TRANSLATED and one_name_instead(text_a, text_b):
+        return OPPOSED
+    return verdict
 
 
 def one_name_instead(text_a, text_b):

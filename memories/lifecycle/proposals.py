@@ -31,7 +31,18 @@ from django.utils.translation import gettext_lazy
 from memories import lifecycle, vectors
 from memories.language import characters, embeddings
 from memories.language.meaning import closest, contradicted, denied_words, same_memory
-from memories.language.translation import OPPOSED, across_languages, another_value, names_instead
+from memories.language.translation import (
+    OPPOSED,
+    WORDS_TRANSLATED,
+    across_languages,
+    another_value,
+    changed_names,
+    in_other_language,
+    lexicon_words,
+    names_instead,
+    share_between,
+    translated_verdict,
+)
 from memories.language.words import language_of
 from memories.lifecycle import (
     MAX_ID,
@@ -49,7 +60,7 @@ from memories.rows import among
 from memories.screening import secrets
 from memories.screening.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
 from memories.screening.venting import VENTING, is_venting
-from memories.search import LIVE_CONDITION, matching
+from memories.search import LIVE_CONDITION, matching, matching_any
 
 APPROVED = "approved"
 PENDING = "pending"
@@ -313,6 +324,8 @@ def flags_of(fields, alike):
     flags = flags_for(fields["text"], fields["source_kind"])
     replaces = contradicted(fields["text"], alike, fields["subject"], fields["kind"])
     replaces += list(denied_elsewhere(fields["user"], fields["kind"], fields["subject"], fields["text"]))
+    opposed = opposed_in_other_language(fields["user"], fields["kind"], fields["project"], fields["text"])
+    replaces += [pk for pk in opposed if pk not in replaces]
     if replaces:
         flags.append(POSSIBLE_UPDATE)
     return flags, replaces
@@ -368,6 +381,28 @@ def denied_elsewhere(user, kind, subject, text):
     return {pk: found[pk] for pk in contradicted(text, found, "", kind)}
 
 
+def opposed_in_other_language(user, kind, project, text):
+    """``{id: text}``: the live memories of ``user``, ``kind`` and ``project`` in the other language whose
+    words mostly translate those of ``text`` (``WORDS_TRANSLATED``) and that it says otherwise than, by what
+    a translation keeps (``translated_verdict``), with the words alone, as the doctor compares memories
+    across languages: "Người dùng sống ở Đà Nẵng" against "User
+    lives in Hanoi". The full-text index finds the ``CANDIDATES`` holding best what the lexicon carries
+    of ``text`` into the other language (any of it)."""
+    units = in_other_language(text)
+    if not units:
+        return {}
+    live = Memory.objects.live().filter(user=user, kind=kind, project=project)
+    phrases = [spelling for unit in units for spelling in unit.spellings]
+    found = matching_any(live, phrases).values_list("pk", "text")[:CANDIDATES]
+    mine = lexicon_words(text)
+    opposed = {}
+    for pk, other in found:
+        share = share_between(mine, lexicon_words(other))
+        if share is not None and share >= WORDS_TRANSLATED and translated_verdict(text, other, share) == OPPOSED:
+            opposed[pk] = other
+    return opposed
+
+
 def _possible_update(memory_ids):
     listed = ", ".join(map(str, memory_ids))
     if len(memory_ids) == 1:
@@ -402,8 +437,9 @@ def _newest_of_subjects(blocks):
 def possible_updates(proposals):
     """For each proposal flagged ``possible_update`` among ``proposals`` (memories): the live memories it
     says otherwise than, as ``{proposal id: [Replaced, …]}``, newest first, compared as ``propose`` does
-    (with the 50 newest of its user, kind and subject): one statement for them all, and one more for each
-    denial (``denied_elsewhere``)."""
+    (with the 50 newest of its user, kind and subject): one statement for them all, one more for each
+    denial (``denied_elsewhere``) and one for each whose words the lexicon carries into the other language
+    (``opposed_in_other_language``)."""
     flagged = [memory for memory in proposals if POSSIBLE_UPDATE in (memory.flags or [])]
     if not flagged:
         return {}
@@ -417,6 +453,7 @@ def possible_updates(proposals):
         texts = {**texts, **close}
         ids += [pk for pk in contradicted(memory.text, close, "", memory.kind) if pk not in ids]
         denied = denied_elsewhere(memory.user, memory.kind, memory.subject, memory.text)
+        denied.update(opposed_in_other_language(memory.user, memory.kind, memory.project, memory.text))
         texts.update(denied)
         ids += [pk for pk in denied if pk not in ids]
         opposed = {pk: text for pk, text in opposed_counterpart(memory).items() if pk not in ids}
@@ -477,7 +514,26 @@ def opposed_counterpart(memory):
         other = texts[closest[0]]
         if names_instead(memory.text, other) or another_value(memory.text, other):
             found[closest[0]] = other
+    found.update(_changed_elsewhere(memory, found))
     return found
+
+
+def _changed_elsewhere(memory, found):
+    """``{id: text}``: among the live memories of ``memory``'s user and project whatever their kind, its
+    closest in each language (each the other's, standing out as counterparts do), when one of the two gives
+    another value of the same thing, or says it is new and names something else in place: the doctor's
+    rule across kinds, so that "User uses VS Code now", proposed as a preference, meets "Neovim is the main
+    editor", filed as a fact. (``found``: those already known, left out.)"""
+    everyone = Memory.objects.live().filter(user=memory.user, project=memory.project)
+    try:
+        pairs = vectors.counterparts_of(memory.pk, everyone)
+    except embeddings.Unavailable:
+        return {}
+    close = [pair[0] for pair in pairs if pair and pair[0] not in found]
+    texts = dict(everyone.filter(pk__in=close).values_list("pk", "text"))
+    return {
+        pk: text for pk, text in texts.items() if another_value(memory.text, text) or changed_names(memory.text, text)
+    }
 
 
 MEANING_ACTOR = "system:meaning"

@@ -1,0 +1,133 @@
+"""Contradictions the write path flags when they are proposed, on the blind bilingual meaning sets.
+
+    .venv/bin/python bench/proposal_quality.py [--held-out | --held-out-2 | … | --held-out-5]
+    BESTIE_EMBEDDINGS=local .venv/bin/python bench/proposal_quality.py …   # with meaning
+
+The set's memories are written to a fresh SQLite store, approved. Then, for each labelled pair of groups
+that cannot both be true, and for each look-alike pair, in both directions: the memories of one group are
+hidden, the first of them is proposed again by an agent (write policy ``ask``, as its user, kind and
+subject), the job cluster's check after the write runs when embeddings are on, and the memories the
+pending queue lists as what it may replace (``possible_updates``) are read. Then the proposal goes and
+the hidden memories come back.
+
+Scores, over proposals:
+- caught: a contradiction's proposal listing a memory of the other group as one it may replace;
+- missed: the others;
+- false: a proposal listing a memory of a group the set does not say it contradicts (look-alikes
+  included), counted once per proposal.
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.meaning_quality import load_set  # noqa: E402
+
+
+def trials(module):
+    """``(proposed group, other group, contradicts)`` for each labelled pair, both ways."""
+    for first, second in module.CONTRADICTIONS:
+        yield first, second, True
+        yield second, first, True
+    for first, second in getattr(module, "LOOKALIKES", []):
+        yield first, second, False
+        yield second, first, False
+
+
+def run(module):
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from memories import lifecycle, vectors
+    from memories.language import embeddings
+    from memories.lifecycle import policies, proposals
+    from memories.models import Memory
+
+    call_command("migrate", verbosity=0)
+    group_of, members, rows_of = {}, {}, {}
+    for _key, user, kind, subject, text, group in module.MEMORIES:
+        memory = lifecycle.add(
+            text=text,
+            kind=kind,
+            subject=subject,
+            user=user,
+            source="meaning set",
+            source_kind="owner",
+            actor="owner:bench",
+        )
+        group_of[memory.pk] = group
+        members.setdefault(group, []).append(memory.pk)
+        rows_of[memory.pk] = (user, kind, subject, text)
+    if embeddings.enabled():
+        vectors.build()
+    policies.set_write_policy("ask", actor="owner:bench")
+    against = {}
+    for first, second in module.CONTRADICTIONS:
+        against.setdefault(first, set()).add(second)
+        against.setdefault(second, set()).add(first)
+    caught = missed = false = lookalike_false = 0
+    for proposed, other, contradicts in trials(module):
+        hidden = members[proposed]
+        user, kind, subject, text = rows_of[hidden[0]]
+        # A bench's own bookkeeping, not a deletion: the hidden memories come back as they were.
+        Memory.objects.filter(pk__in=hidden).update(deleted_at=timezone.now())
+        try:
+            answer = proposals.propose(
+                text=text,
+                kind=kind,
+                subject=subject,
+                user=user,
+                source="meaning set",
+                source_kind="user_message",
+                agent="bench",
+            )
+            if embeddings.enabled():
+                proposals.embed_and_check()
+            memory = Memory.objects.get(pk=answer.id) if answer.id else None
+            listed = proposals.possible_updates([memory]).get(memory.pk, []) if memory else []
+            groups = {group_of.get(replaced.pk) for replaced in listed}
+            if contradicts:
+                if other in groups:
+                    caught += 1
+                else:
+                    missed += 1
+            elif other in groups:
+                lookalike_false += 1
+            if groups - against.get(proposed, set()):
+                false += 1
+            if memory is not None and memory.pk not in group_of:
+                Memory.objects.filter(pk=memory.pk).delete()
+        finally:
+            Memory.objects.filter(pk__in=hidden).update(deleted_at=None)
+    return {
+        "proposals": caught + missed + 2 * len(getattr(module, "LOOKALIKES", [])),
+        "contradictions_caught": caught,
+        "contradictions_missed": missed,
+        "false_possible_updates": false,
+        "lookalikes_flagged": lookalike_false,
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    for number in ("", "-2", "-3", "-4", "-5"):
+        parser.add_argument(f"--held-out{number}", action="store_true")
+    options = parser.parse_args()
+    os.environ["BESTIE_DB_PATH"] = str(Path(tempfile.mkdtemp()) / "proposals.sqlite3")
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bestie_site.settings")
+    import django
+
+    django.setup()
+    module = load_set(options)
+    result = run(module)
+    print(f"{module.__name__}: " + ", ".join(f"{name} {value}" for name, value in result.items()))
+
+
+if __name__ == "__main__":
+    main()
