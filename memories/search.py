@@ -307,20 +307,28 @@ def matching(queryset, query):
 
 
 def matching_any(queryset, phrases):
-    """``queryset`` narrowed to rows whose text holds one of ``phrases`` (each a tuple of words, all of
-    which it must hold, as prefixes), annotated with ``rank`` (lower is better) and ordered best first: an
-    OR search, for the write path's look in the other language. No phrase matches nothing."""
-    terms = [[fold(word).lower() for word in phrase if _SEARCHABLE.fullmatch(fold(word))] for phrase in phrases]
-    terms = list(dict.fromkeys(tuple(words) for words in terms if words))
-    if not terms:
+    """``queryset`` narrowed to rows whose text holds one of ``phrases``, annotated with ``rank`` (lower is
+    better) and ordered best first: an OR search, for the write path's looks beyond a proposal's own subject.
+    Each phrase is ``(words, prefix)``: the words it must all hold, as prefixes when ``prefix`` ("liv" for
+    "lives"), else whole. No phrase matches nothing."""
+    found = []
+    for words, prefix in phrases:
+        words = tuple(word for word in (fold(word).lower() for word in words) if _SEARCHABLE.fullmatch(word))
+        if words and (words, prefix) not in found:
+            found.append((words, prefix))
+    if not found:
         return queryset.none()
     if connection.vendor == "sqlite":
-        expression = " OR ".join("(" + " AND ".join(f'"{word}"*' for word in words) + ")" for words in terms)
+        expression = " OR ".join(
+            "(" + " AND ".join(f'"{word}"' + ("*" if prefix else "") for word in words) + ")" for words, prefix in found
+        )
         return (
             queryset.filter(search_entry__text__match=expression)
             .annotate(rank=F("search_entry__rank"))
             .order_by("rank", "id")
         )
-    tsquery = pg_tsquery(" | ".join("(" + " & ".join(f"{word}:*" for word in words) + ")" for words in terms))
+    tsquery = pg_tsquery(
+        " | ".join("(" + " & ".join(word + (":*" if prefix else "") for word in words) + ")" for words, prefix in found)
+    )
     rank = Func(pg_vector(), tsquery, template="-ts_rank(%(expressions)s)", output_field=FloatField())
     return queryset.filter(pg_matches(tsquery)).annotate(rank=rank).order_by("rank", "id")

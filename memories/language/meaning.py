@@ -383,7 +383,6 @@ _SYNONYMS = _compiled(
         (r"\bngan gon\b|\bconcise\b|\bbrief\b|\bshort\b", " concise "),
         (r"\btra loi\b", " answer "),
         (r"\bsong o\b", " live "),
-        (r"\b(?:con )?meo\b", " cat "),
         (r"\b(?:em|chi) gai\b", " sister "),
         (r"\b(?:anh|em) trai\b", " brother "),
         (r"\bcon gai\b", " daughter "),
@@ -405,26 +404,7 @@ _SYNONYMS = _compiled(
     )
 )
 # States and kinds of thing (``memories.language.states``), read in a Vietnamese text only.
-_VIETNAMESE_SYNONYMS = _compiled(
-    (
-        (r"\bthu cung\b", " pet "),
-        (r"\b(?:an )?chay truong\b|\ban chay\b", " vegetarian "),
-        (r"\bthuan chay\b", " vegan "),
-        (r"\bdoc than\b", " single "),
-        (r"\bly (?:hon|di)\b", " divorced "),
-        (r"\b(?:ket hon|lap gia dinh|co gia dinh)\b", " married "),
-        (r"\bban gai\b", " girlfriend "),
-        (r"\bban trai\b", " boyfriend "),
-        (r"\bnguoi yeu\b", " partner "),
-        (r"\bruou bia\b|\bbia ruou\b|\bruou\b", " alcohol "),
-        (r"\bthe duc\b", " exercise "),
-        (r"\bthuc pham\b|\bdo an\b|\bthuc an\b", " food "),
-        (r"\bhai san\b", " seafood "),
-        (r"\bdau phong\b", " peanut "),
-        (r"\bkhang sinh\b", " antibiotic "),
-        (r"\bheo\b", " pork "),
-    )
-)
+_VIETNAMESE_SYNONYMS = _compiled((rf"\b{phrase}\b", f" {word} ") for phrase, word in states.VIETNAMESE.items())
 # Vietnamese words read before folding, where their accents still tell them apart ("chó" is a dog, "cho"
 # means for; "tên" is a name, "ten" a number), into the English word the frame and the synonyms know.
 _VIETNAMESE = {
@@ -917,6 +897,55 @@ def denied_words(text, kind=""):
     # uses Firebase" denies Firebase.
     denied = next((clause for clause in _clause_denials(found) if clause), found.content)
     return tuple(word for word in words(text) if word in denied and word not in _DOING)
+
+
+def _spelt_in_vietnamese():
+    """``{English word of a kind, thing or state: folded Vietnamese spellings}`` (``states.VIETNAMESE`` and
+    the words read before folding, ``_VIETNAMESE``)."""
+    known = states.KINDS_OF.keys() | states.KINDS | states.RULES_OUT.keys()
+    spellings = {}
+    for phrase, word in states.VIETNAMESE.items():
+        spellings.setdefault(word, set()).add(phrase)
+    for written, read in _VIETNAMESE.items():
+        for word in read.split():
+            if word in known:
+                spellings.setdefault(word, set()).add(fold(written).lower())
+    return spellings
+
+
+_SPELT_IN_VIETNAMESE = _spelt_in_vietnamese()
+
+
+def kind_words(text, kind=""):
+    """What a memory that ``text`` may deny, or be ruled out by, by the kinds of thing they name
+    (``states``), holds, as ``(words, vietnamese)``: each a tuple of folded words, as a memory in the language
+    of ``text`` writes it. "User has no pets": the pets ("cat", "dog", …); "User is vegetarian": the meats;
+    "User has a cat named Mochi": its kind ("pet"); "User eats beef phở": its kind and the states that rule
+    it out ("meat", "vegetarian", "vegan"). Empty when ``text`` names no state, or no kind or thing of one."""
+    found = _variant(text, "", kind)
+    ruled = states.kinds_ruled_out(found.content)
+    if found.negated:
+        ruled |= found.content & states.KINDS
+    wanted = set(states.words_of(ruled))
+    if not found.negated:
+        kinds = states.kinds_of(found.content)
+        wanted |= kinds | states.ruling_out(kinds)
+    if not found.vietnamese:
+        return tuple((word,) for word in sorted(wanted)), False
+    spelt = {spelling for word in wanted for spelling in _SPELT_IN_VIETNAMESE.get(word, ())}
+    return tuple(tuple(spelling.split()) for spelling in sorted(spelt)), True
+
+
+def denying(text, others, kind=""):
+    """The ids of ``others`` (``{id: text}``, live memories of one user whatever their kind and subject) in
+    the language of ``text`` that deny it or that it denies (``denies``), as the doctor compares memories
+    across kinds and subjects."""
+    new = _variant(text, "", kind)
+    return [
+        memory_id
+        for memory_id, other_text in others.items()
+        if (other := _variant(other_text, "", kind)).vietnamese == new.vietnamese and denies(new, other, False)
+    ]
 
 
 def contradicted(text, others, subject="", kind=""):

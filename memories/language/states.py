@@ -37,6 +37,38 @@ KINDS_OF = {
     **dict.fromkeys("penicillin amoxicillin aspirin ibuprofen paracetamol antibiotic sulfa".split(), {"drug"}),
 }
 
+# Folded Vietnamese words and phrases for the kinds, things and states above, read in a Vietnamese text only
+# (``meaning``), in this order; words the accents tell apart ("bò", "chó") are read before folding there.
+VIETNAMESE = {
+    "con meo": "cat",
+    "meo": "cat",
+    "thu cung": "pet",
+    "an chay truong": "vegetarian",
+    "chay truong": "vegetarian",
+    "an chay": "vegetarian",
+    "thuan chay": "vegan",
+    "doc than": "single",
+    "ly hon": "divorced",
+    "ly di": "divorced",
+    "ket hon": "married",
+    "lap gia dinh": "married",
+    "co gia dinh": "married",
+    "ban gai": "girlfriend",
+    "ban trai": "boyfriend",
+    "nguoi yeu": "partner",
+    "ruou bia": "alcohol",
+    "bia ruou": "alcohol",
+    "ruou": "alcohol",
+    "the duc": "exercise",
+    "thuc pham": "food",
+    "do an": "food",
+    "thuc an": "food",
+    "hai san": "seafood",
+    "dau phong": "peanut",
+    "khang sinh": "antibiotic",
+    "heo": "pork",
+}
+
 # Kinds that are someone's relation to another: the owner is whose they are ("the user's wife").
 PARTNERS = frozenset({"partner", "married"})
 # state -> the kinds it rules out for the same person
@@ -55,7 +87,7 @@ def words_of(kinds):
 
 def with_kinds(content):
     """``content`` and the kinds of the things it names: {"cat", "mochi"} -> {"cat", "mochi", "pet"}."""
-    kinds = set().union(*(KINDS_OF[word] for word in content if word in KINDS_OF))
+    kinds = kinds_of(content)
     return content | kinds if kinds else content
 
 
@@ -74,3 +106,16 @@ def ruled_out(state_content, other_content):
     """The kinds named in ``other_content`` that a state in ``state_content`` rules out."""
     ruled = kinds_ruled_out(state_content)
     return ruled & with_kinds(other_content) if ruled else ruled
+
+
+def kinds_of(content):
+    """The kinds of the things ``content`` names: {"cat", "mochi"} -> {"pet"}."""
+    return frozenset().union(*(KINDS_OF[word] for word in content if word in KINDS_OF))
+
+
+def ruling_out(kinds):
+    """The states that rule out one of ``kinds``: {"meat"} -> {"vegetarian", "vegan"}."""
+    return frozenset(state for state, ruled in RULES_OUT.items() if ruled & kinds)
+
+
+KINDS = frozenset().union(*KINDS_OF.values())

@@ -30,7 +30,7 @@ from django.utils.translation import gettext_lazy
 
 from memories import lifecycle, vectors
 from memories.language import characters, embeddings
-from memories.language.meaning import closest, contradicted, denied_words, same_memory
+from memories.language.meaning import closest, contradicted, denied_words, denying, kind_words, same_memory
 from memories.language.translation import (
     OPPOSED,
     WORDS_TRANSLATED,
@@ -324,7 +324,9 @@ def flags_of(fields, alike):
     flags = flags_for(fields["text"], fields["source_kind"])
     replaces = contradicted(fields["text"], alike, fields["subject"], fields["kind"])
     replaces += list(denied_elsewhere(fields["user"], fields["kind"], fields["subject"], fields["text"]))
-    opposed = opposed_in_other_language(fields["user"], fields["kind"], fields["project"], fields["text"])
+    user, kind, subject, project, text = (fields[name] for name in ("user", "kind", "subject", "project", "text"))
+    opposed = opposed_in_other_language(user, kind, project, text)
+    opposed.update(ruled_out_elsewhere(user, project, kind, subject, text))
     replaces += [pk for pk in opposed if pk not in replaces]
     if replaces:
         flags.append(POSSIBLE_UPDATE)
@@ -381,6 +383,23 @@ def denied_elsewhere(user, kind, subject, text):
     return {pk: found[pk] for pk in contradicted(text, found, "", kind)}
 
 
+def ruled_out_elsewhere(user, project, kind, subject, text):
+    """``{id: text}``: the live memories of ``user`` and ``project`` under another kind or subject that
+    ``text`` denies or is denied by through the kinds of thing they name (``meaning.kind_words``): "User is
+    vegetarian" against "User eats beef phở every week", "User has a cat named Mochi" against "User has no
+    pets". The full-text index finds the ``CANDIDATES`` best holding one of those words; the doctor's test
+    across kinds decides (``denying``). No statement for a text that names no such thing."""
+    phrases, vietnamese = kind_words(text, kind)
+    if not phrases:
+        return {}
+    live = Memory.objects.live().filter(user=user, project=project).exclude(kind=kind, subject=subject)
+    # English words as prefixes ("cats"), Vietnamese ones whole.
+    found = dict(
+        matching_any(live, [(phrase, not vietnamese) for phrase in phrases]).values_list("pk", "text")[:CANDIDATES]
+    )
+    return {pk: found[pk] for pk in denying(text, found, kind)}
+
+
 def opposed_in_other_language(user, kind, project, text):
     """``{id: text}``: the live memories of ``user``, ``kind`` and ``project`` in the other language whose
     words mostly translate those of ``text`` (``WORDS_TRANSLATED``) and that it says otherwise than, by what
@@ -392,7 +411,8 @@ def opposed_in_other_language(user, kind, project, text):
     if not units:
         return {}
     live = Memory.objects.live().filter(user=user, kind=kind, project=project)
-    phrases = [spelling for unit in units for spelling in unit.spellings]
+    # English stems as prefixes ("liv" for "lives"), Vietnamese words whole.
+    phrases = [(spelling, unit.english) for unit in units for spelling in unit.spellings]
     found = matching_any(live, phrases).values_list("pk", "text")[:CANDIDATES]
     mine = lexicon_words(text)
     opposed = {}
@@ -454,6 +474,7 @@ def possible_updates(proposals):
         ids += [pk for pk in contradicted(memory.text, close, "", memory.kind) if pk not in ids]
         denied = denied_elsewhere(memory.user, memory.kind, memory.subject, memory.text)
         denied.update(opposed_in_other_language(memory.user, memory.kind, memory.project, memory.text))
+        denied.update(ruled_out_elsewhere(memory.user, memory.project, memory.kind, memory.subject, memory.text))
         texts.update(denied)
         ids += [pk for pk in denied if pk not in ids]
         opposed = {pk: text for pk, text in opposed_counterpart(memory).items() if pk not in ids}
