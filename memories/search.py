@@ -13,6 +13,7 @@ Both fold "đ" to "d" like ``memories.language.folding.fold`` does for the query
 """
 
 import re
+from typing import NamedTuple
 
 from django.db import connection, transaction
 from django.db.models import BooleanField, Expression, F, Field, FloatField, Func, Value
@@ -307,10 +308,9 @@ def matching(queryset, query):
 
 
 def matching_any(queryset, phrases):
-    """``queryset`` narrowed to rows whose text holds one of ``phrases``, annotated with ``rank`` (lower is
-    better) and ordered best first: an OR search, for the write path's looks beyond a proposal's own subject.
-    Each phrase is ``(words, prefix)``: the words it must all hold, as prefixes when ``prefix`` ("liv" for
-    "lives"), else whole. No phrase matches nothing."""
+    """``queryset`` narrowed to rows whose text holds one of ``phrases``, newest first: an OR search, for the
+    write path's looks beyond a proposal's own subject. Each phrase is ``(words, prefix)``: the words it must
+    all hold, as prefixes when ``prefix`` ("liv" for "lives"), else whole. No phrase matches nothing."""
     found = []
     for words, prefix in phrases:
         words = tuple(word for word in (fold(word).lower() for word in words) if _SEARCHABLE.fullmatch(word))
@@ -322,13 +322,72 @@ def matching_any(queryset, phrases):
         expression = " OR ".join(
             "(" + " AND ".join(f'"{word}"' + ("*" if prefix else "") for word in words) + ")" for words, prefix in found
         )
-        return (
-            queryset.filter(search_entry__text__match=expression)
-            .annotate(rank=F("search_entry__rank"))
-            .order_by("rank", "id")
-        )
-    tsquery = pg_tsquery(
-        " | ".join("(" + " & ".join(word + (":*" if prefix else "") for word in words) + ")" for words, prefix in found)
+        # By the index's rowid: SQLite walks the index backwards and stops at the caller's limit instead of
+        # sorting every match.
+        return queryset.filter(search_entry__text__match=expression).order_by(F("search_entry__memory_id").desc())
+    expression = " | ".join(
+        "(" + " & ".join(word + (":*" if prefix else "") for word in words) + ")" for words, prefix in found
     )
-    rank = Func(pg_vector(), tsquery, template="-ts_rank(%(expressions)s)", output_field=FloatField())
-    return queryset.filter(pg_matches(tsquery)).annotate(rank=rank).order_by("rank", "id")
+    # Found in the GIN index and sorted, not by walking the primary key backwards (``id + 0`` is not its
+    # order) past every other memory.
+    return queryset.filter(pg_matches(pg_tsquery(expression))).order_by((F("id") + 0).desc())
+
+
+class SearchTerm(NamedTuple):
+    """A word as ``frequencies`` counts it: folded, maybe a prefix, with other words that count as it."""
+
+    text: str
+    prefix: bool = False
+    forms: frozenset = frozenset()
+
+
+def frequencies(terms):
+    """``({term: number of memories holding it}, number of memories)`` over the whole table, from the index's
+    own counts. A term has ``text``, ``prefix`` (a word it begins counts) and ``forms`` (other words that
+    count as it)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_fts_vocabulary USING fts5vocab(main, memory_fts, row)"
+            )
+            # The index's own row count (its "averages" record) costs nothing; count(*) reads the table.
+            parts, params = ["(SELECT block FROM memory_fts_data WHERE id = 1)"], []
+            table, documents = "temp.memory_fts_vocabulary", "doc"
+        else:
+            # The same sums from ``memory_vocabulary``, its primary key and no row of ``memory``.
+            parts, params = [f"(SELECT documents FROM {PG_VOCABULARY} WHERE term = '')"], []
+            table, documents = PG_VOCABULARY, "documents"
+        # A term's memories: those holding its text (or a word it is the prefix of) plus those holding
+        # each of its other forms; a memory holding two forms counts twice, as it would for a prefix.
+        for term in terms:
+            sums = []
+            if term.prefix:
+                sums.append(f"(SELECT coalesce(sum({documents}), 0) FROM {table} WHERE term >= %s AND term < %s)")
+                params += [term.text, after_prefix(term.text)]
+            for word in ([] if term.prefix else [term.text]) + sorted(term.forms):
+                sums.append(f"(SELECT coalesce(sum({documents}), 0) FROM {table} WHERE term = %s)")
+                params.append(word)
+            parts.append("(" + " + ".join(sums) + ")")
+        cursor.execute("SELECT " + ", ".join(parts), params)
+        total, *counts = cursor.fetchone()
+        counts = [int(count) for count in counts]
+    if connection.vendor == "sqlite":
+        total = _varint(total) if total else 0
+    return dict(zip(terms, counts)), total or 0
+
+
+def _varint(data):
+    """The first SQLite varint of ``data``: FTS5's averages record starts with the number of rows."""
+    value = 0
+    for index, byte in enumerate(data[:9]):
+        if index == 8:
+            return (value << 8) | byte
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            return value
+    return value
+
+
+def after_prefix(prefix):
+    """The smallest string greater than every string that starts with ``prefix``."""
+    return prefix[:-1] + chr(ord(prefix[-1]) + 1)

@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy
 
 from memories import lifecycle, vectors
 from memories.language import characters, embeddings
+from memories.language.folding import fold
 from memories.language.meaning import closest, contradicted, denied_words, denying, kind_words, same_memory
 from memories.language.translation import (
     OPPOSED,
@@ -60,7 +61,7 @@ from memories.rows import among
 from memories.screening import secrets
 from memories.screening.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
 from memories.screening.venting import VENTING, is_venting
-from memories.search import LIVE_CONDITION, matching, matching_any
+from memories.search import LIVE_CONDITION, SearchTerm, frequencies, matching, matching_any
 
 APPROVED = "approved"
 PENDING = "pending"
@@ -387,7 +388,7 @@ def ruled_out_elsewhere(user, project, kind, subject, text):
     """``{id: text}``: the live memories of ``user`` and ``project`` under another kind or subject that
     ``text`` denies or is denied by through the kinds of thing they name (``meaning.kind_words``): "User is
     vegetarian" against "User eats beef phở every week", "User has a cat named Mochi" against "User has no
-    pets". The full-text index finds the ``CANDIDATES`` best holding one of those words; the doctor's test
+    pets". The full-text index finds the ``CANDIDATES`` newest holding one of those words; the doctor's test
     across kinds decides (``denying``). No statement for a text that names no such thing."""
     phrases, vietnamese = kind_words(text, kind)
     if not phrases:
@@ -404,15 +405,13 @@ def opposed_in_other_language(user, kind, project, text):
     """``{id: text}``: the live memories of ``user``, ``kind`` and ``project`` in the other language whose
     words mostly translate those of ``text`` (``WORDS_TRANSLATED``) and that it says otherwise than, by what
     a translation keeps (``translated_verdict``), with the words alone, as the doctor compares memories
-    across languages: "Người dùng sống ở Đà Nẵng" against "User
-    lives in Hanoi". The full-text index finds the ``CANDIDATES`` holding best what the lexicon carries
-    of ``text`` into the other language (any of it)."""
-    units = in_other_language(text)
-    if not units:
+    across languages: "Người dùng sống ở Đà Nẵng" against "User lives in Hanoi". The full-text index finds
+    the ``CANDIDATES`` newest holding one of the ``RAREST`` words of ``text`` the lexicon carries into the
+    other language, the rarest in the store (its own counts tell, in one statement)."""
+    phrases = _rarest_across(text)
+    if not phrases:
         return {}
     live = Memory.objects.live().filter(user=user, kind=kind, project=project)
-    # English stems as prefixes ("liv" for "lives"), Vietnamese words whole.
-    phrases = [(spelling, unit.english) for unit in units for spelling in unit.spellings]
     found = matching_any(live, phrases).values_list("pk", "text")[:CANDIDATES]
     mine = lexicon_words(text)
     opposed = {}
@@ -421,6 +420,37 @@ def opposed_in_other_language(user, kind, project, text):
         if share is not None and share >= WORDS_TRANSLATED and translated_verdict(text, other, share) == OPPOSED:
             opposed[pk] = other
     return opposed
+
+
+# A memory whose words mostly translate a proposal's holds some of the few of them, read in the other
+# language, that the fewest memories hold: the write path looks it up by one of the three rarest, so that a
+# common word ("người dùng", "user") does not make it walk half the store.
+RAREST = 3
+# A word held by more memories than this (or this share of the store) is too common to look a memory up by:
+# a proposal whose words all are is left to the doctor, which compares each memory with its block's.
+RARE_DOCUMENTS = 200
+RARE_SHARE = 0.002
+
+
+def _rarest_across(text):
+    """``matching_any``'s phrases for ``opposed_in_other_language``: the spellings of the ``RAREST`` words and
+    phrases of ``text`` read in the other language (``in_other_language``) that some memory holds and few
+    do (``RARE_DOCUMENTS``); English stems as prefixes ("liv" for "lives"), Vietnamese words whole. None
+    when all are common."""
+    units = in_other_language(text)
+    if not units:
+        return []
+    spelt = {
+        (spelling, unit.english): [SearchTerm(fold(word).lower(), unit.english) for word in spelling]
+        for unit in units
+        for spelling in unit.spellings
+    }
+    counts, total = frequencies(list({term for terms in spelt.values() for term in terms}))
+    held = {key: min(counts[term] for term in terms) for key, terms in spelt.items()}
+    documents = {unit: sum(held[spelling, unit.english] for spelling in unit.spellings) for unit in units}
+    rare = [unit for unit in units if 0 < documents[unit] <= max(RARE_DOCUMENTS, total * RARE_SHARE)]
+    rarest = sorted(rare, key=lambda unit: (documents[unit], unit.spellings))[:RAREST]
+    return [(spelling, unit.english) for unit in rarest for spelling in unit.spellings]
 
 
 def _possible_update(memory_ids):
@@ -458,8 +488,9 @@ def possible_updates(proposals):
     """For each proposal flagged ``possible_update`` among ``proposals`` (memories): the live memories it
     says otherwise than, as ``{proposal id: [Replaced, …]}``, newest first, compared as ``propose`` does
     (with the 50 newest of its user, kind and subject): one statement for them all, one more for each
-    denial (``denied_elsewhere``) and one for each whose words the lexicon carries into the other language
-    (``opposed_in_other_language``)."""
+    denial (``denied_elsewhere``), two for each whose words the lexicon carries into the other language
+    (``opposed_in_other_language``) and one for each naming a kind of thing or a state
+    (``ruled_out_elsewhere``)."""
     flagged = [memory for memory in proposals if POSSIBLE_UPDATE in (memory.flags or [])]
     if not flagged:
         return {}

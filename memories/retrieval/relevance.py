@@ -42,7 +42,7 @@ from memories.language.words import (
     tells_when,
     tells_where,
 )
-from memories.search import PG_VOCABULARY, pg_matches, pg_tsquery, pg_vector
+from memories.search import PG_VOCABULARY, after_prefix, frequencies, pg_matches, pg_tsquery, pg_vector
 
 # Words at least this long match as a prefix ("prefer" finds "preferred", "work" finds "works"), unless
 # they are written with diacritics or could be a Vietnamese syllable typed without them: those are
@@ -438,36 +438,7 @@ class LexicalBackend:
 
     def frequencies(self, terms):
         """``({term: number of memories holding it}, number of memories)`` over the whole table."""
-        with connection.cursor() as cursor:
-            if connection.vendor == "sqlite":
-                cursor.execute(
-                    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_fts_vocabulary"
-                    " USING fts5vocab(main, memory_fts, row)"
-                )
-                # The index's own row count (its "averages" record) costs nothing; count(*) reads the table.
-                parts, params = ["(SELECT block FROM memory_fts_data WHERE id = 1)"], []
-                table, documents = "temp.memory_fts_vocabulary", "doc"
-            else:
-                # The same sums from ``memory_vocabulary``, its primary key and no row of ``memory``.
-                parts, params = [f"(SELECT documents FROM {PG_VOCABULARY} WHERE term = '')"], []
-                table, documents = PG_VOCABULARY, "documents"
-            # A term's memories: those holding its text (or a word it is the prefix of) plus those holding
-            # each of its other forms; a memory holding two forms counts twice, as it would for a prefix.
-            for term in terms:
-                sums = []
-                if term.prefix:
-                    sums.append(f"(SELECT coalesce(sum({documents}), 0) FROM {table} WHERE term >= %s AND term < %s)")
-                    params += [term.text, _after_prefix(term.text)]
-                for word in ([] if term.prefix else [term.text]) + sorted(term.forms):
-                    sums.append(f"(SELECT coalesce(sum({documents}), 0) FROM {table} WHERE term = %s)")
-                    params.append(word)
-                parts.append("(" + " + ".join(sums) + ")")
-            cursor.execute("SELECT " + ", ".join(parts), params)
-            total, *counts = cursor.fetchone()
-            counts = [int(count) for count in counts]
-        if connection.vendor == "sqlite":
-            total = _varint(total) if total else 0
-        return dict(zip(terms, counts)), total or 0
+        return frequencies(terms)
 
     def held(self, words, starts=()):
         """``{word: number of memories holding it}`` for those of ``words`` some memory holds, and for every
@@ -483,7 +454,7 @@ class LexicalBackend:
         selects = [f"SELECT term, {documents} FROM {table} WHERE {words_held}"]
         for start in sorted(starts):
             selects.append(f"SELECT term, {documents} FROM {table} WHERE term >= %s AND term < %s")
-            params += [start, _after_prefix(start)]
+            params += [start, after_prefix(start)]
         with connection.cursor() as cursor:
             cursor.execute(" UNION ALL ".join(selects), params)
             return {word: int(count) for word, count in cursor.fetchall() if count > 0}
@@ -542,23 +513,6 @@ class LexicalBackend:
             # do, walking backwards meets enough of them soon.
             newest = (F("id") + 0).desc()
         return queryset.filter(pg_matches(pg_tsquery(expression))).order_by(newest).values_list("id", "text")
-
-
-def _varint(data):
-    """The first SQLite varint of ``data``: FTS5's averages record starts with the number of rows."""
-    value = 0
-    for index, byte in enumerate(data[:9]):
-        if index == 8:
-            return (value << 8) | byte
-        value = (value << 7) | (byte & 0x7F)
-        if not byte & 0x80:
-            return value
-    return value
-
-
-def _after_prefix(prefix):
-    """The smallest string greater than every string that starts with ``prefix``."""
-    return prefix[:-1] + chr(ord(prefix[-1]) + 1)
 
 
 def _fts_term(term):
