@@ -85,12 +85,17 @@ def _static_files_without_manifest(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Each test starts with an empty cache: ids repeat across rolled-back tests, so cached reports could."""
+    """Each test starts with an empty cache: ids repeat across rolled-back tests, so cached reports could;
+    and with no word counts kept by the write path from another test's store."""
     from django.core.cache import cache
 
+    from memories.lifecycle import proposals
+
     cache.clear()
+    proposals.forget_counts()
     yield
     cache.clear()
+    proposals.forget_counts()
 
 
 @pytest.fixture(autouse=True)

@@ -20,6 +20,7 @@ field, like every other write path, and stores nothing.
 """
 
 import hashlib
+import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -445,12 +446,40 @@ def _rarest_across(text):
         for unit in units
         for spelling in unit.spellings
     }
-    counts, total = frequencies(list({term for terms in spelt.values() for term in terms}))
+    counts, total = _documents({term for terms in spelt.values() for term in terms})
     held = {key: min(counts[term] for term in terms) for key, terms in spelt.items()}
     documents = {unit: sum(held[spelling, unit.english] for spelling in unit.spellings) for unit in units}
     rare = [unit for unit in units if 0 < documents[unit] <= max(RARE_DOCUMENTS, total * RARE_SHARE)]
     rarest = sorted(rare, key=lambda unit: (documents[unit], unit.spellings))[:RAREST]
     return [(spelling, unit.english) for unit in rarest for spelling in unit.spellings]
+
+
+# How long a process keeps how many memories hold a word, for telling rare words from common ones: most
+# proposals share their common words, and a minute's change in the counts does not change which are rare.
+COUNTS_KEPT_SECONDS = 60
+_COUNTS_KEPT = 10_000
+_counts = {}
+
+
+def _documents(terms):
+    """``frequencies`` of ``terms``, those kept from the last ``COUNTS_KEPT_SECONDS`` not asked again."""
+    now = time.monotonic()
+    found = {term: kept[0] for term in terms if (kept := _counts.get(term)) and now - kept[1] < COUNTS_KEPT_SECONDS}
+    missing = [term for term in terms if term not in found]
+    total = _counts.get(None, (0, 0.0))
+    if missing or now - total[1] >= COUNTS_KEPT_SECONDS:
+        counts, documents = frequencies(missing)
+        if len(_counts) > _COUNTS_KEPT:
+            _counts.clear()
+        _counts.update((term, (count, now)) for term, count in counts.items())
+        _counts[None] = total = (documents, now)
+        found.update(counts)
+    return found, total[0]
+
+
+def forget_counts():
+    """Ask the store again for every word's count (tests: each starts with its own store)."""
+    _counts.clear()
 
 
 def _possible_update(memory_ids):
