@@ -213,6 +213,14 @@ def test_another_value_is_not_a_value_left_out_another_kind_of_value_or_another_
     assert not another_value("Lan owes Minh 200k.", "Minh owes Lan 500k.")
 
 
+def test_what_is_also_so_puts_nothing_in_the_place_of_another():
+    assert not another_value("Project Atlas must launch by 15 March.", "Project Orion is also due on 20 March.")
+    assert not names_instead("Trang phụ trách dòng serum Sen.", "Trang cũng phụ trách chiến dịch son Hồng.")
+    assert not names_instead("User lives in Hanoi.", "User also lives in Da Nang in the summer.")
+    # "nào … cũng" is every, not also.
+    assert another_value("Sáng Chủ nhật nào chị Thảo cũng chạy 5 km.", "Sáng Chủ nhật chị Thảo chạy 10 km.")
+
+
 @pytest.mark.parametrize(
     "text, values",
     [

@@ -249,6 +249,8 @@ def names_instead(text_a, text_b):
     Da Nang"). Said of a proposal and the memory closest to it in meaning, the proposal may be meant to
     replace it: the write path flags it for the owner. (In the doctor's report it was wrong too often to
     stand as a contradiction: 7 of 14 on the blind sets.)"""
+    if adds(text_a) or adds(text_b):
+        return False
     a = set(_names(text_a, text_b)) - {OWNER}
     b = set(_names(text_b, text_a)) - {OWNER}
     return bool(a) and bool(b) and not a & b
@@ -419,6 +421,19 @@ def values_instead(values_a, values_b):
     )
 
 
+# Words that say what a text states holds besides something else ("Project Orion is also due on 15 March",
+# "Bố mẹ của người dùng cũng sống ở Hà Nội"), but not "nào … cũng" (every: "Sáng Chủ nhật nào chị Thảo cũng
+# chạy").
+_ADDS = re.compile(r"\b(?:also|as well)\b|(?<!\w)cũng(?!\w)", re.IGNORECASE)
+_EVERY = re.compile(r"(?<!\w)nào(?!\w)[^,;.!?]*?(?<!\w)cũng(?!\w)", re.IGNORECASE)
+
+
+def adds(text):
+    """Whether ``text`` says that what it states holds besides something else: it puts nothing in the place
+    of what another says."""
+    return bool(_ADDS.search(_EVERY.sub(" ", text)))
+
+
 def another_value(text_a, text_b):
     """Whether two texts, in one language or in two, that the model finds close in meaning say the same of
     another value: the same polarity, names that agree, one value in place of another ("Lan's thesis
@@ -428,6 +443,7 @@ def another_value(text_a, text_b):
         values_instead(values(text_a), values(text_b))
         and meaning(text_a).negated == meaning(text_b).negated
         and names_agree(text_a, text_b)
+        and not (adds(text_a) or adds(text_b))
     )
 
 
@@ -790,7 +806,8 @@ def one_name_instead(text_a, text_b):
     named_a, named_b = _names(text_a, text_b), _names(text_b, text_a)
     a, b = set(named_a) - {OWNER}, set(named_b) - {OWNER}
     return (
-        len(a) == len(b) == 1
+        not (adds(text_a) or adds(text_b))
+        and len(a) == len(b) == 1
         and a != b
         and (OWNER in named_a) == (OWNER in named_b)
         and meaning(text_a).negated == meaning(text_b).negated
