@@ -55,19 +55,18 @@ def doctor_findings(rows):
     return duplicates, conflicts
 
 
-def store_findings(rows):
-    """The doctor's findings as the store gives them: the rows written to a fresh SQLite store (one memory
-    each, with its user, kind and subject), their vectors made when embeddings are on, then
-    ``find_duplicates_and_conflicts``; mapped back to the set's keys."""
+def write_store(rows):
+    """The rows written to a fresh SQLite store, one approved memory each with its user, kind and subject,
+    their vectors made when embeddings are on: ``{memory id: row}``."""
     from django.core.management import call_command
 
-    from governance.doctor import find_duplicates_and_conflicts
     from memories import lifecycle, vectors
     from memories.language import embeddings
 
     call_command("migrate", verbosity=0)
-    key_of = {}
-    for key, user, kind, subject, text, _ in rows:
+    row_of = {}
+    for row in rows:
+        _key, user, kind, subject, text, _group = row
         memory = lifecycle.add(
             text=text,
             kind=kind,
@@ -77,9 +76,18 @@ def store_findings(rows):
             source_kind="owner",
             actor="owner:bench",
         )
-        key_of[memory.pk] = key
+        row_of[memory.pk] = row
     if embeddings.enabled():
         vectors.build()
+    return row_of
+
+
+def store_findings(rows):
+    """The doctor's findings as the store gives them (``write_store``, then ``find_duplicates_and_conflicts``),
+    mapped back to the set's keys."""
+    from governance.doctor import find_duplicates_and_conflicts
+
+    key_of = {memory_id: row[0] for memory_id, row in write_store(rows).items()}
     duplicates, conflicts = find_duplicates_and_conflicts()
     return [[key_of[i] for i in group] for group in duplicates], [[key_of[i] for i in group] for group in conflicts]
 

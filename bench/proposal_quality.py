@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.meaning_quality import load_set  # noqa: E402
+from bench.meaning_quality import load_set, write_store  # noqa: E402
 
 
 def trials(module):
@@ -40,31 +40,17 @@ def trials(module):
 
 
 def run(module):
-    from django.core.management import call_command
     from django.utils import timezone
 
-    from memories import lifecycle, vectors
     from memories.language import embeddings
     from memories.lifecycle import policies, proposals
     from memories.models import Memory
 
-    call_command("migrate", verbosity=0)
     group_of, members, rows_of = {}, {}, {}
-    for _key, user, kind, subject, text, group in module.MEMORIES:
-        memory = lifecycle.add(
-            text=text,
-            kind=kind,
-            subject=subject,
-            user=user,
-            source="meaning set",
-            source_kind="owner",
-            actor="owner:bench",
-        )
-        group_of[memory.pk] = group
-        members.setdefault(group, []).append(memory.pk)
-        rows_of[memory.pk] = (user, kind, subject, text)
-    if embeddings.enabled():
-        vectors.build()
+    for memory_id, (_key, user, kind, subject, text, group) in write_store(module.MEMORIES).items():
+        group_of[memory_id] = group
+        members.setdefault(group, []).append(memory_id)
+        rows_of[memory_id] = (user, kind, subject, text)
     policies.set_write_policy("ask", actor="owner:bench")
     against = {}
     for first, second in module.CONTRADICTIONS:

@@ -351,74 +351,49 @@ def test_what_a_proposal_does_not_deny_under_another_kind_is_no_update(original,
 
 
 @pytest.mark.parametrize(
-    "original, other",
+    "original, other, kind",
     [
-        ("User eats beef phở every week.", "User is vegetarian."),
-        ("User is vegetarian.", "User eats beef phở every week."),
-        ("User has no pets.", "User has a cat named Mochi."),
-        ("User has a dog named Lu.", "User has no pets."),
-        ("User is single.", "Lan is the user's wife."),
-        ("User is allergic to peanuts.", "User has no food allergies."),
-        ("Người dùng nuôi một con mèo tên Mochi.", "Người dùng không nuôi thú cưng nào."),
-        ("Người dùng ăn chay trường.", "Người dùng ăn phở bò mỗi sáng."),
+        # A state or a kind of thing, under another kind and subject.
+        ("User eats beef phở every week.", "User is vegetarian.", "preference"),
+        ("User is vegetarian.", "User eats beef phở every week.", "preference"),
+        ("User has no pets.", "User has a cat named Mochi.", "preference"),
+        ("User has a dog named Lu.", "User has no pets.", "preference"),
+        ("User is single.", "Lan is the user's wife.", "preference"),
+        ("User is allergic to peanuts.", "User has no food allergies.", "preference"),
+        ("Người dùng nuôi một con mèo tên Mochi.", "Người dùng không nuôi thú cưng nào.", "preference"),
+        ("Người dùng ăn chay trường.", "Người dùng ăn phở bò mỗi sáng.", "preference"),
+        # The other language, under another subject.
+        ("User lives in Hanoi.", "Người dùng sống ở Đà Nẵng.", "fact"),
+        ("Người dùng thích uống trà sữa.", "User does not drink milk tea anymore.", "fact"),
+        ("User wears size 42 shoes.", "Cỡ giày của người dùng là 43.", "fact"),
     ],
 )
-def test_a_state_or_a_kind_of_thing_at_odds_with_a_memory_of_another_kind_is_a_possible_update(original, other):
+def test_a_proposal_at_odds_with_a_memory_filed_elsewhere_is_a_possible_update(original, other, kind):
     policies.set_write_policy("allow", actor=OWNER)
     existing = add_memory(original, user="owner", kind="fact", subject="one")
     add_memory(original, user="lan", kind="fact", subject="one")
-    answer = propose(other, kind="preference", subject="another")
+    answer = propose(other, kind=kind, subject="another")
     assert (answer.status, answer.flags) == ("pending", ("possible_update",))
     memory = Memory.objects.get(pk=answer.id)
     assert [r.pk for r in proposals.possible_updates([memory])[memory.pk]] == [existing.pk]
 
 
 @pytest.mark.parametrize(
-    "original, other",
+    "original, other, kind",
     [
-        ("User is vegetarian.", "User's wife Lan eats beef."),  # someone else
-        ("User eats beef phở every week.", "User eats vegetarian on the 1st and 15th of each lunar month."),
-        ("User has no pets.", "User's sister has a cat."),
-        ("User has a cat named Mochi.", "User likes pet shops."),  # no denial
+        ("User is vegetarian.", "User's wife Lan eats beef.", "preference"),  # someone else
+        ("User eats beef phở weekly.", "User eats vegetarian on the 1st and 15th of the lunar month.", "preference"),
+        ("User has no pets.", "User's sister has a cat.", "preference"),
+        ("User has a cat named Mochi.", "User likes pet shops.", "preference"),  # no denial
+        ("User lives in Hanoi.", "Người dùng sống ở Hà Nội.", "fact"),  # the same fact
+        ("User lives in Hanoi.", "Bố mẹ của người dùng cũng sống ở Hà Nội.", "fact"),  # someone else
+        ("User lives in Hanoi.", "Người dùng thích phở bò.", "fact"),  # another fact
     ],
 )
-def test_a_state_or_a_kind_of_thing_that_rules_nothing_out_is_no_update(original, other):
+def test_a_proposal_agreeing_with_a_memory_filed_elsewhere_is_no_update(original, other, kind):
     policies.set_write_policy("allow", actor=OWNER)
     add_memory(original, user="owner", kind="fact", subject="one")
-    answer = propose(other, kind="preference", subject="another")
-    assert (answer.status, answer.flags) == ("approved", ())
-
-
-@pytest.mark.parametrize(
-    "original, other",
-    [
-        ("User lives in Hanoi.", "Người dùng sống ở Đà Nẵng."),
-        ("Người dùng thích uống trà sữa.", "User does not drink milk tea anymore."),
-        ("User wears size 42 shoes.", "Cỡ giày của người dùng là 43."),
-    ],
-)
-def test_a_proposal_saying_otherwise_than_a_memory_in_the_other_language_is_a_possible_update(original, other):
-    policies.set_write_policy("allow", actor=OWNER)
-    existing = add_memory(original, user="owner", kind="fact", subject="one")
-    add_memory(original, user="lan", kind="fact", subject="one")
-    answer = propose(other, kind="fact", subject="another")
-    assert (answer.status, answer.flags) == ("pending", ("possible_update",))
-    memory = Memory.objects.get(pk=answer.id)
-    assert [r.pk for r in proposals.possible_updates([memory])[memory.pk]] == [existing.pk]
-
-
-@pytest.mark.parametrize(
-    "original, other",
-    [
-        ("User lives in Hanoi.", "Người dùng sống ở Hà Nội."),  # the same fact
-        ("User lives in Hanoi.", "Bố mẹ của người dùng cũng sống ở Hà Nội."),  # someone else
-        ("User lives in Hanoi.", "Người dùng thích phở bò."),  # another fact
-    ],
-)
-def test_a_proposal_agreeing_with_a_memory_in_the_other_language_is_no_update(original, other):
-    policies.set_write_policy("allow", actor=OWNER)
-    add_memory(original, user="owner", kind="fact", subject="one")
-    answer = propose(other, kind="fact", subject="another")
+    answer = propose(other, kind=kind, subject="another")
     assert (answer.status, answer.flags) == ("approved", ())
 
 
