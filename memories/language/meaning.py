@@ -918,8 +918,9 @@ _SPELT_IN_VIETNAMESE = _spelt_in_vietnamese()
 
 def kind_words(text, kind=""):
     """What a memory that ``text`` may deny, or be ruled out by, by the kinds of thing they name
-    (``states``), holds, as ``(words, vietnamese)``: each a tuple of folded words, as a memory in the language
-    of ``text`` writes it. "User has no pets": the pets ("cat", "dog", …); "User is vegetarian": the meats;
+    (``states``), holds, as ``search.matching_any`` takes it: ``(words, prefix)``, folded words as a memory
+    in the language of ``text`` writes them, English ones as prefixes ("cat" for "cats"), Vietnamese ones
+    whole. "User has no pets": the pets ("cat", "dog", …); "User is vegetarian": the meats;
     "User has a cat named Mochi": its kind ("pet"); "User eats beef phở": its kind and the states that rule
     it out ("meat", "vegetarian", "vegan"). Empty when ``text`` names no state, or no kind or thing of one."""
     found = _variant(text, "", kind)
@@ -931,9 +932,9 @@ def kind_words(text, kind=""):
         kinds = states.kinds_of(found.content)
         wanted |= kinds | states.ruling_out(kinds)
     if not found.vietnamese:
-        return tuple((word,) for word in sorted(wanted)), False
+        return [((word,), True) for word in sorted(wanted)]
     spelt = {spelling for word in wanted for spelling in _SPELT_IN_VIETNAMESE.get(word, ())}
-    return tuple(tuple(spelling.split()) for spelling in sorted(spelt)), True
+    return [(tuple(spelling.split()), False) for spelling in sorted(spelt)]
 
 
 def denying(text, others, kind=""):

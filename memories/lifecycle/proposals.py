@@ -321,18 +321,27 @@ def same_words(text, alike):
 
 def flags_of(fields, alike):
     """A new memory's flags (each keeps it for the owner's review) and the ids of the live memories of
-    its subject (``alike``) it says otherwise than, and of those of its user it denies whatever their kind
-    and subject (``denied_elsewhere``)."""
+    its subject (``alike``) it says otherwise than, and of those of its user it says otherwise than
+    elsewhere (``otherwise_elsewhere``)."""
     flags = flags_for(fields["text"], fields["source_kind"])
     replaces = contradicted(fields["text"], alike, fields["subject"], fields["kind"])
-    replaces += list(denied_elsewhere(fields["user"], fields["kind"], fields["subject"], fields["text"]))
-    user, kind, subject, project, text = (fields[name] for name in ("user", "kind", "subject", "project", "text"))
-    opposed = opposed_in_other_language(user, kind, project, text)
-    opposed.update(ruled_out_elsewhere(user, project, kind, subject, text))
-    replaces += [pk for pk in opposed if pk not in replaces]
+    elsewhere = otherwise_elsewhere(*(fields[name] for name in ("user", "kind", "subject", "project", "text")))
+    replaces += [pk for pk in elsewhere if pk not in replaces]
     if replaces:
         flags.append(POSSIBLE_UPDATE)
     return flags, replaces
+
+
+def otherwise_elsewhere(user, kind, subject, project, text):
+    """``{id: text}``: the live memories of ``user`` beyond its subject's newest that ``text`` says otherwise
+    than, by the words alone, as the doctor would report them: those it denies under another kind or subject
+    (``denied_elsewhere``), those in the other language (``opposed_in_other_language``), and those a state or
+    a kind of thing sets against it (``ruled_out_elsewhere``)."""
+    found = denied_elsewhere(user, kind, subject, text)
+    more = opposed_in_other_language(user, kind, project, text)
+    more.update(ruled_out_elsewhere(user, project, kind, subject, text))
+    found.update((pk, other) for pk, other in more.items() if pk not in found)
+    return found
 
 
 def same_texts(keys):
@@ -391,14 +400,11 @@ def ruled_out_elsewhere(user, project, kind, subject, text):
     vegetarian" against "User eats beef phở every week", "User has a cat named Mochi" against "User has no
     pets". The full-text index finds the ``CANDIDATES`` newest holding one of those words; the doctor's test
     across kinds decides (``denying``). No statement for a text that names no such thing."""
-    phrases, vietnamese = kind_words(text, kind)
+    phrases = kind_words(text, kind)
     if not phrases:
         return {}
     live = Memory.objects.live().filter(user=user, project=project).exclude(kind=kind, subject=subject)
-    # English words as prefixes ("cats"), Vietnamese ones whole.
-    found = dict(
-        matching_any(live, [(phrase, not vietnamese) for phrase in phrases]).values_list("pk", "text")[:CANDIDATES]
-    )
+    found = dict(matching_any(live, phrases).values_list("pk", "text")[:CANDIDATES])
     return {pk: found[pk] for pk in denying(text, found, kind)}
 
 
@@ -458,7 +464,9 @@ def _rarest_across(text):
 # proposals share their common words, and a minute's change in the counts does not change which are rare.
 COUNTS_KEPT_SECONDS = 60
 _COUNTS_KEPT = 10_000
+# term -> (memories holding it, when counted); and the store's size, when counted.
 _counts = {}
+_total = [0, float("-inf")]
 
 
 def _documents(terms):
@@ -466,20 +474,20 @@ def _documents(terms):
     now = time.monotonic()
     found = {term: kept[0] for term in terms if (kept := _counts.get(term)) and now - kept[1] < COUNTS_KEPT_SECONDS}
     missing = [term for term in terms if term not in found]
-    total = _counts.get(None, (0, 0.0))
-    if missing or now - total[1] >= COUNTS_KEPT_SECONDS:
-        counts, documents = frequencies(missing)
+    if missing or now - _total[1] >= COUNTS_KEPT_SECONDS:
+        counts, _total[0] = frequencies(missing)
+        _total[1] = now
         if len(_counts) > _COUNTS_KEPT:
             _counts.clear()
         _counts.update((term, (count, now)) for term, count in counts.items())
-        _counts[None] = total = (documents, now)
         found.update(counts)
-    return found, total[0]
+    return found, _total[0]
 
 
 def forget_counts():
     """Ask the store again for every word's count (tests: each starts with its own store)."""
     _counts.clear()
+    _total[1] = float("-inf")
 
 
 def _possible_update(memory_ids):
@@ -516,10 +524,9 @@ def _newest_of_subjects(blocks):
 def possible_updates(proposals):
     """For each proposal flagged ``possible_update`` among ``proposals`` (memories): the live memories it
     says otherwise than, as ``{proposal id: [Replaced, …]}``, newest first, compared as ``propose`` does
-    (with the 50 newest of its user, kind and subject): one statement for them all, one more for each
-    denial (``denied_elsewhere``), two for each whose words the lexicon carries into the other language
-    (``opposed_in_other_language``) and one for each naming a kind of thing or a state
-    (``ruled_out_elsewhere``)."""
+    (with the 50 newest of its user, kind and subject): one statement for them all, and those of each
+    proposal's look beyond them (``otherwise_elsewhere``): one for a denial, two for words the lexicon
+    carries into the other language, one for a kind of thing or a state."""
     flagged = [memory for memory in proposals if POSSIBLE_UPDATE in (memory.flags or [])]
     if not flagged:
         return {}
@@ -532,11 +539,9 @@ def possible_updates(proposals):
         close = {pk: text for pk, text in meaning_alike(memory).items() if pk not in texts}
         texts = {**texts, **close}
         ids += [pk for pk in contradicted(memory.text, close, "", memory.kind) if pk not in ids]
-        denied = denied_elsewhere(memory.user, memory.kind, memory.subject, memory.text)
-        denied.update(opposed_in_other_language(memory.user, memory.kind, memory.project, memory.text))
-        denied.update(ruled_out_elsewhere(memory.user, memory.project, memory.kind, memory.subject, memory.text))
-        texts.update(denied)
-        ids += [pk for pk in denied if pk not in ids]
+        elsewhere = otherwise_elsewhere(memory.user, memory.kind, memory.subject, memory.project, memory.text)
+        texts.update(elsewhere)
+        ids += [pk for pk in elsewhere if pk not in ids]
         opposed = {pk: text for pk, text in opposed_counterpart(memory).items() if pk not in ids}
         texts.update(opposed)
         ids += list(opposed)

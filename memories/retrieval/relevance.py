@@ -26,6 +26,7 @@ from django.db.models import F, FloatField, Func
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from memories import search
 from memories.language.folding import fold
 from memories.language.translation import SHORTEST_PREFIX, MemoryWords, carries_nothing, in_other_language
 from memories.language.words import (
@@ -42,7 +43,7 @@ from memories.language.words import (
     tells_when,
     tells_where,
 )
-from memories.search import PG_VOCABULARY, after_prefix, frequencies, pg_matches, pg_tsquery, pg_vector
+from memories.search import PG_VOCABULARY, after_prefix, pg_matches, pg_tsquery, pg_vector
 
 # Words at least this long match as a prefix ("prefer" finds "preferred", "work" finds "works"), unless
 # they are written with diacritics or could be a Vietnamese syllable typed without them: those are
@@ -277,7 +278,7 @@ class LexicalBackend:
         if not terms:
             return {}
         words = tokens(query)
-        frequencies, total = self.frequencies(terms)
+        frequencies, total = search.frequencies(terms)
         own = {term.word: frequencies[term] for term in terms}
         unheld = sum(
             idf
@@ -290,7 +291,7 @@ class LexicalBackend:
         )
         if corrected:
             terms = [corrected.get(term, term) for term in terms]
-            frequencies.update(self.frequencies(list(corrected.values()))[0])
+            frequencies.update(search.frequencies(list(corrected.values()))[0])
         known = sorted((term for term in terms if frequencies[term]), key=lambda term: (frequencies[term], term.text))
         period = self.written_then(queryset, query)
         if not known and not period:
@@ -382,7 +383,7 @@ class LexicalBackend:
             for unit in units
             for spelling in unit.spellings
         }
-        frequencies, total = self.frequencies(list({term for terms in spelt.values() for term in terms}))
+        frequencies, total = search.frequencies(list({term for terms in spelt.values() for term in terms}))
         # A phrase is held by at most as many memories as its rarest word.
         held = {spelling: min(frequencies[term] for term in terms) for spelling, terms in spelt.items()}
         # A unit's memories, at most all of them: its spellings may be held by the same ones.
@@ -433,12 +434,8 @@ class LexicalBackend:
                 found[term] = _term(best, best, english)
         return found
 
-    # Each database's part: document frequencies, which words the store holds, a ranked OR query, an
-    # unranked newest-first one.
-
-    def frequencies(self, terms):
-        """``({term: number of memories holding it}, number of memories)`` over the whole table."""
-        return frequencies(terms)
+    # Each database's part (document frequencies are ``search.frequencies``): which words the store holds, a
+    # ranked OR query, an unranked newest-first one.
 
     def held(self, words, starts=()):
         """``{word: number of memories holding it}`` for those of ``words`` some memory holds, and for every
