@@ -137,7 +137,10 @@ def test_a_write_asks_the_job_cluster_and_the_task_makes_the_vector(local, djang
     assert OrmQ.objects.count() == 1
     assert Schedule.objects.filter(name=vectors.SCHEDULE, func=vectors.TASK).exists()
     assert not MemoryVector.objects.filter(memory=made).exists()  # the write did not wait for the model
-    assert proposals.embed_and_check() == "1 vectors made, 0 missing, 0 proposals flagged as possible updates"
+    assert proposals.embed_and_check() == (
+        "1 vectors made, 0 missing, 0 proposals flagged as possible updates, "
+        "0 approved by the write policy queued again"
+    )
     vector = MemoryVector.objects.get(memory=made)
     assert vector.model == "local:multilingual-e5-small-q4"
     assert len(vectors.from_bytes(vector.vector)) == 384
@@ -415,7 +418,7 @@ def test_a_proposal_close_in_meaning_to_a_memory_it_contradicts_is_flagged_after
     _add_store(kind="fact", user="lan")  # another user's: never compared
     new = _propose("User lives in Hue.", kind="fact", subject="city")
     assert new.status == "pending" and new.flags == []  # another subject: the write itself compares no further
-    assert proposals.embed_and_check().endswith("1 proposals flagged as possible updates")
+    assert "1 proposals flagged as possible updates" in proposals.embed_and_check()
     new.refresh_from_db()
     assert new.flags == ["possible_update"]
     assert [replaced.pk for replaced in proposals.possible_updates([new])[new.pk]] == [old.pk]
@@ -426,6 +429,46 @@ def test_a_proposal_close_in_meaning_to_a_memory_it_contradicts_is_flagged_after
     proposals.approve_as_update(new.pk, [old.pk], actor=OWNER)
     old.refresh_from_db()
     assert old.superseded_by_id == new.pk
+
+
+def test_a_memory_the_allow_policy_approved_goes_back_to_the_queue_when_meaning_shows_it_says_otherwise(local):
+    from memories.lifecycle import policies
+    from memories.models import AuditEvent
+
+    policies.set_write_policy("allow", actor=OWNER)
+    old = add_memory("User lives in Hanoi.", kind="fact", subject="home", user="owner")
+    _add_store(kind="fact", user="lan")
+    moved = _propose("User lives in Hue.", kind="fact", subject="city")
+    parents = _propose("User's parents live in Hanoi too.", kind="fact", subject="family")
+    assert (moved.status, moved.flags) == ("approved", []) and parents.status == "approved"
+    assert "1 approved by the write policy queued again" in proposals.embed_and_check()
+    _checked_by_meaning(moved, parents)
+    assert (moved.status, moved.flags) == ("pending", ["possible_update"])
+    assert (parents.status, parents.flags) == ("approved", [])
+    assert _replaced(moved) == [old.pk]
+    reopened = AuditEvent.objects.get(memory_id=moved.pk, event="reopen")
+    assert reopened.actor == "system:meaning" and str(old.pk) in reopened.note
+    assert "User lives in Hue." not in _context_texts("where does the user live", user="owner")
+
+
+def test_the_check_by_meaning_leaves_what_the_owner_touched_and_what_was_written_long_ago(local):
+    from datetime import timedelta
+
+    from memories.lifecycle import policies
+    from memories.models import AuditEvent
+
+    policies.set_write_policy("allow", actor=OWNER)
+    add_memory("User lives in Hanoi.", kind="fact", subject="home", user="owner")
+    add_memory("User's main editor is Neovim.", kind="fact", subject="editor", user="owner")
+    pinned = _propose("User lives in Hue.", kind="fact", subject="city")
+    lifecycle.pin(pinned.pk, actor=OWNER)
+    # Written before the last hour: embeddings turned on now are not a review of the past.
+    older = _propose("User's main editor is VS Code now.", kind="fact", subject="tools")
+    AuditEvent.objects.filter(memory_id=older.pk).update(at=older.created_at - timedelta(hours=2))
+    assert "0 approved by the write policy queued again" in proposals.embed_and_check()
+    _checked_by_meaning(pinned, older)
+    assert (pinned.status, pinned.flags) == ("approved", [])
+    assert (older.status, older.flags) == ("approved", [])
 
 
 def test_a_compatible_proposal_close_in_meaning_is_not_flagged(local):
@@ -469,7 +512,7 @@ def test_a_proposal_that_says_otherwise_than_its_counterpart_in_the_other_langua
     compatible = _propose("Bố mẹ của người dùng cũng sống ở Hà Nội.", kind="fact", subject="gia đình")
     # Its words translate the other's, so the write path flags it before any vector is made.
     assert other_size.flags == ["possible_update"]
-    assert proposals.embed_and_check().endswith("0 proposals flagged as possible updates")
+    assert "0 proposals flagged as possible updates" in proposals.embed_and_check()
     other_size.refresh_from_db()
     compatible.refresh_from_db()
     assert other_size.flags == ["possible_update"] and compatible.flags == []

@@ -4,6 +4,9 @@ from django.utils.translation import gettext as _
 
 from memories.lifecycle.validation import InvalidValue
 
+# How every agent's name begins in the history.
+AGENT_PREFIX = "agent:"
+
 
 def owner(user):
     """The owner logged in to the console or the admin (``owner:cli`` is the command line's)."""
@@ -15,7 +18,7 @@ def agent(name):
     name = (name or "").strip()
     if not name:
         raise InvalidValue("agent", _("say which agent it is (its token's name)"))
-    return f"agent:{name}"
+    return f"{AGENT_PREFIX}{name}"
 
 
 def actor_label(actor):

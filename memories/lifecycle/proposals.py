@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import connection, transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -57,7 +58,7 @@ from memories.lifecycle import (
     clean_choice,
     clean_label,
 )
-from memories.models import Memory, MemorySettings, Message, Policy, Scope, Status, words_of
+from memories.models import AuditEvent, Memory, MemorySettings, Message, Policy, Scope, Status, words_of
 from memories.rows import among
 from memories.screening import secrets
 from memories.screening.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
@@ -623,37 +624,73 @@ def _changed_elsewhere(memory, found):
 
 
 MEANING_ACTOR = "system:meaning"
+# A memory the write policy ``allow`` approved at once is checked by meaning like a proposal when its vector
+# is made within this long of the write (the job runs within a minute of writes). Older ones are left to the
+# doctor: turning embeddings on, or changing the model, is not a review of the past.
+RECHECKED_WITHIN = timedelta(hours=1)
 
 
 def embed_and_check():
     """The job cluster's task after writes: every missing vector (``vectors.build``), then each pending
     proposal that got one is compared with the memories closest to it in meaning: one that says otherwise
     than one of them is flagged a possible update (with the write path's own comparison), so it is never
-    approved in passing. Off, the task's schedule goes."""
+    approved in passing. So is a memory an agent wrote a moment ago that the write policy ``allow``
+    approved at once, and nobody has touched since: one that says otherwise goes back to the queue,
+    flagged, as it would have if words had shown it (SPEC §3: a possible update is queued). Off, the
+    task's schedule goes."""
     if not embeddings.enabled():
         vectors.unschedule()
         return "embeddings are off"
     started = timezone.now()
     made = vectors.build(stale=False)
-    fresh = Memory.objects.pending().filter(vector__made_at__gte=started).order_by("pk")
+    fresh = Memory.objects.filter(vector__made_at__gte=started)
+    pending = fresh.pending().order_by("pk")
     flagged = [
-        memory.pk for memory in fresh.iterator() if POSSIBLE_UPDATE not in memory.flags and _flag_by_meaning(memory)
+        memory.pk for memory in pending.iterator() if POSSIBLE_UPDATE not in memory.flags and _flag_by_meaning(memory)
     ]
-    return f"{made.made} vectors made, {made.missing} missing, {len(flagged)} proposals flagged as possible updates"
+    queued = [memory.pk for memory in _approved_by_policy(fresh, started) if _queue_by_meaning(memory)]
+    return (
+        f"{made.made} vectors made, {made.missing} missing, {len(flagged)} proposals flagged as possible updates, "
+        f"{len(queued)} approved by the write policy queued again"
+    )
+
+
+def _approved_by_policy(fresh, started):
+    """The live memories of ``fresh`` that an agent wrote as approved (the write policy ``allow``) within
+    ``RECHECKED_WITHIN`` of ``started``, and that no one but an agent has changed since."""
+    agents = Q(actor__startswith=actors.AGENT_PREFIX)
+    added = AuditEvent.objects.filter(agents, event=AuditEvent.Event.ADD, at__gte=started - RECHECKED_WITHIN)
+    touched = AuditEvent.objects.filter(memory_id=OuterRef("pk")).exclude(agents)
+    return fresh.live().filter(pk__in=added.values("memory_id")).exclude(Exists(touched)).order_by("pk")
+
+
+def _said_otherwise_by_meaning(memory):
+    """The ids of the live memories close in meaning to ``memory`` that it says otherwise than."""
+    alike = meaning_alike(memory)
+    replaces = contradicted(memory.text, alike, "", memory.kind) if alike else []
+    return replaces + [pk for pk in opposed_counterpart(memory) if pk not in replaces]
+
+
+def _meaning_note(replaces):
+    return "close in meaning to memories " + ", ".join(map(str, replaces)) + ", and says otherwise than them"
 
 
 def _flag_by_meaning(memory):
-    alike = meaning_alike(memory)
-    replaces = contradicted(memory.text, alike, "", memory.kind) if alike else []
-    replaces += [pk for pk in opposed_counterpart(memory) if pk not in replaces]
+    replaces = _said_otherwise_by_meaning(memory)
     if not replaces:
         return False
-    lifecycle.add_flag(
-        memory.pk,
-        POSSIBLE_UPDATE,
-        actor=MEANING_ACTOR,
-        note="close in meaning to memories " + ", ".join(map(str, replaces)) + ", and says otherwise than them",
-    )
+    lifecycle.add_flag(memory.pk, POSSIBLE_UPDATE, actor=MEANING_ACTOR, note=_meaning_note(replaces))
+    return True
+
+
+def _queue_by_meaning(memory):
+    replaces = _said_otherwise_by_meaning(memory)
+    if not replaces:
+        return False
+    note = _meaning_note(replaces)
+    with transaction.atomic():
+        lifecycle.reopen([memory.pk], actor=MEANING_ACTOR, note=note + "; back to the queue")
+        lifecycle.add_flag(memory.pk, POSSIBLE_UPDATE, actor=MEANING_ACTOR, note=note)
     return True
 
 
