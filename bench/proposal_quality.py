@@ -1,14 +1,16 @@
 """Contradictions the write path flags when they are proposed, on the blind bilingual meaning sets.
 
-    .venv/bin/python bench/proposal_quality.py [--held-out | --held-out-2 | … | --held-out-5]
+    .venv/bin/python bench/proposal_quality.py [--held-out | --held-out-2 | … | --held-out-5] [--policy allow]
     BESTIE_EMBEDDINGS=local .venv/bin/python bench/proposal_quality.py …   # with meaning
 
 The set's memories are written to a fresh SQLite store, approved. Then, for each labelled pair of groups
 that cannot both be true, and for each look-alike pair, in both directions: the memories of one group are
-hidden, the first of them is proposed again by an agent (write policy ``ask``, as its user, kind and
-subject), the job cluster's check after the write runs when embeddings are on, and the memories the
+hidden, the first of them is proposed again by an agent (write policy ``ask``, or ``--policy allow``, as
+its user, kind and subject), the job cluster's check after the write runs when embeddings are on, and the memories the
 pending queue lists as what it may replace (``possible_updates``) are read. Then the proposal goes and
 the hidden memories come back.
+
+Under ``allow`` a proposal is caught only when it ends up queued, flagged: approved, it lists nothing.
 
 Scores, over proposals:
 - caught: a contradiction's proposal listing a memory of the other group as one it may replace;
@@ -39,7 +41,7 @@ def trials(module):
         yield second, first, False
 
 
-def run(module):
+def run(module, policy="ask"):
     from django.utils import timezone
 
     from memories.language import embeddings
@@ -51,7 +53,7 @@ def run(module):
         group_of[memory_id] = group
         members.setdefault(group, []).append(memory_id)
         rows_of[memory_id] = (user, kind, subject, text)
-    policies.set_write_policy("ask", actor="owner:bench")
+    policies.set_write_policy(policy, actor="owner:bench")
     against = {}
     for first, second in module.CONTRADICTIONS:
         against.setdefault(first, set()).add(second)
@@ -103,6 +105,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     for number in ("", "-2", "-3", "-4", "-5"):
         parser.add_argument(f"--held-out{number}", action="store_true")
+    parser.add_argument("--policy", choices=("ask", "allow"), default="ask", help="the write policy (default ask)")
     options = parser.parse_args()
     os.environ["BESTIE_DB_PATH"] = str(Path(tempfile.mkdtemp()) / "proposals.sqlite3")
     os.environ.pop("DATABASE_URL", None)
@@ -111,8 +114,8 @@ def main():
 
     django.setup()
     module = load_set(options)
-    result = run(module)
-    print(f"{module.__name__}: " + ", ".join(f"{name} {value}" for name, value in result.items()))
+    result = run(module, options.policy)
+    print(f"{module.__name__} ({options.policy}): " + ", ".join(f"{name} {value}" for name, value in result.items()))
 
 
 if __name__ == "__main__":
