@@ -12,11 +12,18 @@ the hidden memories come back.
 
 Under ``allow`` a proposal is caught only when it ends up queued, flagged: approved, it lists nothing.
 
-Scores, over proposals:
+Then each memory of the set is hidden alone and proposed again: the write path should answer
+``duplicate`` with a memory of its group (the same fact, in other words or the other language), and must
+never with a memory of another group, which would drop the proposal for a fact it does not hold.
+
+Scores, over proposals of a contradiction or a look-alike:
 - caught: a contradiction's proposal listing a memory of the other group as one it may replace;
 - missed: the others;
 - false: a proposal listing a memory of a group the set does not say it contradicts (look-alikes
   included), counted once per proposal.
+And over the proposals of each memory again:
+- repeats caught: answered ``duplicate`` with a memory of its group, of those whose group has another;
+- false duplicates: answered ``duplicate`` with a memory of another group.
 """
 
 import argparse
@@ -92,13 +99,51 @@ def run(module, policy="ask"):
                 Memory.objects.filter(pk=memory.pk).delete()
         finally:
             Memory.objects.filter(pk__in=hidden).update(deleted_at=None)
+    repeats, repeats_caught, false_duplicates = _repeats(module, group_of, members, rows_of)
     return {
         "proposals": caught + missed + 2 * len(getattr(module, "LOOKALIKES", [])),
         "contradictions_caught": caught,
         "contradictions_missed": missed,
         "false_possible_updates": false,
         "lookalikes_flagged": lookalike_false,
+        "repeats_caught": f"{repeats_caught}/{repeats}",
+        "false_duplicates": false_duplicates,
     }
+
+
+def _repeats(module, group_of, members, rows_of):
+    """Each memory hidden alone and proposed again: ``(repeats, caught, false duplicates)``."""
+    from django.utils import timezone
+
+    from memories.lifecycle import proposals
+    from memories.models import Memory
+
+    repeats = caught = false = 0
+    for memory_id, group in group_of.items():
+        user, kind, subject, text = rows_of[memory_id]
+        Memory.objects.filter(pk=memory_id).update(deleted_at=timezone.now())
+        try:
+            answer = proposals.propose(
+                text=text,
+                kind=kind,
+                subject=subject,
+                user=user,
+                source="meaning set",
+                source_kind="user_message",
+                agent="bench",
+            )
+            repeated = len(members[group]) > 1
+            repeats += repeated
+            if answer.status == proposals.DUPLICATE:
+                if group_of.get(answer.id) == group:
+                    caught += repeated
+                else:
+                    false += 1
+            elif answer.id is not None:
+                Memory.objects.filter(pk=answer.id).delete()
+        finally:
+            Memory.objects.filter(pk=memory_id).update(deleted_at=None)
+    return repeats, caught, false
 
 
 def main():

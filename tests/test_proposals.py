@@ -385,7 +385,7 @@ def test_a_proposal_at_odds_with_a_memory_filed_elsewhere_is_a_possible_update(o
         ("User eats beef phở weekly.", "User eats vegetarian on the 1st and 15th of the lunar month.", "preference"),
         ("User has no pets.", "User's sister has a cat.", "preference"),
         ("User has a cat named Mochi.", "User likes pet shops.", "preference"),  # no denial
-        ("User lives in Hanoi.", "Người dùng sống ở Hà Nội.", "fact"),  # the same fact
+        ("User lives in Hanoi.", "Người dùng sống ở Hà Nội.", "preference"),  # the same fact, another kind
         ("User lives in Hanoi.", "Bố mẹ của người dùng cũng sống ở Hà Nội.", "fact"),  # someone else
         ("User lives in Hanoi.", "Người dùng thích phở bò.", "fact"),  # another fact
     ],
@@ -395,6 +395,54 @@ def test_a_proposal_agreeing_with_a_memory_filed_elsewhere_is_no_update(original
     add_memory(original, user="owner", kind="fact", subject="one")
     answer = propose(other, kind=kind, subject="another")
     assert (answer.status, answer.flags) == ("approved", ())
+
+
+@pytest.mark.parametrize(
+    "original, translation",
+    [
+        ("User is vegetarian.", "Người dùng ăn chay."),
+        ("User lives in Hanoi.", "Người dùng sống ở Hà Nội."),
+        ("Con gái của người dùng tên là Mai.", "User's daughter is named Mai."),
+        ("Người dùng bị dị ứng đậu phộng.", "User is allergic to peanuts."),
+    ],
+)
+def test_the_same_fact_in_the_other_language_is_a_duplicate_whatever_its_subject(original, translation):
+    policies.set_write_policy("allow", actor=OWNER)
+    existing = add_memory(original, user="owner", kind="fact", subject="one")
+    add_memory(original, user="lan", kind="fact", subject="one")
+    answer = propose(translation, kind="fact", subject="another")
+    assert (answer.id, answer.status) == (existing.pk, "duplicate")
+    assert answer.reason == f"already remembered as memory {existing.pk}; confirmed it instead"
+    assert Memory.objects.count() == 2
+    assert AuditEvent.objects.filter(memory_id=existing.pk, event="confirm", actor="agent:bestie").exists()
+
+
+@pytest.mark.parametrize(
+    "original, other",
+    [
+        ("Lan owes Minh 200k.", "Minh nợ Lan 200 nghìn."),  # a role swap
+        ("User lives in Hanoi.", "Người dùng sống ở Đà Nẵng."),  # another place: a possible update
+        ("User drinks coffee.", "Người dùng không uống cà phê."),  # a denial: a possible update
+        ("User lives in Hanoi.", "Bố mẹ của người dùng sống ở Hà Nội."),  # someone else
+    ],
+)
+def test_what_a_translation_does_not_keep_is_no_duplicate(original, other):
+    policies.set_write_policy("allow", actor=OWNER)
+    add_memory(original, user="owner", kind="fact", subject="one")
+    answer = propose(other, kind="fact", subject="another")
+    assert answer.status != "duplicate"
+    assert Memory.objects.filter(pk=answer.id, text=other).exists()
+
+
+def test_a_translation_waiting_for_review_or_rejected_decides_as_the_same_words_do():
+    waiting = add_memory("User is vegetarian.", user="owner", kind="fact", subject="diet", status="pending")
+    answer = propose("Người dùng ăn chay.", kind="fact", subject="an uong")
+    assert (answer.id, answer.status) == (waiting.pk, "duplicate")
+    assert "waiting for the owner's review" in answer.reason
+    lifecycle.reject([waiting.pk], actor=OWNER)
+    answer = propose("Người dùng ăn chay.", kind="fact", subject="an uong")
+    assert (answer.id, answer.status) == (None, "refused")
+    assert f"the owner rejected the same memory before (memory {waiting.pk})" in answer.reason
 
 
 def test_a_possible_update_keeps_its_poisoning_flags():

@@ -36,6 +36,7 @@ from memories.language.folding import fold
 from memories.language.meaning import closest, contradicted, denied_words, denying, kind_words, same_memory
 from memories.language.translation import (
     OPPOSED,
+    SAME,
     WORDS_TRANSLATED,
     across_languages,
     another_value,
@@ -274,6 +275,9 @@ def propose(
         if found is None:
             alike = dict(_lookup(_SAME_SUBJECT, [fields["user"], fields["kind"], fields["subject"]]))
             found = same_words(fields["text"], alike)
+        if found is None:
+            translations = translated(*(fields[name] for name in ("user", "kind", "project", "text")))
+            found = same_in_other_language(translations)
         if found is not None:
             status, memory_id = found
             if status == Status.APPROVED:
@@ -283,7 +287,7 @@ def propose(
             return Proposal(
                 None, REFUSED, f"not stored: the owner rejected the same memory before (memory {memory_id})"
             )
-        flags, replaces = flags_of(fields, alike)
+        flags, replaces = flags_of(fields, alike, translations)
         approve = switches.write_policy == Policy.ALLOW and not flags
         memory = lifecycle.store(new, actor=actor, status=Status.APPROVED if approve else Status.PENDING, flags=flags)
     if approve:
@@ -305,7 +309,12 @@ def same_text(text, same):
     ``(status, id)``, or None: of ``same`` (``(id, status, text)`` rows, newest first) that say the same
     words in an order meaning the same (``same_memory``), one the owner approved, else one waiting for
     review, else one the owner rejected."""
-    same = [(memory_id, status) for memory_id, status, other in same if same_memory(text, other)]
+    return _deciding([(memory_id, status) for memory_id, status, other in same if same_memory(text, other)])
+
+
+def _deciding(same):
+    """Of ``same`` (``(id, status)`` of memories saying the same, newest first), the one that decides: one
+    the owner approved, else one waiting for review, else one the owner rejected, as ``(status, id)``."""
     for wanted in (Status.APPROVED, Status.PENDING, Status.REJECTED):
         for memory_id, status in same:
             if status == wanted:
@@ -320,26 +329,30 @@ def same_words(text, alike):
     return None if twin is None else (Status.APPROVED, twin)
 
 
-def flags_of(fields, alike):
+def flags_of(fields, alike, translations=None):
     """A new memory's flags (each keeps it for the owner's review) and the ids of the live memories of
     its subject (``alike``) it says otherwise than, and of those of its user it says otherwise than
-    elsewhere (``otherwise_elsewhere``)."""
+    elsewhere (``otherwise_elsewhere``, with the ``translated`` memories when already found)."""
     flags = flags_for(fields["text"], fields["source_kind"])
     replaces = contradicted(fields["text"], alike, fields["subject"], fields["kind"])
-    elsewhere = otherwise_elsewhere(*(fields[name] for name in ("user", "kind", "subject", "project", "text")))
+    names = ("user", "kind", "subject", "project", "text")
+    elsewhere = otherwise_elsewhere(*(fields[name] for name in names), translations=translations)
     replaces += [pk for pk in elsewhere if pk not in replaces]
     if replaces:
         flags.append(POSSIBLE_UPDATE)
     return flags, replaces
 
 
-def otherwise_elsewhere(user, kind, subject, project, text):
+def otherwise_elsewhere(user, kind, subject, project, text, translations=None):
     """``{id: text}``: the live memories of ``user`` beyond its subject's newest that ``text`` says otherwise
     than, by the words alone, as the doctor would report them: those it denies under another kind or subject
-    (``denied_elsewhere``), those in the other language (``opposed_in_other_language``), and those a state or
-    a kind of thing sets against it (``ruled_out_elsewhere``)."""
+    (``denied_elsewhere``), those in the other language (``opposed_in_other_language``; ``translations``:
+    what ``translated`` found of them, when the caller has it), and those a state or a kind of thing sets
+    against it (``ruled_out_elsewhere``)."""
     found = denied_elsewhere(user, kind, subject, text)
-    more = opposed_in_other_language(user, kind, project, text)
+    if translations is None:
+        translations = translated(user, kind, project, text)
+    more = opposed_in_other_language(translations)
     more.update(ruled_out_elsewhere(user, project, kind, subject, text))
     found.update((pk, other) for pk, other in more.items() if pk not in found)
     return found
@@ -409,25 +422,53 @@ def ruled_out_elsewhere(user, project, kind, subject, text):
     return {pk: found[pk] for pk in denying(text, found, kind)}
 
 
-def opposed_in_other_language(user, kind, project, text):
-    """``{id: text}``: the live memories of ``user``, ``kind`` and ``project`` in the other language whose
-    words mostly translate those of ``text`` (``WORDS_TRANSLATED``) and that it says otherwise than, by what
-    a translation keeps (``translated_verdict``), with the words alone, as the doctor compares memories
-    across languages: "Người dùng sống ở Đà Nẵng" against "User lives in Hanoi". The full-text index finds
-    the ``CANDIDATES`` newest holding one of the ``RAREST`` words of ``text`` the lexicon carries into the
-    other language, the rarest in the store (its own counts tell, in one statement)."""
+@dataclass(frozen=True)
+class Translated:
+    """A memory whose words mostly translate a proposal's, and what a translation keeps makes of the two."""
+
+    status: str
+    text: str
+    verdict: str | None  # SAME, OPPOSED or None
+
+
+def translated(user, kind, project, text):
+    """``{id: Translated}``: the memories of ``user``, ``kind`` and ``project`` in the other language whose
+    words mostly translate those of ``text`` (``WORDS_TRANSLATED``), approved, pending or rejected but not
+    replaced, deleted or expired, each with the doctor's verdict across languages (``translated_verdict``),
+    with the words alone. The full-text index finds the ``CANDIDATES`` newest holding one of the
+    ``RAREST`` words of ``text`` the lexicon carries into the other language, the rarest in the store (its
+    own counts tell, in one statement)."""
     phrases = _rarest_across(text)
     if not phrases:
         return {}
-    live = Memory.objects.live().filter(user=user, kind=kind, project=project)
-    found = matching_any(live, phrases).values_list("pk", "text")[:CANDIDATES]
+    current = Memory.objects.filter(
+        user=user, kind=kind, project=project, superseded_by__isnull=True, deleted_at__isnull=True
+    ).not_expired()
+    found = matching_any(current, phrases).values_list("pk", "status", "text")[:CANDIDATES]
     mine = lexicon_words(text)
-    opposed = {}
-    for pk, other in found:
+    kept = {}
+    for pk, status, other in found:
         share = share_between(mine, lexicon_words(other))
-        if share is not None and share >= WORDS_TRANSLATED and translated_verdict(text, other, share) == OPPOSED:
-            opposed[pk] = other
-    return opposed
+        if share is not None and share >= WORDS_TRANSLATED:
+            kept[pk] = Translated(status, other, translated_verdict(text, other, share))
+    return kept
+
+
+def same_in_other_language(translations):
+    """Of ``translations`` (``translated``), the one that says the same and decides what becomes of the new
+    memory, as ``same_text`` chooses: ``(status, id)`` or None. "Người dùng ăn chay" is "User is vegetarian"
+    (the doctor groups them); "Minh nợ Lan 200k" is not "Lan owes Minh 200k"."""
+    return _deciding([(pk, found.status) for pk, found in translations.items() if found.verdict == SAME])
+
+
+def opposed_in_other_language(translations):
+    """``{id: text}``: the live memories of ``translations`` (``translated``) that say otherwise, as the
+    doctor compares memories across languages: "Người dùng sống ở Đà Nẵng" against "User lives in Hanoi"."""
+    return {
+        pk: found.text
+        for pk, found in translations.items()
+        if found.verdict == OPPOSED and found.status == Status.APPROVED
+    }
 
 
 # A memory whose words mostly translate a proposal's holds some of the few of them, read in the other
