@@ -13,8 +13,9 @@ the hidden memories come back.
 Under ``allow`` a proposal is caught only when it ends up queued, flagged: approved, it lists nothing.
 
 Then each memory of the set is hidden alone and proposed again: the write path should answer
-``duplicate`` with a memory of its group (the same fact, in other words or the other language), and must
-never with a memory of another group, which would drop the proposal for a fact it does not hold.
+``duplicate`` (or, with embeddings on, merge it after the write) with a memory of its group (the same
+fact, in other words or the other language), and must never with a memory of another group, which would
+drop the proposal for a fact it does not hold.
 
 Scores, over proposals of a contradiction or a look-alike:
 - caught: a contradiction's proposal listing a memory of the other group as one it may replace;
@@ -112,9 +113,11 @@ def run(module, policy="ask"):
 
 
 def _repeats(module, group_of, members, rows_of):
-    """Each memory hidden alone and proposed again: ``(repeats, caught, false duplicates)``."""
+    """Each memory hidden alone and proposed again (and, with embeddings on, checked by meaning after the
+    write): ``(repeats, caught, false duplicates)``."""
     from django.utils import timezone
 
+    from memories.language import embeddings
     from memories.lifecycle import proposals
     from memories.models import Memory
 
@@ -134,12 +137,16 @@ def _repeats(module, group_of, members, rows_of):
             )
             repeated = len(members[group]) > 1
             repeats += repeated
-            if answer.status == proposals.DUPLICATE:
-                if group_of.get(answer.id) == group:
+            twin = answer.id if answer.status == proposals.DUPLICATE else None
+            if twin is None and answer.id is not None and embeddings.enabled():
+                proposals.embed_and_check()
+                twin = Memory.objects.get(pk=answer.id).superseded_by_id
+            if twin is not None:
+                if group_of.get(twin) == group:
                     caught += repeated
                 else:
                     false += 1
-            elif answer.id is not None:
+            if answer.id is not None and answer.status != proposals.DUPLICATE:
                 Memory.objects.filter(pk=answer.id).delete()
         finally:
             Memory.objects.filter(pk=memory_id).update(deleted_at=None)

@@ -138,8 +138,8 @@ def test_a_write_asks_the_job_cluster_and_the_task_makes_the_vector(local, djang
     assert Schedule.objects.filter(name=vectors.SCHEDULE, func=vectors.TASK).exists()
     assert not MemoryVector.objects.filter(memory=made).exists()  # the write did not wait for the model
     assert proposals.embed_and_check() == (
-        "1 vectors made, 0 missing, 0 proposals flagged as possible updates, "
-        "0 approved by the write policy queued again"
+        "1 vectors made, 0 missing, 0 repeats merged into the memory they repeat, "
+        "0 proposals flagged as possible updates, 0 approved by the write policy queued again"
     )
     vector = MemoryVector.objects.get(memory=made)
     assert vector.model == "local:multilingual-e5-small-q4"
@@ -469,6 +469,47 @@ def test_the_check_by_meaning_leaves_what_the_owner_touched_and_what_was_written
     _checked_by_meaning(pinned, older)
     assert (pinned.status, pinned.flags) == ("approved", [])
     assert (older.status, older.flags) == ("approved", [])
+
+
+def test_a_repeat_found_by_meaning_is_merged_into_the_memory_it_repeats(local):
+    from memories.lifecycle import policies, reverts
+    from memories.models import AuditEvent
+
+    policies.set_write_policy("ask", actor=OWNER)
+    owes = add_memory("Lan owes Minh 200k.", kind="fact", subject="debt", user="owner")
+    son = add_memory("User's son Bin is 7 years old.", kind="fact", subject="family", user="owner")
+    _add_store(kind="fact", user="owner")
+    # Half their words translate each other: too few for the words alone to call it a repeat.
+    translated = _propose("Lan nợ Minh 200 nghìn.", kind="fact", subject="nợ")
+    reworded = _propose("Bin, the user's son, is 7.", kind="fact", subject="children")  # another subject
+    swapped = _propose("Minh nợ Lan 200 nghìn.", kind="fact", subject="tiền")
+    older = _propose("User's son Bin is 8 years old.", kind="fact", subject="kids")
+    assert {memory.status for memory in (translated, reworded, swapped, older)} == {"pending"}
+    assert "2 repeats merged into the memory they repeat" in proposals.embed_and_check()
+    _checked_by_meaning(translated, reworded, swapped, older)
+    assert (translated.superseded_by_id, reworded.superseded_by_id) == (owes.pk, son.pk)
+    assert swapped.superseded_by_id is None and older.superseded_by_id is None
+    assert set(Memory.objects.pending()) == {swapped, older}
+    merged = AuditEvent.objects.get(memory_id=translated.pk, event="supersede")
+    assert merged.actor == "system:meaning" and str(owes.pk) in merged.note
+    assert AuditEvent.objects.filter(memory_id=owes.pk, event="confirm", actor="system:meaning").exists()
+    # Undone from its history, the proposal waits for the owner again.
+    reverts.revert([merged.pk], actor=OWNER)
+    translated.refresh_from_db()
+    assert (translated.superseded_by_id, translated.status) == (None, "pending")
+
+
+def test_a_repeat_the_allow_policy_approved_is_merged_too(local):
+    from memories.lifecycle import policies
+
+    policies.set_write_policy("allow", actor=OWNER)
+    son = add_memory("User's son Bin is 7 years old.", kind="fact", subject="family", user="owner")
+    _add_store(kind="fact", user="owner")
+    reworded = _propose("Bin, the user's son, is 7.", kind="fact", subject="children")
+    assert reworded.status == "approved"
+    _checked_by_meaning(reworded)
+    assert reworded.superseded_by_id == son.pk
+    assert "Bin, the user's son, is 7." not in _context_texts("how old is Bin", user="owner")
 
 
 def test_a_compatible_proposal_close_in_meaning_is_not_flagged(local):

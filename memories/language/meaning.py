@@ -949,6 +949,14 @@ def denying(text, others, kind=""):
     ]
 
 
+def saying_the_same(text, others, kind=""):
+    """The ids of ``others`` (``{id: text}``: memories of one user and kind, whatever their subjects) that
+    say the same fact as ``text`` by their words (``same_fact``), compared without a subject as the doctor
+    compares memories close in meaning."""
+    new = _variant(text, "", kind)
+    return [memory_id for memory_id, other in others.items() if same_fact(new, _variant(other, "", kind))]
+
+
 def contradicted(text, others, subject="", kind=""):
     """The ids of ``others`` (``{id: text}``: live memories of one user, kind and subject) that ``text``
     contradicts the way the doctor's conflicts do: the same fact with other values, or its negation.

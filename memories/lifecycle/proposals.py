@@ -33,7 +33,15 @@ from django.utils.translation import gettext_lazy
 from memories import lifecycle, vectors
 from memories.language import characters, embeddings
 from memories.language.folding import fold
-from memories.language.meaning import closest, contradicted, denied_words, denying, kind_words, same_memory
+from memories.language.meaning import (
+    closest,
+    contradicted,
+    denied_words,
+    denying,
+    kind_words,
+    same_memory,
+    saying_the_same,
+)
 from memories.language.translation import (
     OPPOSED,
     SAME,
@@ -41,6 +49,7 @@ from memories.language.translation import (
     across_languages,
     another_value,
     changed_names,
+    details_agree,
     in_other_language,
     lexicon_words,
     names_instead,
@@ -597,13 +606,15 @@ def possible_updates(proposals):
 MEANING_NEIGHBOURS = 10
 
 
-def meaning_alike(memory):
-    """``{id: text}``: the live memories of ``memory``'s user and kind closest to it in meaning, in its
-    language (where words can be set side by side); empty with embeddings off, with no vector for it yet,
-    or when the model cannot be used."""
+def meaning_alike(memory, *, same_project=False):
+    """``{id: text}``: the live memories of ``memory``'s user and kind (and project) closest to it in
+    meaning, in its language (where words can be set side by side); empty with embeddings off, with no
+    vector for it yet, or when the model cannot be used."""
     if not embeddings.enabled():
         return {}
     live = Memory.objects.live().filter(user=memory.user, kind=memory.kind)
+    if same_project:
+        live = live.filter(project=memory.project)
     try:
         found = vectors.nearest_to(memory.pk, live, MEANING_NEIGHBOURS)
     except embeddings.Unavailable:
@@ -673,26 +684,33 @@ RECHECKED_WITHIN = timedelta(hours=1)
 
 def embed_and_check():
     """The job cluster's task after writes: every missing vector (``vectors.build``), then each pending
-    proposal that got one is compared with the memories closest to it in meaning: one that says otherwise
-    than one of them is flagged a possible update (with the write path's own comparison), so it is never
-    approved in passing. So is a memory an agent wrote a moment ago that the write policy ``allow``
-    approved at once, and nobody has touched since: one that says otherwise goes back to the queue,
-    flagged, as it would have if words had shown it (SPEC §3: a possible update is queued). Off, the
-    task's schedule goes."""
+    proposal that got one is compared with the memories closest to it in meaning. One that says the same
+    as one of them is merged into it (``same_by_meaning``: superseded by it, which is confirmed, as a
+    duplicate proposal is); one that says otherwise than one of them is flagged a possible update (with the
+    write path's own comparison), so it is never approved in passing. So is a memory an agent wrote a
+    moment ago that the write policy ``allow`` approved at once, and nobody has touched since: a repeat is
+    merged, and one that says otherwise goes back to the queue, flagged, as it would have if words had
+    shown it (SPEC §3: a possible update is queued). Off, the task's schedule goes."""
     if not embeddings.enabled():
         vectors.unschedule()
         return "embeddings are off"
     started = timezone.now()
     made = vectors.build(stale=False)
     fresh = Memory.objects.filter(vector__made_at__gte=started)
-    pending = fresh.pending().order_by("pk")
-    flagged = [
-        memory.pk for memory in pending.iterator() if POSSIBLE_UPDATE not in memory.flags and _flag_by_meaning(memory)
-    ]
-    queued = [memory.pk for memory in _approved_by_policy(fresh, started) if _queue_by_meaning(memory)]
+    merged = flagged = queued = 0
+    for memory in fresh.pending().order_by("pk").iterator():
+        if _merge_by_meaning(memory):
+            merged += 1
+        elif POSSIBLE_UPDATE not in memory.flags and _flag_by_meaning(memory):
+            flagged += 1
+    for memory in _approved_by_policy(fresh, started):
+        if _merge_by_meaning(memory):
+            merged += 1
+        elif _queue_by_meaning(memory):
+            queued += 1
     return (
-        f"{made.made} vectors made, {made.missing} missing, {len(flagged)} proposals flagged as possible updates, "
-        f"{len(queued)} approved by the write policy queued again"
+        f"{made.made} vectors made, {made.missing} missing, {merged} repeats merged into the memory they repeat, "
+        f"{flagged} proposals flagged as possible updates, {queued} approved by the write policy queued again"
     )
 
 
@@ -703,6 +721,56 @@ def _approved_by_policy(fresh, started):
     added = AuditEvent.objects.filter(agents, event=AuditEvent.Event.ADD, at__gte=started - RECHECKED_WITHIN)
     touched = AuditEvent.objects.filter(memory_id=OuterRef("pk")).exclude(agents)
     return fresh.live().filter(pk__in=added.values("memory_id")).exclude(Exists(touched)).order_by("pk")
+
+
+# A repeat found by meaning is merged, and so hidden, without the owner: across the languages, at least half
+# the words the lexicon knows of the two must translate each other (the doctor, which only reports, compares
+# counterparts sharing any; on the open blind sets every false merge shared a third or less).
+MERGED_TRANSLATED = 0.5
+
+
+def same_by_meaning(memory):
+    """The id of the live memory of ``memory``'s user, kind and project that says the same as it, close in
+    meaning, as the doctor groups them with embeddings on: among its closest in its own language, the same
+    fact by the words (``saying_the_same``, ``details_agree``: "User prefers replies in Vietnamese" and
+    "User wants answers in Vietnamese" under two subjects); its counterpart in the other language when half
+    their words translate each other (``MERGED_TRANSLATED``) and a translation keeps all it says
+    (``translated_verdict``): "Lan nợ Minh 200 nghìn" and "Lan owes Minh 200k", not "Minh nợ Lan 200k".
+    None otherwise, with embeddings off, or when the model cannot be used."""
+    alike = meaning_alike(memory, same_project=True)
+    for pk in saying_the_same(memory.text, alike, memory.kind):
+        if details_agree(memory.text, alike[pk]):
+            return pk
+    if not embeddings.enabled():
+        return None
+    live = Memory.objects.live().filter(user=memory.user, kind=memory.kind, project=memory.project)
+    try:
+        across, _closest = vectors.counterparts_of(memory.pk, live)
+    except embeddings.Unavailable:
+        return None
+    other = live.filter(pk=across[0]).values_list("text", flat=True).first() if across else None
+    if other is None:
+        return None
+    share = share_between(lexicon_words(memory.text), lexicon_words(other))
+    merged = share is not None and share >= MERGED_TRANSLATED and translated_verdict(memory.text, other, share) == SAME
+    return across[0] if merged else None
+
+
+def _merge_by_meaning(memory):
+    """``memory`` superseded by the live memory that says the same (``same_by_meaning``), which is
+    confirmed: True; False when there is none, or when that one is no longer live."""
+    twin = same_by_meaning(memory)
+    if twin is None:
+        return False
+    try:
+        with transaction.atomic():
+            lifecycle.supersede(
+                memory.pk, twin, actor=MEANING_ACTOR, note=f"close in meaning to memory {twin}, and says the same"
+            )
+            lifecycle.confirm(twin, actor=MEANING_ACTOR, note=f"memory {memory.pk} said the same")
+    except LifecycleError:
+        return False
+    return True
 
 
 def _said_otherwise_by_meaning(memory):
