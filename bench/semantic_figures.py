@@ -6,6 +6,7 @@
     .venv/bin/python bench/semantic_figures.py --backfill 1000     # vectors made per second, model memory
     .venv/bin/python bench/semantic_figures.py --proposals         # proposals per CPU second, off and on
     .venv/bin/python bench/semantic_figures.py --db … --doctor     # the doctor's meaning step at 100k
+    .venv/bin/python bench/semantic_figures.py --after-write 300   # the job's checks of fresh proposals
 
 The store's vectors are filled first with random unit vectors (``--fill``, in one statement per batch):
 what a search costs does not depend on what the vectors say, and 100,000 real ones take the model about
@@ -22,6 +23,7 @@ The store is changed (vectors added); use a copy you can regenerate.
 import argparse
 import json
 import os
+import random
 import resource
 import statistics
 import sys
@@ -217,6 +219,77 @@ def proposals_cpu(rounds=4, batch=500):
     return {"per_cpu_second": rates, "tasks_queued": OrmQ.objects.count(), "proposals": number}
 
 
+def after_write(count, stored=3000):
+    """The job after writes (``proposals.embed_and_check``) on ``count`` fresh proposals among ``stored``
+    live memories of one user, against its baseline in the same run: ``vectors.build`` alone on as many
+    fresh memories, the model's part. What is left is the checks by meaning, per proposal."""
+    import tempfile
+
+    setup(str(Path(tempfile.mkdtemp()) / "after-write.sqlite3"))
+    from django.core.management import call_command
+    from django.test import override_settings
+
+    call_command("migrate", verbosity=0)
+    from generate import _text
+
+    from memories import lifecycle, vectors
+    from memories.lifecycle import policies, proposals
+
+    rng = random.Random(7)
+    with override_settings(BESTIE_EMBEDDINGS="local"):
+        stored_news = [
+            lifecycle.prepare(
+                text=_text(rng)[2], kind="fact", subject=f"s{i % 40}", user="owner", source="bench", source_kind="owner"
+            )
+            for i in range(stored)
+        ]
+        lifecycle.store_many(stored_news, actor="owner:bench", status="approved", flags=[()] * stored)
+        vectors.build()
+
+        def fresh():
+            return [
+                lifecycle.prepare(
+                    text=f"{_text(rng)[2]} (note {i})",
+                    kind="fact",
+                    subject=f"t{i % 40}",
+                    user="owner",
+                    source="bench",
+                    source_kind="owner",
+                )
+                for i in range(count)
+            ]
+
+        lifecycle.store_many(fresh(), actor="owner:bench", status="approved", flags=[()] * count)
+        started = time.perf_counter()
+        vectors.build()
+        build_seconds = time.perf_counter() - started
+        policies.set_write_policy("ask", actor="owner:bench")
+        answers = [
+            proposals.propose(
+                text=f"{_text(rng)[2]} (remark {i})",
+                kind="fact",
+                subject=f"u{i % 40}",
+                user="owner",
+                source="bench",
+                source_kind="user_message",
+                agent="bench",
+            )
+            for i in range(count)
+        ]
+        started = time.perf_counter()
+        report = proposals.embed_and_check()
+        job_seconds = time.perf_counter() - started
+    return {
+        "stored": stored,
+        "proposals": count,
+        "pending": sum(answer.status == "pending" for answer in answers),
+        "job": report,
+        "job_seconds": round(job_seconds, 2),
+        "baseline_build_seconds": round(build_seconds, 2),
+        "checks_ms_per_proposal": round(1000 * (job_seconds - build_seconds) / count, 1),
+    }
+
+
 def doctor_times():
     """``find_duplicates_and_conflicts`` on the store with embeddings off (the baseline: words inside each
     subject) and on (neighbours in meaning and counterparts across languages too), best of two each."""
@@ -251,8 +324,12 @@ def main():
     parser.add_argument(
         "--doctor", action="store_true", help="the doctor's duplicates and conflicts on the store, meaning off and on"
     )
+    parser.add_argument("--after-write", type=int, help="the job's checks of this many fresh proposals")
     args = parser.parse_args()
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    if args.after_write:
+        print(json.dumps(after_write(args.after_write), indent=2))
+        return
     if args.proposals:
         print(json.dumps(proposals_cpu(), indent=2))
         return

@@ -8,6 +8,7 @@ from memories.language.translation import (
     OPPOSED,
     SAME,
     across_languages,
+    adds_nothing,
     another_value,
     details_agree,
     names_agree,
@@ -233,3 +234,35 @@ def test_what_is_also_so_puts_nothing_in_the_place_of_another():
 )
 def test_amounts_and_months_are_read_as_written(text, values):
     assert values_of(text) == values
+
+
+@pytest.mark.parametrize(
+    "text, other",
+    [
+        ("Người dùng ăn chay.", "User is vegetarian."),
+        ("Con gái của người dùng tên là Mai.", "User's daughter is named Mai."),
+        ("Lan nợ Minh 200 nghìn.", "Lan owes Minh 200k."),
+        ("Lan owes Minh 200k.", "Lan nợ Minh 200 nghìn."),
+    ],
+)
+def test_a_translation_that_tells_nothing_more(text, other):
+    assert adds_nothing(text, other)
+
+
+@pytest.mark.parametrize(
+    "text, other",
+    [
+        ("Người dùng ăn chay từ năm 2020.", "User is vegetarian."),  # a value more
+        ("Người dùng bị dị ứng đậu phộng rất nặng.", "User is allergic to peanuts."),  # words more
+        ("User lives in Hanoi with his wife.", "Người dùng sống ở Hà Nội."),
+        ("User is vegetarian.", "User is a vegetarian."),  # one language: not this test's
+    ],
+)
+def test_a_translation_that_tells_more(text, other):
+    assert not adds_nothing(text, other)
+
+
+def test_a_vietnamese_name_is_no_english_number():
+    # Folded, "tên" (a name) is "ten".
+    assert values_of("Con gái của người dùng tên là Mai.") == set()
+    assert values_of("User has ten cats.") == {10.0}

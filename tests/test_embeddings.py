@@ -484,12 +484,14 @@ def test_a_repeat_found_by_meaning_is_merged_into_the_memory_it_repeats(local):
     reworded = _propose("Bin, the user's son, is 7.", kind="fact", subject="children")  # another subject
     swapped = _propose("Minh nợ Lan 200 nghìn.", kind="fact", subject="tiền")
     older = _propose("User's son Bin is 8 years old.", kind="fact", subject="kids")
-    assert {memory.status for memory in (translated, reworded, swapped, older)} == {"pending"}
+    more = _propose("User's son Bin is 7 years old and very shy.", kind="fact", subject="school")  # tells more
+    kept = (swapped, older, more)
+    assert {memory.status for memory in (translated, reworded, *kept)} == {"pending"}
     assert "2 repeats merged into the memory they repeat" in proposals.embed_and_check()
-    _checked_by_meaning(translated, reworded, swapped, older)
+    _checked_by_meaning(translated, reworded, *kept)
     assert (translated.superseded_by_id, reworded.superseded_by_id) == (owes.pk, son.pk)
-    assert swapped.superseded_by_id is None and older.superseded_by_id is None
-    assert set(Memory.objects.pending()) == {swapped, older}
+    assert [memory.superseded_by_id for memory in kept] == [None, None, None]
+    assert set(Memory.objects.pending()) == set(kept)
     merged = AuditEvent.objects.get(memory_id=translated.pk, event="supersede")
     assert merged.actor == "system:meaning" and str(owes.pk) in merged.note
     assert AuditEvent.objects.filter(memory_id=owes.pk, event="confirm", actor="system:meaning").exists()

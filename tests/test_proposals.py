@@ -424,6 +424,9 @@ def test_the_same_fact_in_the_other_language_is_a_duplicate_whatever_its_subject
         ("User lives in Hanoi.", "Người dùng sống ở Đà Nẵng."),  # another place: a possible update
         ("User drinks coffee.", "Người dùng không uống cà phê."),  # a denial: a possible update
         ("User lives in Hanoi.", "Bố mẹ của người dùng sống ở Hà Nội."),  # someone else
+        # It tells more: dropped, what it adds would be lost.
+        ("User is vegetarian.", "Người dùng ăn chay từ năm 2020."),
+        ("User is allergic to peanuts.", "Người dùng bị dị ứng đậu phộng rất nặng."),
     ],
 )
 def test_what_a_translation_does_not_keep_is_no_duplicate(original, other):

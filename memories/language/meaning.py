@@ -952,9 +952,15 @@ def denying(text, others, kind=""):
 def saying_the_same(text, others, kind=""):
     """The ids of ``others`` (``{id: text}``: memories of one user and kind, whatever their subjects) that
     say the same fact as ``text`` by their words (``same_fact``), compared without a subject as the doctor
-    compares memories close in meaning."""
+    compares memories close in meaning, and that hold all ``text`` says: a repeat merged into one of them
+    loses nothing ("User's son Bin is 7 years old, in grade 2" is more than "User's son Bin is 7")."""
     new = _variant(text, "", kind)
-    return [memory_id for memory_id, other in others.items() if same_fact(new, _variant(other, "", kind))]
+    found = []
+    for memory_id, other_text in others.items():
+        other = _variant(other_text, "", kind)
+        if new.content <= other.content and same_fact(new, other):
+            found.append(memory_id)
+    return found
 
 
 def contradicted(text, others, subject="", kind=""):

@@ -357,7 +357,9 @@ def _numbers(text):
     for days in _DAYS.findall(folded):
         values.update(f"day {day}" for day in re.findall(r"\d", days))
     folded = _DAYS.sub(" ", _DATE.sub(" ", folded))
-    values.update(float(_NUMBER_WORDS[word]) for word in re.findall(r"[a-z]+", folded) if word in _NUMBER_WORDS)
+    # English number words in English texts only: folded, "tên" (a name) is "ten".
+    if _english(text):
+        values.update(float(_NUMBER_WORDS[word]) for word in re.findall(r"[a-z]+", folded) if word in _NUMBER_WORDS)
     for match in _NUMBER.finditer(folded):
         digits, scale = match.groups()
         # "tháng 4" is April, but "mỗi tháng 4 triệu" is four million a month.
@@ -603,6 +605,27 @@ def share_between(words_a, words_b):
         return 0.0
     matched = sum(1 for unit in units if unit & stems)
     return (matched + len(covered)) / (len(units) + len(stems))
+
+
+# Words of an amount ("200 nghìn"), which its value stands for.
+_AMOUNT_WORDS = frozenset({"thousand", "million", "billion", "hundred"})
+
+
+def adds_nothing(text, other):
+    """Whether ``text``, in one language, tells nothing that ``other``, in the other, does not: each of its
+    words the lexicon knows translates one of ``other``'s, and its values (numbers, days, letters) are all
+    in ``other``. A repeat is dropped for a memory, or merged into it, only then: "Người dùng bị dị ứng
+    đậu phộng rất nặng" (severely) tells more than "User is allergic to peanuts", "Người dùng sống ở Hà Nội
+    từ năm 2019" more than "User lives in Hanoi"."""
+    if not values(text) <= values(other):
+        return False
+    mine, theirs = lexicon_words(text), lexicon_words(other)
+    if mine.vietnamese == theirs.vietnamese:
+        return False
+    if mine.vietnamese:
+        return all(unit & theirs.stems or unit <= _AMOUNT_WORDS for unit in mine.units)
+    # A name is written the same in both ("Lan owes Minh" / "Lan nợ Minh").
+    return mine.stems <= theirs.english | set(re.findall(r"[a-z0-9]+", fold(other).lower()))
 
 
 # A query read in the other language (retrieval with the words alone)

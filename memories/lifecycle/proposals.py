@@ -47,6 +47,7 @@ from memories.language.translation import (
     SAME,
     WORDS_TRANSLATED,
     across_languages,
+    adds_nothing,
     another_value,
     changed_names,
     details_agree,
@@ -286,7 +287,7 @@ def propose(
             found = same_words(fields["text"], alike)
         if found is None:
             translations = translated(*(fields[name] for name in ("user", "kind", "project", "text")))
-            found = same_in_other_language(translations)
+            found = same_in_other_language(fields["text"], translations)
         if found is not None:
             status, memory_id = found
             if status == Status.APPROVED:
@@ -463,11 +464,18 @@ def translated(user, kind, project, text):
     return kept
 
 
-def same_in_other_language(translations):
-    """Of ``translations`` (``translated``), the one that says the same and decides what becomes of the new
-    memory, as ``same_text`` chooses: ``(status, id)`` or None. "Người dùng ăn chay" is "User is vegetarian"
-    (the doctor groups them); "Minh nợ Lan 200k" is not "Lan owes Minh 200k"."""
-    return _deciding([(pk, found.status) for pk, found in translations.items() if found.verdict == SAME])
+def same_in_other_language(text, translations):
+    """Of ``translations`` (``translated``), the one that says the same as ``text`` and all it says
+    (``adds_nothing``), which decides what becomes of it as ``same_text`` chooses: ``(status, id)`` or None.
+    "Người dùng ăn chay" is "User is vegetarian" (the doctor groups them); "Minh nợ Lan 200k" is not "Lan
+    owes Minh 200k", and "Người dùng ăn chay từ năm 2020" tells more than "User is vegetarian"."""
+    return _deciding(
+        [
+            (pk, found.status)
+            for pk, found in translations.items()
+            if found.verdict == SAME and adds_nothing(text, found.text)
+        ]
+    )
 
 
 def opposed_in_other_language(translations):
@@ -606,15 +614,13 @@ def possible_updates(proposals):
 MEANING_NEIGHBOURS = 10
 
 
-def meaning_alike(memory, *, same_project=False):
-    """``{id: text}``: the live memories of ``memory``'s user and kind (and project) closest to it in
-    meaning, in its language (where words can be set side by side); empty with embeddings off, with no
-    vector for it yet, or when the model cannot be used."""
+def meaning_alike(memory):
+    """``{id: text}``: the live memories of ``memory``'s user and kind closest to it in meaning, in its
+    language (where words can be set side by side); empty with embeddings off, with no vector for it yet,
+    or when the model cannot be used."""
     if not embeddings.enabled():
         return {}
     live = Memory.objects.live().filter(user=memory.user, kind=memory.kind)
-    if same_project:
-        live = live.filter(project=memory.project)
     try:
         found = vectors.nearest_to(memory.pk, live, MEANING_NEIGHBOURS)
     except embeddings.Unavailable:
@@ -626,7 +632,7 @@ def meaning_alike(memory, *, same_project=False):
     return {pk: texts[pk] for pk in found.closeness if pk in texts and language_of(texts[pk]) == language}
 
 
-def opposed_counterpart(memory):
+def opposed_counterpart(memory, pairs=None):
     """``{id: text}``: the live memory of ``memory``'s user and kind that is its counterpart in the other
     language (``vectors.counterparts_of``) when, by what a translation keeps, it says otherwise
     (``across_languages``): "Người dùng không uống cà phê nữa" against "User drinks coffee every morning";
@@ -635,13 +641,13 @@ def opposed_counterpart(memory):
     "Người dùng sống ở Huế" against "User lives in Hanoi"; or its closest in its own language when that one
     says the same of another value (``another_value``): "The team moved the Atlas release to April 30"
     against "Project Atlas must launch by 15 March". Empty otherwise, with embeddings off, or when the
-    model cannot be used."""
+    model cannot be used. (``pairs``: what ``counterparts_of`` found among them, when the caller has it.)"""
     if not embeddings.enabled():
         return {}
     live = Memory.objects.live().filter(user=memory.user, kind=memory.kind)
     found = {}
     try:
-        across, closest = vectors.counterparts_of(memory.pk, live)
+        across, closest = pairs or vectors.counterparts_of(memory.pk, live)
     except embeddings.Unavailable:
         return {}
     texts = dict(live.filter(pk__in=[pair[0] for pair in (across, closest) if pair]).values_list("pk", "text"))
@@ -699,14 +705,16 @@ def embed_and_check():
     fresh = Memory.objects.filter(vector__made_at__gte=started)
     merged = flagged = queued = 0
     for memory in fresh.pending().order_by("pk").iterator():
-        if _merge_by_meaning(memory):
+        near = _Near.of(memory)
+        if _merge_by_meaning(memory, near):
             merged += 1
-        elif POSSIBLE_UPDATE not in memory.flags and _flag_by_meaning(memory):
+        elif POSSIBLE_UPDATE not in memory.flags and _flag_by_meaning(memory, near):
             flagged += 1
     for memory in _approved_by_policy(fresh, started):
-        if _merge_by_meaning(memory):
+        near = _Near.of(memory)
+        if _merge_by_meaning(memory, near):
             merged += 1
-        elif _queue_by_meaning(memory):
+        elif _queue_by_meaning(memory, near):
             queued += 1
     return (
         f"{made.made} vectors made, {made.missing} missing, {merged} repeats merged into the memory they repeat, "
@@ -729,37 +737,59 @@ def _approved_by_policy(fresh, started):
 MERGED_TRANSLATED = 0.5
 
 
-def same_by_meaning(memory):
-    """The id of the live memory of ``memory``'s user, kind and project that says the same as it, close in
-    meaning, as the doctor groups them with embeddings on: among its closest in its own language, the same
-    fact by the words (``saying_the_same``, ``details_agree``: "User prefers replies in Vietnamese" and
-    "User wants answers in Vietnamese" under two subjects); its counterpart in the other language when half
-    their words translate each other (``MERGED_TRANSLATED``) and a translation keeps all it says
-    (``translated_verdict``): "Lan nợ Minh 200 nghìn" and "Lan owes Minh 200k", not "Minh nợ Lan 200k".
-    None otherwise, with embeddings off, or when the model cannot be used."""
-    alike = meaning_alike(memory, same_project=True)
+@dataclass(frozen=True)
+class _Near:
+    """What the job's checks of one memory look at, found once: its closest in meaning in its language
+    (``meaning_alike``) and its counterparts (``vectors.counterparts_of``), among the live memories of its
+    user and kind."""
+
+    alike: dict
+    pairs: tuple
+
+    @classmethod
+    def of(cls, memory):
+        live = Memory.objects.live().filter(user=memory.user, kind=memory.kind)
+        try:
+            pairs = vectors.counterparts_of(memory.pk, live)
+        except embeddings.Unavailable:
+            pairs = (None, None)
+        return cls(meaning_alike(memory), pairs)
+
+
+def same_by_meaning(memory, near):
+    """The id of the live memory of ``memory``'s user, kind and project that says the same as it, and all
+    it says, among those close in meaning (``near``), as the doctor groups them with embeddings on: among
+    its closest in its own language, the same fact by the words (``saying_the_same``, ``details_agree``:
+    "User prefers replies in Vietnamese" and "User wants answers in Vietnamese" under two subjects); its
+    counterpart in the other language when half their words translate each other (``MERGED_TRANSLATED``),
+    a translation keeps all it says (``translated_verdict``) and it tells nothing more (``adds_nothing``):
+    "Lan nợ Minh 200 nghìn" and "Lan owes Minh 200k", not "Minh nợ Lan 200k". None otherwise."""
+    across = near.pairs[0]
+    looked = [*near.alike, *([across[0]] if across else [])]
+    if not looked:
+        return None
+    mine = dict(Memory.objects.live().filter(pk__in=looked, project=memory.project).values_list("pk", "text"))
+    alike = {pk: text for pk, text in near.alike.items() if pk in mine}
     for pk in saying_the_same(memory.text, alike, memory.kind):
         if details_agree(memory.text, alike[pk]):
             return pk
-    if not embeddings.enabled():
-        return None
-    live = Memory.objects.live().filter(user=memory.user, kind=memory.kind, project=memory.project)
-    try:
-        across, _closest = vectors.counterparts_of(memory.pk, live)
-    except embeddings.Unavailable:
-        return None
-    other = live.filter(pk=across[0]).values_list("text", flat=True).first() if across else None
+    other = mine.get(across[0]) if across else None
     if other is None:
         return None
     share = share_between(lexicon_words(memory.text), lexicon_words(other))
-    merged = share is not None and share >= MERGED_TRANSLATED and translated_verdict(memory.text, other, share) == SAME
+    merged = (
+        share is not None
+        and share >= MERGED_TRANSLATED
+        and translated_verdict(memory.text, other, share) == SAME
+        and adds_nothing(memory.text, other)
+    )
     return across[0] if merged else None
 
 
-def _merge_by_meaning(memory):
+def _merge_by_meaning(memory, near):
     """``memory`` superseded by the live memory that says the same (``same_by_meaning``), which is
     confirmed: True; False when there is none, or when that one is no longer live."""
-    twin = same_by_meaning(memory)
+    twin = same_by_meaning(memory, near)
     if twin is None:
         return False
     try:
@@ -773,27 +803,26 @@ def _merge_by_meaning(memory):
     return True
 
 
-def _said_otherwise_by_meaning(memory):
-    """The ids of the live memories close in meaning to ``memory`` that it says otherwise than."""
-    alike = meaning_alike(memory)
-    replaces = contradicted(memory.text, alike, "", memory.kind) if alike else []
-    return replaces + [pk for pk in opposed_counterpart(memory) if pk not in replaces]
+def _said_otherwise_by_meaning(memory, near):
+    """The ids of the live memories close in meaning to ``memory`` (``near``) that it says otherwise than."""
+    replaces = contradicted(memory.text, near.alike, "", memory.kind) if near.alike else []
+    return replaces + [pk for pk in opposed_counterpart(memory, near.pairs) if pk not in replaces]
 
 
 def _meaning_note(replaces):
     return "close in meaning to memories " + ", ".join(map(str, replaces)) + ", and says otherwise than them"
 
 
-def _flag_by_meaning(memory):
-    replaces = _said_otherwise_by_meaning(memory)
+def _flag_by_meaning(memory, near):
+    replaces = _said_otherwise_by_meaning(memory, near)
     if not replaces:
         return False
     lifecycle.add_flag(memory.pk, POSSIBLE_UPDATE, actor=MEANING_ACTOR, note=_meaning_note(replaces))
     return True
 
 
-def _queue_by_meaning(memory):
-    replaces = _said_otherwise_by_meaning(memory)
+def _queue_by_meaning(memory, near):
+    replaces = _said_otherwise_by_meaning(memory, near)
     if not replaces:
         return False
     note = _meaning_note(replaces)
