@@ -69,19 +69,10 @@ def run(module, policy="ask"):
     caught = missed = false = lookalike_false = 0
     for proposed, other, contradicts in trials(module):
         hidden = members[proposed]
-        user, kind, subject, text = rows_of[hidden[0]]
         # A bench's own bookkeeping, not a deletion: the hidden memories come back as they were.
         Memory.objects.filter(pk__in=hidden).update(deleted_at=timezone.now())
         try:
-            answer = proposals.propose(
-                text=text,
-                kind=kind,
-                subject=subject,
-                user=user,
-                source="meaning set",
-                source_kind="user_message",
-                agent="bench",
-            )
+            answer = _propose_again(rows_of[hidden[0]])
             if embeddings.enabled():
                 proposals.embed_and_check()
             memory = Memory.objects.get(pk=answer.id) if answer.id else None
@@ -112,6 +103,22 @@ def run(module, policy="ask"):
     }
 
 
+def _propose_again(row):
+    """A memory of the set (``(user, kind, subject, text)``) proposed by an agent, as the user said it."""
+    from memories.lifecycle import proposals
+
+    user, kind, subject, text = row
+    return proposals.propose(
+        text=text,
+        kind=kind,
+        subject=subject,
+        user=user,
+        source="meaning set",
+        source_kind="user_message",
+        agent="bench",
+    )
+
+
 def _repeats(module, group_of, members, rows_of):
     """Each memory hidden alone and proposed again (and, with embeddings on, checked by meaning after the
     write): ``(repeats, caught, false duplicates)``."""
@@ -123,18 +130,9 @@ def _repeats(module, group_of, members, rows_of):
 
     repeats = caught = false = 0
     for memory_id, group in group_of.items():
-        user, kind, subject, text = rows_of[memory_id]
         Memory.objects.filter(pk=memory_id).update(deleted_at=timezone.now())
         try:
-            answer = proposals.propose(
-                text=text,
-                kind=kind,
-                subject=subject,
-                user=user,
-                source="meaning set",
-                source_kind="user_message",
-                agent="bench",
-            )
+            answer = _propose_again(rows_of[memory_id])
             repeated = len(members[group]) > 1
             repeats += repeated
             twin = answer.id if answer.status == proposals.DUPLICATE else None
