@@ -714,7 +714,7 @@ def embed_and_check():
         near = _Near.of(memory)
         if _merge_by_meaning(memory, near):
             merged += 1
-        elif _queue_by_meaning(memory, near):
+        elif _flag_by_meaning(memory, near, reopen=True):
             queued += 1
     return (
         f"{made.made} vectors made, {made.missing} missing, {merged} repeats merged into the memory they repeat, "
@@ -809,25 +809,16 @@ def _said_otherwise_by_meaning(memory, near):
     return replaces + [pk for pk in opposed_counterpart(memory, near.pairs) if pk not in replaces]
 
 
-def _meaning_note(replaces):
-    return "close in meaning to memories " + ", ".join(map(str, replaces)) + ", and says otherwise than them"
-
-
-def _flag_by_meaning(memory, near):
+def _flag_by_meaning(memory, near, *, reopen=False):
+    """Flag ``memory`` a possible update when it says otherwise than a memory close in meaning (``near``);
+    ``reopen``: a memory the write policy approved goes back to the queue first. True when flagged."""
     replaces = _said_otherwise_by_meaning(memory, near)
     if not replaces:
         return False
-    lifecycle.add_flag(memory.pk, POSSIBLE_UPDATE, actor=MEANING_ACTOR, note=_meaning_note(replaces))
-    return True
-
-
-def _queue_by_meaning(memory, near):
-    replaces = _said_otherwise_by_meaning(memory, near)
-    if not replaces:
-        return False
-    note = _meaning_note(replaces)
+    note = "close in meaning to memories " + ", ".join(map(str, replaces)) + ", and says otherwise than them"
     with transaction.atomic():
-        lifecycle.reopen([memory.pk], actor=MEANING_ACTOR, note=note + "; back to the queue")
+        if reopen:
+            lifecycle.reopen([memory.pk], actor=MEANING_ACTOR, note=note + "; back to the queue")
         lifecycle.add_flag(memory.pk, POSSIBLE_UPDATE, actor=MEANING_ACTOR, note=note)
     return True
 
