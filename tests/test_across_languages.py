@@ -243,6 +243,8 @@ def test_amounts_and_months_are_read_as_written(text, values):
         ("Con gái của người dùng tên là Mai.", "User's daughter is named Mai."),
         ("Lan nợ Minh 200 nghìn.", "Lan owes Minh 200k."),
         ("Lan owes Minh 200k.", "Lan nợ Minh 200 nghìn."),
+        # A narrower denial tells nothing the broader one does not.
+        ("User does not drink coffee after 2pm.", "Người dùng không uống cà phê."),
     ],
 )
 def test_a_translation_that_tells_nothing_more(text, other):
@@ -256,6 +258,7 @@ def test_a_translation_that_tells_nothing_more(text, other):
         ("Người dùng bị dị ứng đậu phộng rất nặng.", "User is allergic to peanuts."),  # words more
         ("User lives in Hanoi with his wife.", "Người dùng sống ở Hà Nội."),
         ("User is vegetarian.", "User is a vegetarian."),  # one language: not this test's
+        ("Người dùng không uống cà phê.", "User does not drink coffee after 2pm."),  # a broader denial
     ],
 )
 def test_a_translation_that_tells_more(text, other):

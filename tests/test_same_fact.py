@@ -7,6 +7,7 @@ import pytest
 
 from governance import doctor
 from memories import lifecycle
+from memories.language.meaning import saying_the_same
 from memories.lifecycle import policies, proposals
 from memories.models import AuditEvent, Memory
 from tests.factories import OWNER, add_memory
@@ -139,3 +140,12 @@ def test_the_doctor_keeps_a_fact_and_its_swap_in_separate_groups():
         ["Minh owes Lan 200k.", "minh owes lan 200K", "Lan owes Minh 200k.", "Lan owes Minh 200k!", "Lan nợ Minh 200k"]
     )
     assert sorted(groups) == sorted([ids[:2], ids[2:4]])
+
+
+def test_a_repeat_is_one_holding_no_more_than_its_memory_and_a_denial_holds_more_with_fewer_words():
+    """What a repeat found by meaning may be merged into (``saying_the_same``): a memory saying all it says;
+    of two denials, the broader one, which says fewer words."""
+    assert saying_the_same("User lives in Hanoi.", {1: "User lives in Ba Dinh, Hanoi."}) == [1]
+    assert saying_the_same("User lives in Ba Dinh, Hanoi.", {1: "User lives in Hanoi."}) == []
+    assert saying_the_same("User does not drink coffee after 2pm.", {1: "User does not drink coffee."}) == [1]
+    assert saying_the_same("User does not drink coffee.", {1: "User does not drink coffee after 2pm."}) == []

@@ -953,12 +953,15 @@ def saying_the_same(text, others, kind=""):
     """The ids of ``others`` (``{id: text}``: memories of one user and kind, whatever their subjects) that
     say the same fact as ``text`` by their words (``same_fact``), compared without a subject as the doctor
     compares memories close in meaning, and that hold all ``text`` says: a repeat merged into one of them
-    loses nothing ("User's son Bin is 7 years old, in grade 2" is more than "User's son Bin is 7")."""
+    loses nothing ("User's son Bin is 7 years old, in grade 2" is more than "User's son Bin is 7"). A denial
+    holds more with fewer words: "User does not drink coffee" is more than "User does not drink coffee after
+    2pm", and is never merged into it."""
     new = _variant(text, "", kind)
     found = []
     for memory_id, other_text in others.items():
         other = _variant(other_text, "", kind)
-        if new.content <= other.content and same_fact(new, other):
+        smaller, larger = (other, new) if new.negated else (new, other)
+        if smaller.content <= larger.content and same_fact(new, other):
             found.append(memory_id)
     return found
 

@@ -616,7 +616,11 @@ def adds_nothing(text, other):
     words the lexicon knows translates one of ``other``'s, and its values (numbers, days, letters) are all
     in ``other``. A repeat is dropped for a memory, or merged into it, only then: "Người dùng bị dị ứng
     đậu phộng rất nặng" (severely) tells more than "User is allergic to peanuts", "Người dùng sống ở Hà Nội
-    từ năm 2019" more than "User lives in Hanoi"."""
+    từ năm 2019" more than "User lives in Hanoi". A denial tells more with fewer words: "Người dùng không
+    uống cà phê" tells more than "User does not drink coffee after 2pm", so of two denials it is ``other``
+    whose words must all be found in ``text``."""
+    if meaning(text).negated and meaning(other).negated:
+        text, other = other, text
     if not values(text) <= values(other):
         return False
     mine, theirs = lexicon_words(text), lexicon_words(other)
