@@ -244,6 +244,8 @@ def test_different_memories_are_not_duplicates(original, other):
         ("User likes Django.", "User does not like Django."),
         ("Người dùng thích ăn phở bò.", "Người dùng thích ăn bún bò."),
         ("Don't message Lan before 9am.", "Don't message Lan before 8am."),
+        ("User likes jasmine tea best.", "User's favourite tea is oolong."),
+        ("Lan is the user's boss.", "Lan used to be the user's boss."),
     ],
 )
 def test_saying_otherwise_on_the_same_subject_is_queued_as_a_possible_update(original, update):
@@ -266,6 +268,9 @@ def test_saying_otherwise_on_the_same_subject_is_queued_as_a_possible_update(ori
     [
         ("User prefers pnpm.", "User prefers yarn.", ""),  # no subject: two preferences, not one changed
         ("User prefers pnpm for Node projects.", "User drinks green tea every morning.", "topic"),
+        # A favourite is what one likes best.
+        ("User's favourite tea is jasmine tea.", "User likes jasmine tea best.", "tea"),
+        ("Món ăn yêu thích của người dùng là phở.", "Người dùng thích phở nhất.", "food"),
     ],
 )
 def test_other_memories_of_a_subject_are_not_updates(original, other, subject):

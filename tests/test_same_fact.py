@@ -7,7 +7,7 @@ import pytest
 
 from governance import doctor
 from memories import lifecycle
-from memories.language.meaning import saying_the_same
+from memories.language.meaning import meaning, saying_the_same
 from memories.lifecycle import policies, proposals
 from memories.models import AuditEvent, Memory
 from tests.factories import OWNER, add_memory
@@ -29,6 +29,8 @@ ROLES_SWAPPED = [
 NEGATED = [
     ("User drinks coffee.", "User does not drink coffee."),
     ("Người dùng thích cà phê.", "Người dùng không thích cà phê."),
+    # What one used to do, one does no more.
+    ("User works at Google.", "User used to work at Google."),
 ]
 OTHER_NUMBERS = [
     ("User owes Lan 200k.", "User owes Lan 300k."),
@@ -149,3 +151,10 @@ def test_a_repeat_is_one_holding_no_more_than_its_memory_and_a_denial_holds_more
     assert saying_the_same("User lives in Ba Dinh, Hanoi.", {1: "User lives in Hanoi."}) == []
     assert saying_the_same("User does not drink coffee after 2pm.", {1: "User does not drink coffee."}) == [1]
     assert saying_the_same("User does not drink coffee.", {1: "User does not drink coffee after 2pm."}) == []
+
+
+def test_what_one_used_to_do_one_does_no_more_but_one_may_be_used_to_something():
+    assert meaning("User used to work at Google.").negated
+    assert meaning("Lan formerly ran the Hanoi office.").negated
+    assert not meaning("User is used to cold showers.").negated
+    assert not meaning("The old laptop was used to edit videos.").negated

@@ -373,6 +373,12 @@ def _compiled(pairs):
     return tuple((re.compile(pattern), replacement) for pattern, replacement in pairs)
 
 
+# A liking said with "best" or "most" (folded "nhất") after what is liked: the liking is what counts.
+_LIKED_BEST = (
+    r"\b(lik(?:es?|ed)|lov(?:es?|ed)|enjoy(?:s|ed)?|prefer(?:s|red)?|thich)\b(.*?)\s(?:the\s)?(?:best|most|nhat)\b"
+)
+# "used to" after a form of "be" or "get" is being accustomed, or a passive: "is used to the cold".
+_USED_TO = "".join(rf"(?<!\b{word} )" for word in "is am are was were be get got".split()) + r"\bused to\b|\bformerly\b"
 # Folded phrases that name the same thing in both languages, in order.
 _SYNONYMS = _compiled(
     (
@@ -394,6 +400,10 @@ _SYNONYMS = _compiled(
         (r"\bban than\b", " best friend "),
         (r"\bsu dung\b", " use "),
         (r"\bghet\b|\bhate[sd]?\b|\bdislike[sd]?\b", " not like "),
+        # A favourite is what one likes best: "User's favourite tea is jasmine tea" / "User likes jasmine tea
+        # best", "Món yêu thích của người dùng là phở" / "Người dùng thích phở nhất".
+        (r"\bfavou?rites?\b|\byeu thich\b", " like "),
+        (_LIKED_BEST, r"\1\2"),
         # A former partner or boss is one no more: "Tuấn là chồng cũ của Ngân", "the user's ex-wife".
         (r"\b(?:ex|former)[ -]?(?=(?:wife|husband|girlfriend|boyfriend|partner|boss|manager|fiancee?)\b)", " not "),
         (r"\b(wife|husband|nguoi yeu|ban trai|ban gai|sep)\s+cu\b", r" not \1 "),
@@ -401,6 +411,8 @@ _SYNONYMS = _compiled(
         # Having stopped is not doing any more: "quit coffee", "no longer drinks coffee", "đã bỏ cà phê"; nor
         # is a plan called off carried out: "cancelled the trip to Hanoi".
         (r"\b(?:quit(?:s|ting)?|stopped|gave up|given up|no longer|cancell?ed|called off)\b", " not "),
+        # What one used to do, or formerly did, one does no more: "User used to work at Google".
+        (_USED_TO, " not "),
     )
 )
 # States and kinds of thing (``memories.language.states``), read in a Vietnamese text only.
