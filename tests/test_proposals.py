@@ -280,6 +280,54 @@ def test_other_memories_of_a_subject_are_not_updates(original, other, subject):
     assert (answer.status, answer.flags) == ("approved", ())
 
 
+@pytest.mark.parametrize(
+    "original, fuller",
+    [
+        ("User lives in Hanoi.", "User lives in Ba Dinh, Hanoi."),
+        ("User has a cat.", "User has a cat named Mochi."),
+        ("Người dùng nuôi một con mèo.", "Người dùng nuôi một con mèo tên Mochi."),
+        # Of two denials, the broader says more.
+        ("User does not eat meat on Fridays.", "User does not eat meat."),
+    ],
+)
+def test_the_same_fact_said_with_more_is_a_possible_update_of_it(original, fuller):
+    """SPEC §3: a near-duplicate is linked to the memory it repeats or queued as a possible update. One that
+    tells more is no repeat to drop; approved as an update, it replaces the memory it says more than."""
+    policies.set_write_policy("allow", actor=OWNER)
+    existing = add_memory(original, user="owner", subject="topic")
+    answer = propose(fuller, subject="topic")
+    assert (answer.status, answer.flags) == ("pending", ("possible_update",))
+    assert f"it says more than memory {existing.pk}, so it may be meant to replace it" in answer.reason
+    memory = Memory.objects.get(pk=answer.id)
+    assert [r.pk for r in proposals.possible_updates([memory])[memory.pk]] == [existing.pk]
+    proposals.approve_as_update(memory.pk, [existing.pk], actor=OWNER)
+    existing.refresh_from_db()
+    assert existing.superseded_by_id == memory.pk
+
+
+@pytest.mark.parametrize(
+    "original, other",
+    [
+        ("User lives in Ba Dinh, Hanoi.", "User lives in Hanoi."),  # says less
+        ("User does not eat meat.", "User does not eat meat on Fridays."),  # a narrower denial
+        ("User has a cat named Mochi.", "Người dùng có một con mèo tên Mochi, 3 tuổi."),  # names alone, across
+    ],
+)
+def test_what_says_no_more_than_a_memory_is_no_update_of_it(original, other):
+    policies.set_write_policy("allow", actor=OWNER)
+    add_memory(original, user="owner", subject="topic")
+    answer = propose(other, subject="topic")
+    assert (answer.status, answer.flags) == ("approved", ())
+
+
+def test_a_possible_update_says_what_it_says_otherwise_than_and_what_it_says_more_than():
+    assert proposals._possible_update([3], [5]) == (
+        "it says otherwise than memory 3 and more than memory 5, so it may be meant to replace them"
+    )
+    fuller = proposals._possible_update([], [5, 6])
+    assert fuller == "it says more than memories 5, 6, so it may be meant to replace them"
+
+
 def test_a_possible_update_of_several_memories_names_them_all():
     first = add_memory("User prefers pnpm.", user="owner", subject="tools")
     second = add_memory("User prefers npm.", user="owner", subject="tools")

@@ -978,6 +978,22 @@ def saying_the_same(text, others, kind=""):
     return found
 
 
+def said_with_more(text, others, subject="", kind=""):
+    """The ids of ``others`` (``{id: text}``: live memories of one user and kind) whose fact ``text`` states
+    again with more (``same_fact``): "User lives in Ba Dinh, Hanoi" against "User lives in Hanoi"; of two
+    denials, the broader says more ("does not eat meat" against "does not eat meat on Fridays"), as in
+    ``saying_the_same``. A new proposal like that may be meant to replace them, as a contradiction may. Words
+    hold words only in one language: across the two, only names would be compared."""
+    new = _variant(text, subject, kind)
+    found = []
+    for memory_id, other_text in others.items():
+        other = _variant(other_text, subject, kind)
+        smaller, larger = (new, other) if new.negated else (other, new)
+        if other.vietnamese == new.vietnamese and smaller.content < larger.content and same_fact(new, other):
+            found.append(memory_id)
+    return found
+
+
 def contradicted(text, others, subject="", kind=""):
     """The ids of ``others`` (``{id: text}``: live memories of one user, kind and subject) that ``text``
     contradicts the way the doctor's conflicts do: the same fact with other values, or its negation.

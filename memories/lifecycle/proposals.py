@@ -39,6 +39,7 @@ from memories.language.meaning import (
     denied_words,
     denying,
     kind_words,
+    said_with_more,
     same_memory,
     saying_the_same,
 )
@@ -297,13 +298,13 @@ def propose(
             return Proposal(
                 None, REFUSED, f"not stored: the owner rejected the same memory before (memory {memory_id})"
             )
-        flags, replaces = flags_of(fields, alike, translations)
+        flags, replaces, fuller = flags_of(fields, alike, translations)
         approve = switches.write_policy == Policy.ALLOW and not flags
         memory = lifecycle.store(new, actor=actor, status=Status.APPROVED if approve else Status.PENDING, flags=flags)
     if approve:
         return Proposal(memory.pk, APPROVED, "stored and approved: the write policy is allow")
     if flags:
-        reasons = {**FLAG_REASONS, POSSIBLE_UPDATE: _possible_update(replaces)}
+        reasons = {**FLAG_REASONS, POSSIBLE_UPDATE: _possible_update(replaces, fuller)}
         why = " and ".join(reasons[flag] for flag in flags)
         return Proposal(
             memory.pk,
@@ -340,17 +341,28 @@ def same_words(text, alike):
 
 
 def flags_of(fields, alike, translations=None):
-    """A new memory's flags (each keeps it for the owner's review) and the ids of the live memories of
-    its subject (``alike``) it says otherwise than, and of those of its user it says otherwise than
-    elsewhere (``otherwise_elsewhere``, with the ``translated`` memories when already found)."""
+    """A new memory's flags (each keeps it for the owner's review), the ids of the live memories it says
+    otherwise than: of its subject (``alike``), and of its user elsewhere (``otherwise_elsewhere``, with
+    the ``translated`` memories when already found); and the ids of those of its subject whose fact it
+    states again with more (``said_again_with_more``). It may be meant to replace any of them."""
     flags = flags_for(fields["text"], fields["source_kind"])
     replaces = contradicted(fields["text"], alike, fields["subject"], fields["kind"])
     names = ("user", "kind", "subject", "project", "text")
     elsewhere = otherwise_elsewhere(*(fields[name] for name in names), translations=translations)
     replaces += [pk for pk in elsewhere if pk not in replaces]
-    if replaces:
+    fuller = said_again_with_more(fields["text"], alike, fields["subject"], fields["kind"], replaces)
+    if replaces or fuller:
         flags.append(POSSIBLE_UPDATE)
-    return flags, replaces
+    return flags, replaces, fuller
+
+
+def said_again_with_more(text, alike, subject, kind, known=()):
+    """The ids of ``alike`` (``{id: text}``) whose fact ``text`` states again with more (``said_with_more``),
+    with no value of theirs said otherwise (``details_agree``): "User lives in Ba Dinh, Hanoi" against "User
+    lives in Hanoi" is not a repeat to drop, but may be meant to replace it. (``known``: ids left out.)"""
+    return [
+        pk for pk in said_with_more(text, alike, subject, kind) if pk not in known and details_agree(text, alike[pk])
+    ]
 
 
 def otherwise_elsewhere(user, kind, subject, project, text, translations=None):
@@ -549,11 +561,16 @@ def forget_counts():
     _total[1] = float("-inf")
 
 
-def _possible_update(memory_ids):
-    listed = ", ".join(map(str, memory_ids))
-    if len(memory_ids) == 1:
-        return f"it says otherwise than memory {listed}, so it may be meant to replace it"
-    return f"it says otherwise than memories {listed}, so it may be meant to replace them"
+def _possible_update(otherwise, fuller=()):
+    """Why a possible update waits: the memories it says otherwise than, and those it says more than."""
+
+    def memories(ids):
+        return ("memory " if len(ids) == 1 else "memories ") + ", ".join(map(str, ids))
+
+    says = [f"otherwise than {memories(otherwise)}"] if otherwise else []
+    says += [f"more than {memories(fuller)}"] if fuller else []
+    them = "it" if len(otherwise) + len(fuller) == 1 else "them"
+    return f"it says {' and '.join(says)}, so it may be meant to replace {them}"
 
 
 @dataclass(frozen=True)
@@ -596,8 +613,10 @@ def possible_updates(proposals):
         texts = alike[memory.user, memory.kind, memory.subject]
         ids = contradicted(memory.text, texts, memory.subject, memory.kind)
         close = {pk: text for pk, text in meaning_alike(memory).items() if pk not in texts}
-        texts = {**texts, **close}
         ids += [pk for pk in contradicted(memory.text, close, "", memory.kind) if pk not in ids]
+        ids += said_again_with_more(memory.text, texts, memory.subject, memory.kind, ids)
+        ids += said_again_with_more(memory.text, close, "", memory.kind, ids)
+        texts = {**texts, **close}
         elsewhere = otherwise_elsewhere(memory.user, memory.kind, memory.subject, memory.project, memory.text)
         texts.update(elsewhere)
         ids += [pk for pk in elsewhere if pk not in ids]
@@ -806,6 +825,7 @@ def _merge_by_meaning(memory, near):
 def _said_otherwise_by_meaning(memory, near):
     """The ids of the live memories close in meaning to ``memory`` (``near``) that it says otherwise than."""
     replaces = contradicted(memory.text, near.alike, "", memory.kind) if near.alike else []
+    replaces += said_again_with_more(memory.text, near.alike, "", memory.kind, replaces)
     return replaces + [pk for pk in opposed_counterpart(memory, near.pairs) if pk not in replaces]
 
 
@@ -815,7 +835,7 @@ def _flag_by_meaning(memory, near, *, reopen=False):
     replaces = _said_otherwise_by_meaning(memory, near)
     if not replaces:
         return False
-    note = "close in meaning to memories " + ", ".join(map(str, replaces)) + ", and says otherwise than them"
+    note = "close in meaning to memories " + ", ".join(map(str, replaces)) + ", and may be meant to replace them"
     with transaction.atomic():
         if reopen:
             lifecycle.reopen([memory.pk], actor=MEANING_ACTOR, note=note + "; back to the queue")
