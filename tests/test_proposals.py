@@ -373,6 +373,11 @@ def test_what_possible_updates_may_replace_is_read_in_one_statement_and_one_a_fl
         # When the change happened is not part of what changed.
         ("User works at Google as a designer.", "User quit Google last month."),
         ("User uses Android.", "User switched from Android to iPhone."),
+        # A verb is one word however it is written: "quit smoking" denies "smokes".
+        ("User smokes a pack a day.", "User quit smoking."),
+        ("User runs 5km every morning.", "User stopped running."),
+        ("User plays tennis on Sundays.", "User gave up playing tennis."),
+        ("User works at Google as a designer.", "User stopped working at Google."),
     ],
 )
 def test_a_denial_of_a_memory_filed_under_another_kind_and_subject_is_a_possible_update(original, denial):

@@ -158,3 +158,13 @@ def test_what_one_used_to_do_one_does_no_more_but_one_may_be_used_to_something()
     assert meaning("Lan formerly ran the Hanoi office.").negated
     assert not meaning("User is used to cold showers.").negated
     assert not meaning("The old laptop was used to edit videos.").negated
+
+
+@pytest.mark.parametrize(
+    "gerund, verb",
+    [("User enjoys smoking cigars.", "User smokes cigars."), ("User loves running.", "User runs.")],
+)
+def test_a_verb_is_one_word_however_it_is_written(gerund, verb):
+    assert meaning(gerund).content == meaning(verb).content
+    # A capital may start a name, which stays as written.
+    assert "beijing" in meaning("User lives in Beijing.").content

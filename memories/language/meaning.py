@@ -30,6 +30,7 @@ and "không thích cà phê".
 
 import functools
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -495,6 +496,25 @@ _CONTRACTION = re.compile(r"n['’]t\b")
 _POSSESSIVE = re.compile(r"['’]s\b")
 
 
+# An English verb's "-ing" form, written in lower case (a capital may start a name: "Beijing", "Reading").
+_GERUND = re.compile(r"\b([a-z]+)ing\b")
+# One vowel and then one consonant: a verb that lost its "e" ("smok", "us", "writ", "liv").
+_LOST_E = re.compile(r"[^aeiou]*[aeiou][^aeiouwxy]")
+
+
+def _verb(match):
+    """The verb of an "-ing" form: "drinking" -> "drink", "smoking" -> "smoke", "running" -> "run", "using" ->
+    "use"; "thing", "spring" and "morning" stay words of their own (but for "morn", the same on both sides)."""
+    stem = match.group(1)
+    if len(stem) < 2 or not any(letter in "aeiou" for letter in stem):
+        return match.group()
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeiouslz":
+        return stem[:-1]
+    if stem.endswith("c") or _LOST_E.fullmatch(stem):
+        return stem + "e"
+    return stem
+
+
 class Meaning(NamedTuple):
     """What a memory's text says: its folded words in order-free form, the words that say which fact it
     is (without the frame and the subject's own words), its polarity, and the folded text they come from."""
@@ -642,6 +662,9 @@ def meaning(text, subject="", kind=""):
     if "chuyển" in lowered or "dọn" in lowered:
         text = _MOVED_VIETNAMESE.sub(" sống ở ", text)
     text = _VIETNAMESE_WORDS.sub(lambda match: f" {_VIETNAMESE[match.group(1).lower()]} ", text)
+    if not vietnamese:
+        # "User quit smoking" denies "User smokes": a verb is one word however it is written.
+        text = _GERUND.sub(_verb, text)
     folded = _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
     if _CHANGE.search(written):
         folded = _WHEN_CHANGED.sub(" ", folded)
@@ -908,7 +931,13 @@ def denied_words(text, kind=""):
     # A denial in one clause denies what that clause names: "moved its backend to Supabase and no longer
     # uses Firebase" denies Firebase.
     denied = next((clause for clause in _clause_denials(found) if clause), found.content)
-    return tuple(word for word in words(text) if word in denied and word not in _DOING)
+    terms = []
+    for word in words(text):
+        verb = _GERUND.sub(_verb, word)
+        if verb in denied and verb not in _DOING:
+            # An "-ing" form is searched by what its verb's forms begin with: "quit smoking" by "smok".
+            terms.append(word if verb == word else os.path.commonprefix([word, verb]))
+    return tuple(terms)
 
 
 def _spelt_in_vietnamese():
