@@ -311,6 +311,7 @@ def test_the_same_fact_said_with_more_is_a_possible_update_of_it(original, fulle
         ("User lives in Ba Dinh, Hanoi.", "User lives in Hanoi."),  # says less
         ("User does not eat meat.", "User does not eat meat on Fridays."),  # a narrower denial
         ("User has a cat named Mochi.", "Người dùng có một con mèo tên Mochi, 3 tuổi."),  # names alone, across
+        ("User enjoys hiking.", "User went hiking in Sa Pa last month."),  # more of hiking, not of liking it
     ],
 )
 def test_what_says_no_more_than_a_memory_is_no_update_of_it(original, other):
@@ -377,6 +378,7 @@ def test_what_possible_updates_may_replace_is_read_in_one_statement_and_one_a_fl
         ("User smokes a pack a day.", "User quit smoking."),
         ("User runs 5km every morning.", "User stopped running."),
         ("User plays tennis on Sundays.", "User gave up playing tennis."),
+        ("Người dùng làm việc ở FPT.", "Người dùng đã nghỉ việc ở FPT."),
         ("User works at Google as a designer.", "User stopped working at Google."),
     ],
 )

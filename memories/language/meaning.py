@@ -428,6 +428,9 @@ _VIETNAMESE = {
     "không còn": "không",
     "đã nghỉ": "không",
     "nghỉ hẳn": "không",
+    # Leaving one's job: "Người dùng đã nghỉ việc ở FPT" denies "Người dùng làm việc ở FPT".
+    "nghỉ việc": "không work",
+    "đã nghỉ việc": "không work",
     "đã hủy": "không",
     # Retiring is not stopping something: "Ông Hùng đã nghỉ hưu".
     "nghỉ hưu": "retired",
@@ -1007,6 +1010,11 @@ def saying_the_same(text, others, kind=""):
     return found
 
 
+# Words of liking and wanting: the frame, but what a fact said with more must keep ("User went hiking in Sa Pa"
+# says more of hiking than "User enjoys hiking", not more of enjoying it).
+_LIKING = frozenset("like love enjoy prefer want thich muon".split())
+
+
 def said_with_more(text, others, subject="", kind=""):
     """The ids of ``others`` (``{id: text}``: live memories of one user and kind) whose fact ``text`` states
     again with more (``same_fact``): "User lives in Ba Dinh, Hanoi" against "User lives in Hanoi"; of two
@@ -1018,7 +1026,12 @@ def said_with_more(text, others, subject="", kind=""):
     for memory_id, other_text in others.items():
         other = _variant(other_text, subject, kind)
         smaller, larger = (new, other) if new.negated else (other, new)
-        if other.vietnamese == new.vietnamese and smaller.content < larger.content and same_fact(new, other):
+        if (
+            other.vietnamese == new.vietnamese
+            and smaller.content < larger.content
+            and new.word_set & _LIKING == other.word_set & _LIKING
+            and same_fact(new, other)
+        ):
             found.append(memory_id)
     return found
 
