@@ -464,6 +464,11 @@ def test_a_proposal_agreeing_with_a_memory_filed_elsewhere_is_no_update(original
         ("User lives in Hanoi.", "Người dùng sống ở Hà Nội."),
         ("Con gái của người dùng tên là Mai.", "User's daughter is named Mai."),
         ("Người dùng bị dị ứng đậu phộng.", "User is allergic to peanuts."),
+        # The words of a date or a time are its value's, which the English one writes without them.
+        ("User's birthday is on March 5.", "Sinh nhật của người dùng là ngày 5 tháng 3."),
+        ("User wakes up at 6am.", "Người dùng dậy lúc 6 giờ sáng."),
+        # Keeping a pet is having one.
+        ("User has a cat named Mochi.", "Người dùng nuôi một con mèo tên Mochi."),
     ],
 )
 def test_the_same_fact_in_the_other_language_is_a_duplicate_whatever_its_subject(original, translation):
@@ -487,6 +492,8 @@ def test_the_same_fact_in_the_other_language_is_a_duplicate_whatever_its_subject
         # It tells more: dropped, what it adds would be lost.
         ("User is vegetarian.", "Người dùng ăn chay từ năm 2020."),
         ("User is allergic to peanuts.", "Người dùng bị dị ứng đậu phộng rất nặng."),
+        ("User wakes up at 6am.", "Người dùng dậy lúc 7 giờ sáng."),  # another time
+        ("User's birthday is on March 5.", "Sinh nhật của người dùng là ngày 5 tháng 4."),  # another month
     ],
 )
 def test_what_a_translation_does_not_keep_is_no_duplicate(original, other):

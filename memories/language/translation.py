@@ -465,9 +465,10 @@ _ENGLISH_FUNCTION_WORDS = frozenset(
     same other another such one""".split()
 )
 # Vietnamese words a translation need not carry, likewise (the owner among them: "người dùng").
+# ("nuôi" a pet is having one; "nuôi con", raising a child, is read as a phrase.)
 _VIETNAMESE_FUNCTION_WORDS = frozenset(
     """là của và thì mà những các một cũng đã đang sẽ rất lắm nhé ạ với cho để được bị người dùng anh chị
-    em ông bà cô chú không chưa chẳng này đó kia ấy nó họ mình tôi bạn có""".split()
+    em ông bà cô chú không chưa chẳng này đó kia ấy nó họ mình tôi bạn có nuôi""".split()
 )
 _FOLDED_VIETNAMESE_FUNCTION_WORDS = frozenset(fold(word) for word in _VIETNAMESE_FUNCTION_WORDS)
 
@@ -497,11 +498,20 @@ def _lexicon():
 _PEOPLE_STEMS = frozenset(_english_stem(word) for word in states.PEOPLE)
 
 
+# The words of a date or a time that its value stands for ("ngày 5 tháng 3", "năm 2019", "lúc 6 giờ sáng",
+# "7h tối"), as the English one writes none ("March 5", "6am"): ``values`` compares the values themselves.
+_VALUE_WORDS = re.compile(
+    r"(?<!\w)(?:ngày|ngay|tháng|thang|năm|nam|lúc|luc)(?=\s*\d)"
+    r"|(?<=\d)\s*(?:giờ|gio|h)(?:\s*(?:sáng|sang|trưa|trua|chiều|chieu|tối|toi))?(?!\w)",
+    re.IGNORECASE,
+)
+
+
 def _vietnamese_units(text):
     """The English stems of each word or phrase of a Vietnamese text the lexicon knows, longest phrase first,
-    and of each word it borrows as it is; names (capitalised inside the text) and function words left out.
-    A text typed without diacritics is looked up folded."""
-    return tuple(stems for _, stems in _vietnamese_read(text))
+    and of each word it borrows as it is; names (capitalised inside the text), function words and the words
+    of a date or a time (``_VALUE_WORDS``) left out. A text typed without diacritics is looked up folded."""
+    return tuple(stems for _, stems in _vietnamese_read(_VALUE_WORDS.sub(" . ", text)))
 
 
 def _vietnamese_read(text):
