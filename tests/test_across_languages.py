@@ -212,6 +212,15 @@ def test_another_value_is_not_a_value_left_out_another_kind_of_value_or_another_
     # Not the same polarity, or not the same people.
     assert not another_value("User no longer runs 5 km.", "User runs 10 km.")
     assert not another_value("Lan owes Minh 200k.", "Minh owes Lan 500k.")
+    # Two things of a kind, each with its own value.
+    assert not another_value("Budget for the new laptop is 15 million VND.", "Budget for the new phone is 10 million.")
+    assert not another_value("Ngân sách cho laptop mới là 10 triệu đồng.", "Ngân sách mua màn hình mới là 5 triệu.")
+
+
+def test_two_things_of_a_kind_are_not_one_named_in_place_of_the_other():
+    assert not names_instead("User has a cat named Mochi.", "The user has a dog named Lu.")
+    assert not names_instead("Người dùng nuôi một con mèo tên Mochi.", "The user has a dog named Lu.")
+    assert names_instead("User has a cat named Mochi.", "Người dùng nuôi một con mèo tên Bơ.")
 
 
 def test_what_is_also_so_puts_nothing_in_the_place_of_another():

@@ -35,6 +35,11 @@ KINDS_OF = {
         "peanut nut shrimp prawn crab shellfish seafood fish egg milk dairy gluten wheat soy sesame".split(), {"food"}
     ),
     **dict.fromkeys("penicillin amoxicillin aspirin ibuprofen paracetamol antibiotic sulfa".split(), {"drug"}),
+    **dict.fromkeys(
+        "laptop phone smartphone tablet ipad monitor computer desktop pc headphone earphone camera printer keyboard"
+        " television tv".split(),
+        {"device"},
+    ),
 }
 
 # Folded Vietnamese words and phrases for the kinds, things and states above, read in a Vietnamese text only
@@ -67,6 +72,15 @@ VIETNAMESE = {
     "dau phong": "peanut",
     "khang sinh": "antibiotic",
     "heo": "pork",
+    "may tinh xach tay": "laptop",
+    "may tinh bang": "tablet",
+    "may tinh": "computer",
+    "dien thoai": "phone",
+    "man hinh": "monitor",
+    "tai nghe": "headphone",
+    "may anh": "camera",
+    "may in": "printer",
+    "ban phim": "keyboard",
 }
 
 # Kinds that are someone's relation to another: the owner is whose they are ("the user's wife").
@@ -119,3 +133,12 @@ def ruling_out(kinds):
 
 
 KINDS = frozenset().union(*KINDS_OF.values())
+
+
+def other_things(content_a, content_b):
+    """Each of two contents names a thing of a kind (``KINDS_OF``; people aside) that the other does not: a cat
+    and a dog, a laptop and a phone. What one names in its place, or the value one gives, is not the other's
+    said otherwise: "User has a dog named Lu" / "User has a cat named Mochi", "Budget for the new phone is 10
+    million" / "Budget for the new laptop is 15 million"."""
+    things_a, things_b = (content & KINDS_OF.keys() - PEOPLE for content in (content_a, content_b))
+    return bool(things_a - things_b) and bool(things_b - things_a)

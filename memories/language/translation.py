@@ -249,7 +249,7 @@ def names_instead(text_a, text_b):
     Da Nang"). Said of a proposal and the memory closest to it in meaning, the proposal may be meant to
     replace it: the write path flags it for the owner. (In the doctor's report it was wrong too often to
     stand as a contradiction: 7 of 14 on the blind sets.)"""
-    if adds(text_a) or adds(text_b):
+    if adds(text_a) or adds(text_b) or _other_things(text_a, text_b):
         return False
     a = set(_names(text_a, text_b)) - {OWNER}
     b = set(_names(text_b, text_a)) - {OWNER}
@@ -445,8 +445,13 @@ def another_value(text_a, text_b):
         values_instead(values(text_a), values(text_b))
         and meaning(text_a).negated == meaning(text_b).negated
         and names_agree(text_a, text_b)
-        and not (adds(text_a) or adds(text_b))
+        and not (adds(text_a) or adds(text_b) or _other_things(text_a, text_b))
     )
+
+
+def _other_things(text_a, text_b):
+    """Two texts name two things of a kind (``states.other_things``): a cat and a dog, a laptop and a phone."""
+    return states.other_things(meaning(text_a).content, meaning(text_b).content)
 
 
 # ---------------------------------------------------------------------------------------------------
