@@ -467,6 +467,8 @@ def test_a_proposal_agreeing_with_a_memory_filed_elsewhere_is_no_update(original
         # The words of a date or a time are its value's, which the English one writes without them.
         ("User's birthday is on March 5.", "Sinh nhật của người dùng là ngày 5 tháng 3."),
         ("User wakes up at 6am.", "Người dùng dậy lúc 6 giờ sáng."),
+        # "mỗi tháng" is "a month", not a month's name.
+        ("Người dùng thuê căn hộ, mỗi tháng 12 triệu.", "The user rents his apartment for 12 million a month."),
         # Keeping a pet is having one.
         ("User has a cat named Mochi.", "Người dùng nuôi một con mèo tên Mochi."),
     ],

@@ -505,8 +505,10 @@ _PEOPLE_STEMS = frozenset(_english_stem(word) for word in states.PEOPLE)
 
 # The words of a date or a time that its value stands for ("ngày 5 tháng 3", "năm 2019", "lúc 6 giờ sáng",
 # "7h tối"), as the English one writes none ("March 5", "6am"): ``values`` compares the values themselves.
+# Not before an amount: "mỗi tháng 12 triệu" is 12 million a month.
 _VALUE_WORDS = re.compile(
-    r"(?<!\w)(?:ngày|ngay|tháng|thang|năm|nam|lúc|luc)(?=\s*\d)"
+    r"(?<!\w)(?:ngày|ngay|tháng|thang|năm|nam|lúc|luc)"
+    r"(?=\s*\d+(?:[.,]\d+)?(?![.,]?\d|\s*(?:k|nghìn|nghin|ngàn|ngan|tr|triệu|trieu|tỷ|ty)(?!\w)))"
     r"|(?<=\d)\s*(?:giờ|gio|h)(?:\s*(?:sáng|sang|trưa|trua|chiều|chieu|tối|toi))?(?!\w)",
     re.IGNORECASE,
 )
