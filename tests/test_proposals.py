@@ -271,6 +271,10 @@ def test_saying_otherwise_on_the_same_subject_is_queued_as_a_possible_update(ori
         # A favourite is what one likes best.
         ("User's favourite tea is jasmine tea.", "User likes jasmine tea best.", "tea"),
         ("Món ăn yêu thích của người dùng là phở.", "Người dùng thích phở nhất.", "food"),
+        # Two things of a kind are two things, not one slot with two values.
+        ("User has a cat named Mochi.", "User has a dog named Lu.", "pets"),
+        ("Budget for the new laptop is 15 million VND.", "Budget for the new phone is 10 million VND.", "budget"),
+        ("Người dùng nuôi một con mèo tên Mochi.", "Người dùng nuôi một con chó tên Lu.", "thú cưng"),
     ],
 )
 def test_other_memories_of_a_subject_are_not_updates(original, other, subject):

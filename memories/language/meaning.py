@@ -893,6 +893,10 @@ def contradict(a, b, has_subject):
         return not same_order(a.order, b.order)
     if a.negated != b.negated or _someone_else(a.content, b.content):
         return False
+    # Two things of a kind are two things, not one slot with two values: "has a cat named Mochi" / "has a
+    # dog named Lu", "budget for the new laptop" / "for the new phone".
+    if states.other_things(a.content, b.content):
+        return False
     words_a, words_b = a.word_set, b.word_set
     extra_a, extra_b = words_a - words_b, words_b - words_a
     # Each side needs a word of its own. Typos only pair words up, so a side with more than two words
