@@ -488,6 +488,17 @@ def test_the_same_fact_in_the_other_language_is_a_duplicate_whatever_its_subject
     assert AuditEvent.objects.filter(memory_id=existing.pk, event="confirm", actor="agent:bestie").exists()
 
 
+def test_a_translation_proposed_a_moment_after_its_memory_is_a_duplicate():
+    """How many memories hold a word is kept a minute; a word none held then may be held by the next."""
+    policies.set_write_policy("allow", actor=OWNER)
+    wife = propose("Vợ của người dùng là Lan.", kind="fact", subject="gia đình")
+    answer = propose("User's wife is Lan.", kind="fact", subject="family")
+    assert (answer.status, answer.id) == ("duplicate", wife.id)
+    # A word starting a sentence is read as a word too, not only as a name.
+    mother = propose("Mother of the user lives in Hue.", kind="fact", subject="family")
+    assert propose("Mẹ của người dùng sống ở Huế.", kind="fact", subject="mẹ").id == mother.id
+
+
 @pytest.mark.parametrize(
     "original, other",
     [

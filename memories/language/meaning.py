@@ -893,10 +893,6 @@ def contradict(a, b, has_subject):
         return not same_order(a.order, b.order)
     if a.negated != b.negated or _someone_else(a.content, b.content):
         return False
-    # Two things of a kind are two things, not one slot with two values: "has a cat named Mochi" / "has a
-    # dog named Lu", "budget for the new laptop" / "for the new phone".
-    if states.other_things(a.content, b.content):
-        return False
     words_a, words_b = a.word_set, b.word_set
     extra_a, extra_b = words_a - words_b, words_b - words_a
     # Each side needs a word of its own. Typos only pair words up, so a side with more than two words
@@ -912,8 +908,9 @@ def contradict(a, b, has_subject):
     shared_content = (a.content & b.content) - only_a - only_b
     shared = words_a - only_a
     # Without a subject, a shared frame word ("prefer") is not enough: "prefers tea" and "prefers dark
-    # mode" are two preferences, not one changed.
-    return bool(shared) and (has_subject or bool(shared_content))
+    # mode" are two preferences, not one changed. Two things of a kind are two things, not one slot with two
+    # values: "has a cat named Mochi" / "has a dog named Lu", "budget for the new laptop" / "for the new phone".
+    return bool(shared) and (has_subject or bool(shared_content)) and not states.other_things(a.content, b.content)
 
 
 # A proposal compares itself with the newest memories of its subject, and the next one on that subject

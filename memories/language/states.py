@@ -133,6 +133,8 @@ def ruling_out(kinds):
 
 
 KINDS = frozenset().union(*KINDS_OF.values())
+# The words naming a thing of a kind, but people (``other_things``).
+_THINGS = frozenset(KINDS_OF) - PEOPLE
 
 
 def other_things(content_a, content_b):
@@ -140,5 +142,5 @@ def other_things(content_a, content_b):
     and a dog, a laptop and a phone. What one names in its place, or the value one gives, is not the other's
     said otherwise: "User has a dog named Lu" / "User has a cat named Mochi", "Budget for the new phone is 10
     million" / "Budget for the new laptop is 15 million"."""
-    things_a, things_b = (content & KINDS_OF.keys() - PEOPLE for content in (content_a, content_b))
+    things_a, things_b = content_a & _THINGS, content_b & _THINGS
     return bool(things_a - things_b) and bool(things_b - things_a)

@@ -479,8 +479,10 @@ _FOLDED_VIETNAMESE_FUNCTION_WORDS = frozenset(fold(word) for word in _VIETNAMESE
 
 
 def _english_stem(word):
+    """A word's stem as the lexicon keeps it: "lives", "lived" and "living" are "liv", "replies" and "reply"
+    are "reply" ("-ly" leaves four letters at least: "reply", "apply", "daily" are no adverbs)."""
     for ending in _ENDINGS:
-        if word.endswith(ending) and len(word) - len(ending) >= 3:
+        if word.endswith(ending) and len(word) - len(ending) >= (4 if ending == "ly" else 3):
             word = word[: -len(ending)] + ("y" if ending in ("ied", "ies") else "")
             break
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
@@ -514,11 +516,16 @@ _VALUE_WORDS = re.compile(
 )
 
 
+# "bằng" before a language is "in" ("trả lời bằng tiếng Việt": "replies in Vietnamese"), not a degree.
+_IN_LANGUAGE = re.compile(r"(?<!\w)(?:bằng|bang)(?=\s+(?:tiếng|tieng)(?!\w))", re.IGNORECASE)
+
+
 def _vietnamese_units(text):
     """The English stems of each word or phrase of a Vietnamese text the lexicon knows, longest phrase first,
-    and of each word it borrows as it is; names (capitalised inside the text), function words and the words
-    of a date or a time (``_VALUE_WORDS``) left out. A text typed without diacritics is looked up folded."""
-    return tuple(stems for _, stems in _vietnamese_read(_VALUE_WORDS.sub(" . ", text)))
+    and of each word it borrows as it is; names (capitalised inside the text), function words, the words of a
+    date or a time (``_VALUE_WORDS``) and "bằng" before a language left out. A text typed without diacritics
+    is looked up folded."""
+    return tuple(stems for _, stems in _vietnamese_read(_IN_LANGUAGE.sub(" ", _VALUE_WORDS.sub(" . ", text))))
 
 
 def _vietnamese_read(text):
@@ -624,8 +631,10 @@ def share_between(words_a, words_b):
     return (matched + len(covered)) / (len(units) + len(stems))
 
 
-# Words of an amount ("200 nghìn"), which its value stands for.
+# Words of an amount ("200 nghìn"), which its value stands for, and languages, which are values too ("tiếng
+# Việt" is "Vietnamese", a name in an English text).
 _AMOUNT_WORDS = frozenset({"thousand", "million", "billion", "hundred"})
+_VALUE_STEMS = _AMOUNT_WORDS | {_english_stem(language) for language in _LANGUAGES}
 
 
 def adds_nothing(text, other):
@@ -644,7 +653,7 @@ def adds_nothing(text, other):
     if mine.vietnamese == theirs.vietnamese:
         return False
     if mine.vietnamese:
-        return all(unit & theirs.stems or unit <= _AMOUNT_WORDS for unit in mine.units)
+        return all(unit & theirs.stems or unit <= _VALUE_STEMS for unit in mine.units)
     # A name is written the same in both ("Lan owes Minh" / "Lan nợ Minh").
     return mine.stems <= theirs.english | set(re.findall(r"[a-z0-9]+", fold(other).lower()))
 
@@ -735,6 +744,10 @@ def _holds(phrase, part):
     return any(phrase[i : i + len(part)] == part for i in range(len(phrase) - len(part) + 1))
 
 
+# The word that starts a sentence.
+_FIRST_WORD = re.compile(r"(?:^|[.!?;:\n])\s*([^\W\d_]+)")
+
+
 def _query_names(query):
     """The names a query gives, each a tuple of its lower-case words: words spelt with a capital side by
     side ("Hà Nội"), but for function words of either language; a word that starts a sentence not when it
@@ -779,14 +792,18 @@ def _name_unit(name):
     return QueryUnit(frozenset({fold(key)}) | english, spellings, False, tuple(fold(word) for word in name), typed=True)
 
 
-def in_other_language(query):
+def in_other_language(query, first_words_too=False):
     """The ``QueryUnit`` of each name ``query`` gives and of each of its words the lexicon carries into the
     other language: a Vietnamese query's words as English stems, an English query's as Vietnamese words and
-    phrases. Empty when there are none."""
+    phrases. Empty when there are none. ``first_words_too``: a word that starts a sentence is read as a word
+    too, not only as a name (a memory's "Vợ của người dùng là Lan" speaks of a wife; a question's "Hoa dị
+    ứng gì?" of Hoa)."""
     query = unicodedata.normalize("NFC", query)
     names = _query_names(query)
     units = [_name_unit(name) for name in names]
     named = {word for unit in units for word in unit.read_from}
+    if first_words_too:
+        named -= {fold(match.group(1)).lower() for match in _FIRST_WORD.finditer(query)}
     if language_of(query) == VIETNAMESE:
         for read_from, unit in _vietnamese_read(_without_query_stopwords(query)):
             spellings = tuple((stem,) for stem in sorted(unit) if len(stem) >= SHORTEST_PREFIX)

@@ -515,7 +515,7 @@ def _rarest_across(text):
     phrases of ``text`` read in the other language (``in_other_language``) that some memory holds and few
     do (``RARE_DOCUMENTS``); English stems as prefixes ("liv" for "lives"), Vietnamese words whole. None
     when all are common."""
-    units = in_other_language(text)
+    units = in_other_language(text, first_words_too=True)
     if not units:
         return []
     spelt = {
@@ -550,7 +550,8 @@ def _documents(terms):
         _total[1] = now
         if len(_counts) > _COUNTS_KEPT:
             _counts.clear()
-        _counts.update((term, (count, now)) for term, count in counts.items())
+        # A word no memory held may be held by the next one written: only counts of those held are kept.
+        _counts.update((term, (count, now)) for term, count in counts.items() if count)
         found.update(counts)
     return found, _total[0]
 
