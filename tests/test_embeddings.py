@@ -487,12 +487,15 @@ def test_a_repeat_found_by_meaning_is_merged_into_the_memory_it_repeats(local):
     more = _propose("User's son Bin is 7 years old and very shy.", kind="fact", subject="school")  # tells more
     add_memory("User does not drink coffee after 2pm.", kind="fact", subject="coffee", user="owner")
     broader = _propose("User does not drink coffee.", kind="fact", subject="drinks")  # denies more
-    kept = (swapped, older, more, broader)
+    add_memory("Lan lives in Hanoi.", kind="fact", subject="lan", user="owner")
+    add_memory("Lan is the user's wife.", kind="relationship", subject="wife", user="owner")
+    owners = _propose("User lives in Hanoi.", kind="fact", subject="home")  # Lan's is someone else's
+    kept = (swapped, older, more, broader, owners)
     assert {memory.status for memory in (translated, reworded, *kept)} == {"pending"}
     assert "2 repeats merged into the memory they repeat" in proposals.embed_and_check()
     _checked_by_meaning(translated, reworded, *kept)
     assert (translated.superseded_by_id, reworded.superseded_by_id) == (owes.pk, son.pk)
-    assert [memory.superseded_by_id for memory in kept] == [None, None, None, None]
+    assert [memory.superseded_by_id for memory in kept] == [None, None, None, None, None]
     assert set(Memory.objects.pending()) == set(kept)
     merged = AuditEvent.objects.get(memory_id=translated.pk, event="supersede")
     assert merged.actor == "system:meaning" and str(owes.pk) in merged.note

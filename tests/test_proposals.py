@@ -488,6 +488,25 @@ def test_the_same_fact_in_the_other_language_is_a_duplicate_whatever_its_subject
     assert AuditEvent.objects.filter(memory_id=existing.pk, event="confirm", actor="agent:bestie").exists()
 
 
+def test_someone_named_where_a_memory_has_the_owner_is_a_repeat_only_if_they_may_be_the_owner():
+    policies.set_write_policy("allow", actor=OWNER)
+    vegetarian = add_memory("User is vegetarian.", user="owner", kind="fact", subject="diet")
+    # The owner called by name.
+    answer = propose("Anh Huy ăn chay.", kind="fact", subject="ăn uống")
+    assert (answer.status, answer.id) == ("duplicate", vegetarian.pk)
+    # Lan is someone else: a memory names her beside the owner.
+    add_memory("Lan is the user's wife.", user="owner", kind="relationship", subject="wife")
+    assert propose("Lan ăn chay.", kind="fact", subject="ăn uống").status == "approved"
+    # Nor is her fact one of the owner's said with more.
+    add_memory("User lives in Hanoi.", user="owner", kind="fact", subject="home")
+    assert propose("Lan lives in Hanoi.", kind="fact", subject="home").flags == ()
+    # In Lan's own memories the owner is Lan.
+    lans = add_memory("User is vegetarian.", user="lan", kind="fact", subject="diet")
+    add_memory("Minh is the user's husband.", user="lan", kind="relationship", subject="husband")
+    answer = propose("Lan ăn chay.", kind="fact", subject="ăn uống", user="lan")
+    assert (answer.status, answer.id) == ("duplicate", lans.pk)
+
+
 def test_a_translation_proposed_a_moment_after_its_memory_is_a_duplicate():
     """How many memories hold a word is kept a minute; a word none held then may be held by the next."""
     policies.set_write_policy("allow", actor=OWNER)

@@ -168,3 +168,8 @@ def test_a_verb_is_one_word_however_it_is_written(gerund, verb):
     assert meaning(gerund).content == meaning(verb).content
     # A capital may start a name, which stays as written.
     assert "beijing" in meaning("User lives in Beijing.").content
+
+
+def test_being_based_somewhere_is_living_there():
+    assert meaning("The user is based in Hanoi.").content == meaning("User lives in Hanoi.").content
+    assert meaning("User resides in Da Nang.").content == meaning("User lives in Da Nang.").content

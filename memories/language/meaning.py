@@ -389,7 +389,7 @@ _SYNONYMS = _compiled(
         (r"\bca phe\b|\bcoffee\b|\bcf\b", " coffee "),
         (r"\bngan gon\b|\bconcise\b|\bbrief\b|\bshort\b", " concise "),
         (r"\btra loi\b", " answer "),
-        (r"\bsong o\b", " live "),
+        (r"\bsong o\b|\b(?:is |are )?based in\b|\bresid(?:es?|ing) in\b", " live "),
         (r"\b(?:em|chi) gai\b", " sister "),
         (r"\b(?:anh|em) trai\b", " brother "),
         (r"\bcon gai\b", " daughter "),

@@ -262,6 +262,50 @@ def changed_names(text_a, text_b):
     return (says_changed(text_a) or says_changed(text_b)) and names_instead(text_a, text_b)
 
 
+def named_for_owner(text_a, text_b, owner_names=frozenset()):
+    """The names one of two texts gives where the other speaks of the owner: "Lan" for "User is vegetarian"
+    and "Lan ăn chay". Either the owner called by name, or someone else; ``owner_names`` (folded) are the
+    owner's own and are left out. Empty when both or neither speak of the owner."""
+    names_a, names_b = (_people(text, other) for text, other in ((text_a, text_b), (text_b, text_a)))
+    for mine, theirs in ((names_a, names_b), (names_b, names_a)):
+        if OWNER in mine and OWNER not in theirs:
+            return theirs - mine - set(owner_names)
+    return set()
+
+
+def names_someone(text, name):
+    """Whether ``text`` writes ``name`` (folded) as a name: a word of its own, with a capital ("Lan is the
+    user's wife"; not "lan" in "lane", nor the verb of "User lives in Hanoi" for "lives")."""
+    return any(
+        word[:1].isupper() and fold(word).lower() == name for word in re.findall(r"[^\W\d_]+", text)
+    ) or name in {found.replace(" ", "") for found in _names(text, text)}
+
+
+def speaks_of_owner(text):
+    """Whether ``text`` speaks of the owner ("the user", "người dùng")."""
+    return OWNER in _names(text, text)
+
+
+def _people(text, other):
+    """The names of ``text`` (``_names``, syllables joined) and the word it starts with when that may be one: in
+    capitals, no word ``other`` has, nor a function word, an honorific, the owner or, in a Vietnamese text, a
+    word the lexicon knows as written ("Lan ăn chay", "Minh works at FPT"; not "Prefers pnpm" beside "User
+    prefers pnpm", nor "Sáng nào anh cũng uống cà phê")."""
+    names = {name.replace(" ", "") for name in _names(text, other)}
+    first = _FIRST_WORD.match(unicodedata.normalize("NFC", text))
+    if first and first.group(1)[:1].isupper():
+        word = fold(first.group(1)).lower()
+        if not (
+            first.group(1).lower() in _lexicon()[0]
+            or word in re.findall(r"[a-z0-9]+", fold(other).lower())
+            or word in _OWNER_WORDS
+            or word in _ENGLISH_FUNCTION_WORDS
+            or first.group(1).lower() in _WRITTEN_HONORIFICS | _VIETNAMESE_FUNCTION_WORDS
+        ):
+            names.add(word)
+    return names
+
+
 def _letter_values(text):
     """The letters, without a sign: "O+" is "O" told more exactly."""
     return {value.rstrip("+-") for value in _LETTER_VALUE.findall(text)}

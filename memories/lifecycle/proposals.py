@@ -54,8 +54,11 @@ from memories.language.translation import (
     details_agree,
     in_other_language,
     lexicon_words,
+    named_for_owner,
     names_instead,
+    names_someone,
     share_between,
+    speaks_of_owner,
     translated_verdict,
 )
 from memories.language.words import language_of
@@ -288,7 +291,7 @@ def propose(
             found = same_words(fields["text"], alike)
         if found is None:
             translations = translated(*(fields[name] for name in ("user", "kind", "project", "text")))
-            found = same_in_other_language(fields["text"], translations)
+            found = same_in_other_language(fields["text"], translations, fields["user"])
         if found is not None:
             status, memory_id = found
             if status == Status.APPROVED:
@@ -350,19 +353,49 @@ def flags_of(fields, alike, translations=None):
     names = ("user", "kind", "subject", "project", "text")
     elsewhere = otherwise_elsewhere(*(fields[name] for name in names), translations=translations)
     replaces += [pk for pk in elsewhere if pk not in replaces]
-    fuller = said_again_with_more(fields["text"], alike, fields["subject"], fields["kind"], replaces)
+    fuller = said_again_with_more(fields["text"], alike, fields["user"], fields["subject"], fields["kind"], replaces)
     if replaces or fuller:
         flags.append(POSSIBLE_UPDATE)
     return flags, replaces, fuller
 
 
-def said_again_with_more(text, alike, subject, kind, known=()):
-    """The ids of ``alike`` (``{id: text}``) whose fact ``text`` states again with more (``said_with_more``),
-    with no value of theirs said otherwise (``details_agree``): "User lives in Ba Dinh, Hanoi" against "User
+def said_again_with_more(text, alike, user, subject, kind, known=()):
+    """The ids of ``alike`` (``{id: text}``: memories of ``user``) whose fact ``text`` states again with more
+    (``said_with_more``), of the same people (``same_people``): "User lives in Ba Dinh, Hanoi" against "User
     lives in Hanoi" is not a repeat to drop, but may be meant to replace it. (``known``: ids left out.)"""
     return [
-        pk for pk in said_with_more(text, alike, subject, kind) if pk not in known and details_agree(text, alike[pk])
+        pk
+        for pk in said_with_more(text, alike, subject, kind)
+        if pk not in known and same_people(text, alike[pk], user)
     ]
+
+
+def same_people(text, other, user):
+    """Two memories of ``user`` that say one fact by their words say it of the same people: the same values
+    words leave out (``details_agree``), and where one speaks of the owner and the other names someone, that
+    someone may be the owner called by name, but not one of ``user``'s memories names beside the owner
+    (``beside_owner``): with "Lan is the user's wife" stored, "Lan lives in Hanoi" is no repeat of "User lives
+    in Hanoi", nor "Lan ăn chay" of "User is vegetarian". What is dropped, merged or replaced for a repeat
+    rests on it."""
+    if not details_agree(text, other):
+        return False
+    named = named_for_owner(text, other, {fold(user).lower()} if user else set())
+    return not (named and beside_owner(user, named))
+
+
+def beside_owner(user, names):
+    """Those of ``names`` (folded) that one of ``user``'s live memories names beside the owner ("Lan is the
+    user's wife", "Lan owes the user 200k"): someone other than the owner, whoever they are. One look-up of
+    the full-text index for each, of the ``CANDIDATES`` newest holding it."""
+    live = Memory.objects.live().filter(user=user)
+    return {
+        name
+        for name in names
+        if any(
+            names_someone(text, name) and speaks_of_owner(text)
+            for text in matching(live, name).values_list("text", flat=True)[:CANDIDATES]
+        )
+    }
 
 
 def otherwise_elsewhere(user, kind, subject, project, text, translations=None):
@@ -476,16 +509,17 @@ def translated(user, kind, project, text):
     return kept
 
 
-def same_in_other_language(text, translations):
+def same_in_other_language(text, translations, user):
     """Of ``translations`` (``translated``), the one that says the same as ``text`` and all it says
-    (``adds_nothing``), which decides what becomes of it as ``same_text`` chooses: ``(status, id)`` or None.
+    (``adds_nothing``), of the same people (``same_people``, ``user``'s memories), which decides what becomes
+    of it as ``same_text`` chooses: ``(status, id)`` or None.
     "Người dùng ăn chay" is "User is vegetarian" (the doctor groups them); "Minh nợ Lan 200k" is not "Lan
     owes Minh 200k", and "Người dùng ăn chay từ năm 2020" tells more than "User is vegetarian"."""
     return _deciding(
         [
             (pk, found.status)
             for pk, found in translations.items()
-            if found.verdict == SAME and adds_nothing(text, found.text)
+            if found.verdict == SAME and adds_nothing(text, found.text) and same_people(text, found.text, user)
         ]
     )
 
@@ -615,8 +649,8 @@ def possible_updates(proposals):
         ids = contradicted(memory.text, texts, memory.subject, memory.kind)
         close = {pk: text for pk, text in meaning_alike(memory).items() if pk not in texts}
         ids += [pk for pk in contradicted(memory.text, close, "", memory.kind) if pk not in ids]
-        ids += said_again_with_more(memory.text, texts, memory.subject, memory.kind, ids)
-        ids += said_again_with_more(memory.text, close, "", memory.kind, ids)
+        ids += said_again_with_more(memory.text, texts, memory.user, memory.subject, memory.kind, ids)
+        ids += said_again_with_more(memory.text, close, memory.user, "", memory.kind, ids)
         texts = {**texts, **close}
         elsewhere = otherwise_elsewhere(memory.user, memory.kind, memory.subject, memory.project, memory.text)
         texts.update(elsewhere)
@@ -791,7 +825,7 @@ def same_by_meaning(memory, near):
     mine = dict(Memory.objects.live().filter(pk__in=looked, project=memory.project).values_list("pk", "text"))
     alike = {pk: text for pk, text in near.alike.items() if pk in mine}
     for pk in saying_the_same(memory.text, alike, memory.kind):
-        if details_agree(memory.text, alike[pk]):
+        if same_people(memory.text, alike[pk], memory.user):
             return pk
     other = mine.get(across[0]) if across else None
     if other is None:
@@ -802,6 +836,7 @@ def same_by_meaning(memory, near):
         and share >= MERGED_TRANSLATED
         and translated_verdict(memory.text, other, share) == SAME
         and adds_nothing(memory.text, other)
+        and same_people(memory.text, other, memory.user)
     )
     return across[0] if merged else None
 
@@ -826,7 +861,7 @@ def _merge_by_meaning(memory, near):
 def _said_otherwise_by_meaning(memory, near):
     """The ids of the live memories close in meaning to ``memory`` (``near``) that it says otherwise than."""
     replaces = contradicted(memory.text, near.alike, "", memory.kind) if near.alike else []
-    replaces += said_again_with_more(memory.text, near.alike, "", memory.kind, replaces)
+    replaces += said_again_with_more(memory.text, near.alike, memory.user, "", memory.kind, replaces)
     return replaces + [pk for pk in opposed_counterpart(memory, near.pairs) if pk not in replaces]
 
 
