@@ -491,7 +491,8 @@ def test_the_same_fact_in_the_other_language_is_a_duplicate_whatever_its_subject
 def test_someone_named_where_a_memory_has_the_owner_is_a_repeat_only_if_they_may_be_the_owner():
     policies.set_write_policy("allow", actor=OWNER)
     vegetarian = add_memory("User is vegetarian.", user="owner", kind="fact", subject="diet")
-    # The owner called by name.
+    # The owner called by name, which a memory may say.
+    add_memory("User's name is Huy.", user="owner", kind="fact", subject="name")
     answer = propose("Anh Huy ăn chay.", kind="fact", subject="ăn uống")
     assert (answer.status, answer.id) == ("duplicate", vegetarian.pk)
     # Lan is someone else: a memory names her beside the owner.

@@ -281,6 +281,23 @@ def names_someone(text, name):
     ) or name in {found.replace(" ", "") for found in _names(text, text)}
 
 
+# A memory saying the owner's name: "User's name is Huy", "The user goes by Huy", "Tên người dùng là Huy",
+# "Người dùng tên là Huy", "Gọi người dùng là anh Huy".
+_OWNER_NAMED = re.compile(
+    r"\b(?:user|owner)(?:['’]s)? (?:full |first |nick)?name is (?:mr |mrs |ms )?(\w+)"
+    r"|\b(?:user|owner) (?:goes by|is called|is named) (\w+)"
+    r"|\btên (?:của )?người dùng là (?:anh |chị |em )?(\w+)"
+    r"|\bngười dùng tên(?: là)? (?:anh |chị |em )?(\w+)"
+    r"|\bgọi người dùng là (?:anh |chị |em )?(\w+)",
+    re.IGNORECASE,
+)
+
+
+def owner_named(text):
+    """The names (folded) ``text`` says the owner goes by: {"huy"} for "User's name is Huy"."""
+    return {fold(name).lower() for match in _OWNER_NAMED.finditer(text) for name in match.groups() if name}
+
+
 def speaks_of_owner(text):
     """Whether ``text`` speaks of the owner ("the user", "người dùng")."""
     return OWNER in _names(text, text)

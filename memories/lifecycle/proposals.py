@@ -57,6 +57,7 @@ from memories.language.translation import (
     named_for_owner,
     names_instead,
     names_someone,
+    owner_named,
     share_between,
     speaks_of_owner,
     translated_verdict,
@@ -385,17 +386,17 @@ def same_people(text, other, user):
 
 def beside_owner(user, names):
     """Those of ``names`` (folded) that one of ``user``'s live memories names beside the owner ("Lan is the
-    user's wife", "Lan owes the user 200k"): someone other than the owner, whoever they are. One look-up of
-    the full-text index for each, of the ``CANDIDATES`` newest holding it."""
+    user's wife", "Lan owes the user 200k"): someone other than the owner, whoever they are, unless one says
+    it is the owner's name ("User's name is Huy", "Người dùng tên là Huy"). One look-up of the full-text
+    index for each, of the ``CANDIDATES`` newest holding it."""
     live = Memory.objects.live().filter(user=user)
-    return {
-        name
-        for name in names
-        if any(
-            names_someone(text, name) and speaks_of_owner(text)
-            for text in matching(live, name).values_list("text", flat=True)[:CANDIDATES]
-        )
-    }
+    found = set()
+    for name in names:
+        texts = matching(live, name).values_list("text", flat=True)[:CANDIDATES]
+        beside = [text for text in texts if names_someone(text, name) and speaks_of_owner(text)]
+        if beside and not any(name in owner_named(text) for text in beside):
+            found.add(name)
+    return found
 
 
 def otherwise_elsewhere(user, kind, subject, project, text, translations=None):
