@@ -426,6 +426,9 @@ def test_what_a_proposal_does_not_deny_under_another_kind_is_no_update(original,
         ("User is allergic to peanuts.", "User has no food allergies.", "preference"),
         ("Người dùng nuôi một con mèo tên Mochi.", "Người dùng không nuôi thú cưng nào.", "preference"),
         ("Người dùng ăn chay trường.", "Người dùng ăn phở bò mỗi sáng.", "preference"),
+        # Working remotely, however it is said, rules out the office every day.
+        ("User goes into the office every weekday.", "User works fully remote.", "routine"),
+        ("User WFH full-time.", "User works from the office every day.", "routine"),
         # The other language, under another subject.
         ("User lives in Hanoi.", "Người dùng sống ở Đà Nẵng.", "fact"),
         ("Người dùng thích uống trà sữa.", "User does not drink milk tea anymore.", "fact"),
@@ -452,6 +455,8 @@ def test_a_proposal_at_odds_with_a_memory_filed_elsewhere_is_a_possible_update(o
         ("User lives in Hanoi.", "Người dùng sống ở Hà Nội.", "preference"),  # the same fact, another kind
         ("User lives in Hanoi.", "Bố mẹ của người dùng cũng sống ở Hà Nội.", "fact"),  # someone else
         ("User lives in Hanoi.", "Người dùng thích phở bò.", "fact"),  # another fact
+        ("User goes to the office Monday to Thursday.", "User works remotely on Fridays.", "routine"),
+        ("User goes into the office every weekday.", "User uses Tailscale for remote access.", "routine"),
     ],
 )
 def test_a_proposal_agreeing_with_a_memory_filed_elsewhere_is_no_update(original, other, kind):

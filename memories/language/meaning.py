@@ -380,6 +380,7 @@ _LIKED_BEST = (
 )
 # "used to" after a form of "be" or "get" is being accustomed, or a passive: "is used to the cold".
 _USED_TO = "".join(rf"(?<!\b{word} )" for word in "is am are was were be get got".split()) + r"\bused to\b|\bformerly\b"
+_REMOTE = r"\b(?:work(?:s|ed|ing)? )?(?:fully |full[- ]time )?(?:wfh|remote(?:ly)?|from home)(?: full[- ]time)?\b"
 # Folded phrases that name the same thing in both languages, in order.
 _SYNONYMS = _compiled(
     (
@@ -400,6 +401,8 @@ _SYNONYMS = _compiled(
         (r"\blam viec\b", " work "),
         (r"\bban than\b", " best friend "),
         (r"\bsu dung\b", " use "),
+        # Working remotely is one state, however it is said: "works fully remote", "WFH full-time".
+        (_REMOTE, " remote "),
         (r"\bghet\b|\bhate[sd]?\b|\bdislike[sd]?\b", " not like "),
         # A favourite is what one likes best: "User's favourite tea is jasmine tea" / "User likes jasmine tea
         # best", "Món yêu thích của người dùng là phở" / "Người dùng thích phở nhất".
@@ -691,7 +694,9 @@ def meaning(text, subject="", kind=""):
         for word in words(next(group for group in match.groups() if group is not None))
         if word in content
     )
-    return Meaning(tuple(all_words), content, negated, folded, _named_words(written), instead, vietnamese)
+    # A word a synonym read as another ("WFH" is "remote") names nothing.
+    named = _named_words(written) & frozenset(re.findall(r"\w+", folded))
+    return Meaning(tuple(all_words), content, negated, folded, named, instead, vietnamese)
 
 
 def _typo_partner(word, others):
@@ -961,6 +966,10 @@ def _spelt_in_vietnamese():
 _SPELT_IN_VIETNAMESE = _spelt_in_vietnamese()
 
 
+# English states a synonym reads from other words, which search must find as written ("WFH" is "remote").
+_ALSO_SPELT = {"remote": (("wfh",), ("from", "home"))}
+
+
 def kind_words(text, kind=""):
     """What a memory that ``text`` may deny, or be ruled out by, by the kinds of thing they name
     (``states``), holds, as ``search.matching_any`` takes it: ``(words, prefix)``, folded words as a memory
@@ -977,7 +986,8 @@ def kind_words(text, kind=""):
         kinds = states.kinds_of(found.content)
         wanted |= kinds | states.ruling_out(kinds)
     if not found.vietnamese:
-        return [((word,), True) for word in sorted(wanted)]
+        also = [(spelling, False) for word in sorted(wanted) for spelling in _ALSO_SPELT.get(word, ())]
+        return [((word,), True) for word in sorted(wanted)] + also
     spelt = {spelling for word in wanted for spelling in _SPELT_IN_VIETNAMESE.get(word, ())}
     return [(tuple(spelling.split()), False) for spelling in sorted(spelt)]
 

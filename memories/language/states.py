@@ -35,6 +35,8 @@ KINDS_OF = {
         "peanut nut shrimp prawn crab shellfish seafood fish egg milk dairy gluten wheat soy sesame".split(), {"food"}
     ),
     **dict.fromkeys("penicillin amoxicillin aspirin ibuprofen paracetamol antibiotic sulfa".split(), {"drug"}),
+    # Where one works: working remotely rules out going to an office every day.
+    "office": {"office"},
     **dict.fromkeys(
         "laptop phone smartphone tablet ipad monitor computer desktop pc headphone earphone camera printer keyboard"
         " television tv".split(),
@@ -72,6 +74,11 @@ VIETNAMESE = {
     "dau phong": "peanut",
     "khang sinh": "antibiotic",
     "heo": "pork",
+    "lam viec tu xa": "remote",
+    "lam tu xa": "remote",
+    "lam viec tai nha": "remote",
+    "lam viec o nha": "remote",
+    "van phong": "office",
     "may tinh xach tay": "laptop",
     "may tinh bang": "tablet",
     "may tinh": "computer",
@@ -91,6 +98,7 @@ RULES_OUT = {
     "vegan": frozenset({"meat"}),
     "single": frozenset({"partner", "married"}),
     "divorced": frozenset({"married"}),
+    "remote": frozenset({"office"}),
 }
 
 
