@@ -325,6 +325,22 @@ def test_what_says_no_more_than_a_memory_is_no_update_of_it(original, other):
     assert (answer.status, answer.flags) == ("approved", ())
 
 
+@pytest.mark.parametrize(
+    "original, again, repeat",
+    [
+        ("User likes jasmine tea.", "User loves jasmine tea.", True),
+        ("User prefers dark mode.", "User likes using dark mode.", True),
+        ("Người dùng thích phở.", "Người dùng rất thích phở.", True),
+        ("User likes the PS5.", "User wants a PS5.", False),  # wanting is not liking
+        ("Lan likes tea.", "User likes tea.", False),  # someone else, or more words
+    ],
+)
+def test_the_same_fact_in_another_frame_is_a_repeat_of_its_subject(original, again, repeat):
+    existing = add_memory(original, user="owner", subject="topic")
+    answer = propose(again, subject="topic")
+    assert ((answer.status, answer.id) == ("duplicate", existing.pk)) == repeat
+
+
 def test_a_possible_update_says_what_it_says_otherwise_than_and_what_it_says_more_than():
     assert proposals._possible_update([3], [5]) == (
         "it says otherwise than memory 3 and more than memory 5, so it may be meant to replace them"

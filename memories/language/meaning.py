@@ -1021,6 +1021,37 @@ def saying_the_same(text, others, kind=""):
     return found
 
 
+# Liking and wanting, whatever the word: "loves" and "likes" are one attitude, "wants" another.
+_ATTITUDES = {"like": "liking", "love": "liking", "enjoy": "liking", "prefer": "liking", "thich": "liking"} | {
+    "want": "wanting",
+    "muon": "wanting",
+}
+
+
+def _attitudes(variant):
+    return {_ATTITUDES[word] for word in variant.word_set if word in _ATTITUDES}
+
+
+def said_alike(text, others, kind=""):
+    """The ids of ``others`` (``{id: text}``) in the language of ``text`` that say its fact with the same
+    content words (``same_fact``) and attitude, in other frame words: "User loves jasmine tea" / "User likes
+    jasmine tea", "User prefers dark mode" / "User likes using dark mode"; not "User wants a PS5" / "User
+    likes the PS5"."""
+    new = _variant(text, "", kind)
+    found = []
+    for memory_id, other_text in others.items():
+        other = _variant(other_text, "", kind)
+        if (
+            other.vietnamese == new.vietnamese
+            and other.content == new.content
+            and new.content
+            and _attitudes(new) == _attitudes(other)
+            and same_fact(new, other)
+        ):
+            found.append(memory_id)
+    return found
+
+
 # Words of liking and wanting: the frame, but what a fact said with more must keep ("User went hiking in Sa Pa"
 # says more of hiking than "User enjoys hiking", not more of enjoying it).
 _LIKING = frozenset("like love enjoy prefer want thich muon".split())

@@ -39,6 +39,7 @@ from memories.language.meaning import (
     denied_words,
     denying,
     kind_words,
+    said_alike,
     said_with_more,
     same_memory,
     saying_the_same,
@@ -289,7 +290,7 @@ def propose(
         found = same_text(fields["text"], _lookup(_SAME_TEXT, [fields["user"], fields["text_key"]]))
         if found is None:
             alike = dict(_lookup(_SAME_SUBJECT, [fields["user"], fields["kind"], fields["subject"]]))
-            found = same_words(fields["text"], alike)
+            found = same_words(fields["text"], alike, fields["user"], fields["kind"])
         if found is None:
             translations = translated(*(fields[name] for name in ("user", "kind", "project", "text")))
             found = same_in_other_language(fields["text"], translations, fields["user"])
@@ -337,10 +338,14 @@ def _deciding(same):
     return None
 
 
-def same_words(text, alike):
+def same_words(text, alike, user="", kind=""):
     """Otherwise: the live memory of the same user, kind and subject (``alike``: ``{id: text}``) that
-    says the same, compared word by word, as ``("approved", id)``, or None."""
+    says the same, compared word by word, as ``("approved", id)``, or None: in the same words, or, in the
+    same language, with the same content words in the same order and another frame ("User loves jasmine
+    tea" / "User likes jasmine tea"; ``meaning.said_alike``), of the same people (``same_people``)."""
     twin = closest(text, alike)
+    if twin is None:
+        twin = next((pk for pk in said_alike(text, alike, kind) if same_people(text, alike[pk], user)), None)
     return None if twin is None else (Status.APPROVED, twin)
 
 
