@@ -992,16 +992,20 @@ def kind_words(text, kind=""):
     return [(tuple(spelling.split()), False) for spelling in sorted(spelt)]
 
 
+def _ids_where(test, text, others, subject="", kind=""):
+    """The ids of ``others`` (``{id: text}``) for which ``test(new, other)`` holds, both texts read as the
+    Variants of one subject and kind."""
+    new = _variant(text, subject, kind)
+    return [memory_id for memory_id, other_text in others.items() if test(new, _variant(other_text, subject, kind))]
+
+
 def denying(text, others, kind=""):
     """The ids of ``others`` (``{id: text}``, live memories of one user whatever their kind and subject) in
     the language of ``text`` that deny it or that it denies (``denies``), as the doctor compares memories
     across kinds and subjects."""
-    new = _variant(text, "", kind)
-    return [
-        memory_id
-        for memory_id, other_text in others.items()
-        if (other := _variant(other_text, "", kind)).vietnamese == new.vietnamese and denies(new, other, False)
-    ]
+    return _ids_where(
+        lambda new, other: other.vietnamese == new.vietnamese and denies(new, other, False), text, others, kind=kind
+    )
 
 
 def saying_the_same(text, others, kind=""):
@@ -1011,21 +1015,20 @@ def saying_the_same(text, others, kind=""):
     loses nothing ("User's son Bin is 7 years old, in grade 2" is more than "User's son Bin is 7"). A denial
     holds more with fewer words: "User does not drink coffee" is more than "User does not drink coffee after
     2pm", and is never merged into it."""
-    new = _variant(text, "", kind)
-    found = []
-    for memory_id, other_text in others.items():
-        other = _variant(other_text, "", kind)
+
+    def holds_all(new, other):
         smaller, larger = (other, new) if new.negated else (new, other)
-        if smaller.content <= larger.content and same_fact(new, other):
-            found.append(memory_id)
-    return found
+        return smaller.content <= larger.content and same_fact(new, other)
+
+    return _ids_where(holds_all, text, others, kind=kind)
 
 
-# Liking and wanting, whatever the word: "loves" and "likes" are one attitude, "wants" another.
-_ATTITUDES = {"like": "liking", "love": "liking", "enjoy": "liking", "prefer": "liking", "thich": "liking"} | {
-    "want": "wanting",
-    "muon": "wanting",
-}
+# Words of liking and wanting: the frame, but one attitude or another ("loves" and "likes" are one, "wants"
+# another), which a repeat in other words, or a fact said with more, must keep ("User went hiking in Sa Pa"
+# says more of hiking than "User enjoys hiking", not more of enjoying it).
+_ATTITUDES = dict.fromkeys("like love enjoy prefer thich".split(), "liking") | dict.fromkeys(
+    "want muon".split(), "wanting"
+)
 
 
 def _attitudes(variant):
@@ -1037,24 +1040,18 @@ def said_alike(text, others, kind=""):
     content words (``same_fact``) and attitude, in other frame words: "User loves jasmine tea" / "User likes
     jasmine tea", "User prefers dark mode" / "User likes using dark mode"; not "User wants a PS5" / "User
     likes the PS5"."""
-    new = _variant(text, "", kind)
-    found = []
-    for memory_id, other_text in others.items():
-        other = _variant(other_text, "", kind)
-        if (
+    return _ids_where(
+        lambda new, other: (
             other.vietnamese == new.vietnamese
             and other.content == new.content
             and new.content
             and _attitudes(new) == _attitudes(other)
             and same_fact(new, other)
-        ):
-            found.append(memory_id)
-    return found
-
-
-# Words of liking and wanting: the frame, but what a fact said with more must keep ("User went hiking in Sa Pa"
-# says more of hiking than "User enjoys hiking", not more of enjoying it).
-_LIKING = frozenset("like love enjoy prefer want thich muon".split())
+        ),
+        text,
+        others,
+        kind=kind,
+    )
 
 
 def said_with_more(text, others, subject="", kind=""):
@@ -1062,32 +1059,29 @@ def said_with_more(text, others, subject="", kind=""):
     again with more (``same_fact``): "User lives in Ba Dinh, Hanoi" against "User lives in Hanoi"; of two
     denials, the broader says more ("does not eat meat" against "does not eat meat on Fridays"), as in
     ``saying_the_same``. A new proposal like that may be meant to replace them, as a contradiction may. Words
-    hold words only in one language: across the two, only names would be compared."""
-    new = _variant(text, subject, kind)
-    found = []
-    for memory_id, other_text in others.items():
-        other = _variant(other_text, subject, kind)
+    hold words only in one language: across the two, only names would be compared. The words of liking and
+    wanting must be the same ones (``_ATTITUDES``)."""
+
+    def says_more(new, other):
         smaller, larger = (new, other) if new.negated else (other, new)
-        if (
+        return (
             other.vietnamese == new.vietnamese
             and smaller.content < larger.content
-            and new.word_set & _LIKING == other.word_set & _LIKING
+            and new.word_set & _ATTITUDES.keys() == other.word_set & _ATTITUDES.keys()
             and same_fact(new, other)
-        ):
-            found.append(memory_id)
-    return found
+        )
+
+    return _ids_where(says_more, text, others, subject, kind)
 
 
 def contradicted(text, others, subject="", kind=""):
     """The ids of ``others`` (``{id: text}``: live memories of one user, kind and subject) that ``text``
     contradicts the way the doctor's conflicts do: the same fact with other values, or its negation.
     A new proposal like that may be meant to replace them."""
-    if not others:
-        return []
-    new = _variant(text, subject, kind)
-    found = []
-    for memory_id, other_text in others.items():
-        other = _variant(other_text, subject, kind)
-        if contradict(new, other, bool(subject)) and not same_fact(new, other):
-            found.append(memory_id)
-    return found
+    return _ids_where(
+        lambda new, other: contradict(new, other, bool(subject)) and not same_fact(new, other),
+        text,
+        others,
+        subject,
+        kind,
+    )

@@ -263,13 +263,14 @@ def changed_names(text_a, text_b):
 
 
 def named_for_owner(text_a, text_b, owner_names=frozenset()):
-    """The names one of two texts gives where the other speaks of the owner: "Lan" for "User is vegetarian"
-    and "Lan ăn chay". Either the owner called by name, or someone else; ``owner_names`` (folded) are the
-    owner's own and are left out. Empty when both or neither speak of the owner."""
-    names_a, names_b = (_people(text, other) for text, other in ((text_a, text_b), (text_b, text_a)))
-    for mine, theirs in ((names_a, names_b), (names_b, names_a)):
-        if OWNER in mine and OWNER not in theirs:
-            return theirs - mine - set(owner_names)
+    """The name one of two texts starts with where the other speaks of the owner (``_first_name``): "Lan"
+    for "User is vegetarian" and "Lan ăn chay", "Huy" for "Anh Huy ăn chay". Either the owner called by name,
+    or someone else; ``owner_names`` (folded) are the owner's own and are left out. Empty when both or
+    neither speak of the owner, or the other names no one in the owner's place."""
+    for text, other in ((text_a, text_b), (text_b, text_a)):
+        if speaks_of_owner(other) and not speaks_of_owner(text):
+            name = _first_name(text, other)
+            return {name} - set(owner_names) if name else set()
     return set()
 
 
@@ -303,24 +304,33 @@ def speaks_of_owner(text):
     return OWNER in _names(text, text)
 
 
-def _people(text, other):
-    """The names of ``text`` (``_names``, syllables joined) and the word it starts with when that may be one: in
-    capitals, no word ``other`` has, nor a function word, an honorific, the owner or, in a Vietnamese text, a
-    word the lexicon knows as written ("Lan ăn chay", "Minh works at FPT"; not "Prefers pnpm" beside "User
-    prefers pnpm", nor "Sáng nào anh cũng uống cà phê")."""
-    names = {name.replace(" ", "") for name in _names(text, other)}
-    first = _FIRST_WORD.match(unicodedata.normalize("NFC", text))
-    if first and first.group(1)[:1].isupper():
-        word = fold(first.group(1)).lower()
-        if not (
-            first.group(1).lower() in _lexicon()[0]
-            or word in re.findall(r"[a-z0-9]+", fold(other).lower())
-            or word in _OWNER_WORDS
-            or word in _ENGLISH_FUNCTION_WORDS
-            or first.group(1).lower() in _WRITTEN_HONORIFICS | _VIETNAMESE_FUNCTION_WORDS
-        ):
-            names.add(word)
-    return names
+# A text's first word, after an honorific if it has one ("Anh Huy", "Mrs Ngọc").
+_FIRST_NAMED = re.compile(r"\s*(?:(" + "|".join(_WRITTEN_HONORIFICS) + r")\.?\s+)?([^\W\d_]+)", re.IGNORECASE)
+
+
+def _first_name(text, other):
+    """The name ``text`` starts with (folded), where a memory puts whom it is about, or None: a word in
+    capitals after an honorific ("Anh Huy ăn chay"), or one in capitals that ``other`` does not have and that
+    is no function word, no word for the owner and, as written, no word the lexicon knows ("Lan ăn chay",
+    "Minh works at FPT"; not "Prefers pnpm" beside "User prefers pnpm", nor "Sáng nào anh cũng uống cà
+    phê")."""
+    first = _FIRST_NAMED.match(unicodedata.normalize("NFC", text))
+    if not first or not first.group(2)[:1].isupper():
+        return None
+    written = first.group(2).lower()
+    word = fold(written)
+    if first.group(1):
+        return word
+    by_phrase, _, _ = _lexicon()
+    if (
+        written in by_phrase
+        or written in _WRITTEN_HONORIFICS | _VIETNAMESE_FUNCTION_WORDS
+        or word in _OWNER_WORDS
+        or word in _ENGLISH_FUNCTION_WORDS
+        or word in re.findall(r"[a-z0-9]+", fold(other).lower())
+    ):
+        return None
+    return word
 
 
 def _letter_values(text):

@@ -393,15 +393,15 @@ def beside_owner(user, names):
     """Those of ``names`` (folded) that one of ``user``'s live memories names beside the owner ("Lan is the
     user's wife", "Lan owes the user 200k"): someone other than the owner, whoever they are, unless one says
     it is the owner's name ("User's name is Huy", "Người dùng tên là Huy"). One look-up of the full-text
-    index for each, of the ``CANDIDATES`` newest holding it."""
+    index for them all, of the ``CANDIDATES`` newest holding one."""
     live = Memory.objects.live().filter(user=user)
-    found = set()
-    for name in names:
-        texts = matching(live, name).values_list("text", flat=True)[:CANDIDATES]
-        beside = [text for text in texts if names_someone(text, name) and speaks_of_owner(text)]
-        if beside and not any(name in owner_named(text) for text in beside):
-            found.add(name)
-    return found
+    texts = matching_any(live, [((name,), False) for name in names]).values_list("text", flat=True)[:CANDIDATES]
+    beside = [text for text in texts if speaks_of_owner(text)]
+    return {
+        name
+        for name in names
+        if any(names_someone(text, name) for text in beside) and not any(name in owner_named(text) for text in beside)
+    }
 
 
 def otherwise_elsewhere(user, kind, subject, project, text, translations=None):
