@@ -278,3 +278,13 @@ def test_a_vietnamese_name_is_no_english_number():
     # Folded, "tên" (a name) is "ten".
     assert values_of("Con gái của người dùng tên là Mai.") == set()
     assert values_of("User has ten cats.") == {10.0}
+
+
+def test_a_memory_may_say_the_owners_name_but_not_someone_elses_as_theirs():
+    from memories.language.translation import owner_named
+
+    assert owner_named("User's name is Huy.") == {"huy"}
+    assert owner_named("Address the user as 'chị Thảo' and refer to yourself as 'em'.") == {"thao"}
+    assert owner_named("Người dùng muốn được gọi thẳng tên 'Thảo', không thêm 'chị'.") == {"thao"}
+    assert owner_named("Con gái của người dùng tên là Mai.") == set()
+    assert owner_named("Vợ người dùng được gọi là Lan.") == set()

@@ -282,14 +282,23 @@ def names_someone(text, name):
     ) or name in {found.replace(" ", "") for found in _names(text, text)}
 
 
-# A memory saying the owner's name: "User's name is Huy", "The user goes by Huy", "Tên người dùng là Huy",
-# "Người dùng tên là Huy", "Gọi người dùng là anh Huy".
+# A memory saying the owner's name: "User's name is Huy", "The user goes by Huy", "Address the user as 'chị
+# Thảo'", "Tên người dùng là Huy", "Người dùng tên là Huy", "Gọi người dùng là anh Huy", "Người dùng muốn được
+# gọi thẳng tên 'Thảo'" (not "Vợ người dùng tên là Lan"). The name may come in quotes and after an honorific.
+_OWNER_NAME = r"['\"‘’“”]?(?:(?:mr|mrs|ms|anh|chị|em)\.? )?(\w+)"
 _OWNER_NAMED = re.compile(
-    r"\b(?:user|owner)(?:['’]s)? (?:full |first |nick)?name is (?:mr |mrs |ms )?(\w+)"
-    r"|\b(?:user|owner) (?:goes by|is called|is named) (\w+)"
-    r"|\btên (?:của )?người dùng là (?:anh |chị |em )?(\w+)"
-    r"|\bngười dùng tên(?: là)? (?:anh |chị |em )?(\w+)"
-    r"|\bgọi người dùng là (?:anh |chị |em )?(\w+)",
+    "|".join(
+        rf"\b{said}{_OWNER_NAME}"
+        for said in (
+            r"(?:user|owner)(?:['’]s)? (?:full |first |nick)?name is ",
+            r"(?:user|owner) (?:goes by|is called|is named) ",
+            r"(?:address|call)(?:es|s)? the (?:user|owner) (?:as )?",
+            r"tên (?:của )?người dùng là ",
+            r"(?<!\w\s)người dùng tên (?:là )?",
+            r"gọi người dùng là ",
+            r"(?<!\w\s)người dùng (?:muốn )?được gọi (?:thẳng )?(?:tên )?(?:là )?",
+        )
+    ),
     re.IGNORECASE,
 )
 
@@ -310,15 +319,16 @@ _FIRST_NAMED = re.compile(r"\s*(?:(" + "|".join(_WRITTEN_HONORIFICS) + r")\.?\s+
 
 def _first_name(text, other):
     """The name ``text`` starts with (folded), where a memory puts whom it is about, or None: a word in
-    capitals after an honorific ("Anh Huy ăn chay"), or one in capitals that ``other`` does not have and that
-    is no function word, no word for the owner and, as written, no word the lexicon knows ("Lan ăn chay",
-    "Minh works at FPT"; not "Prefers pnpm" beside "User prefers pnpm", nor "Sáng nào anh cũng uống cà
-    phê")."""
+    capitals that ``other`` does not have, after an honorific ("Anh Huy ăn chay"), or one that is no function
+    word, no word for the owner and, as written, no word the lexicon knows ("Lan ăn chay", "Minh works at
+    FPT"; not "Prefers pnpm" beside "User prefers pnpm", nor "Sáng nào anh cũng uống cà phê")."""
     first = _FIRST_NAMED.match(unicodedata.normalize("NFC", text))
     if not first or not first.group(2)[:1].isupper():
         return None
     written = first.group(2).lower()
     word = fold(written)
+    if word in re.findall(r"[a-z0-9]+", fold(other).lower()):
+        return None
     if first.group(1):
         return word
     by_phrase, _, _ = _lexicon()
@@ -327,7 +337,6 @@ def _first_name(text, other):
         or written in _WRITTEN_HONORIFICS | _VIETNAMESE_FUNCTION_WORDS
         or word in _OWNER_WORDS
         or word in _ENGLISH_FUNCTION_WORDS
-        or word in re.findall(r"[a-z0-9]+", fold(other).lower())
     ):
         return None
     return word
