@@ -55,10 +55,19 @@ def _secret_key():
     key_file = VAR_DIR / "secret_key"
     if not key_file.exists():
         VAR_DIR.mkdir(parents=True, exist_ok=True)
-        # Readable by the owner only from the first byte on: made with its mode, never chmod-ed after.
-        descriptor = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "w") as out:
-            out.write(secrets.token_urlsafe(50))
+        # Readable by the owner only from the first byte on: made with its mode, never chmod-ed after. Written
+        # whole beside it, then linked into place: of two processes starting at once (the web app and the
+        # job cluster on a new machine), the first key linked is the one both use, never a half-written one.
+        written = key_file.with_name(f".secret_key.{os.getpid()}")
+        descriptor = os.open(written, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            with os.fdopen(descriptor, "w") as out:
+                out.write(secrets.token_urlsafe(50))
+            os.link(written, key_file)
+        except FileExistsError:
+            pass
+        finally:
+            written.unlink()
     return key_file.read_text().strip()
 
 

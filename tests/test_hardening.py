@@ -203,6 +203,23 @@ def test_the_secret_key_is_made_for_the_owner_only(tmp_path):
     assert _mode(tmp_path / "secret_key") == 0o600
 
 
+def test_a_secret_key_made_meanwhile_by_another_process_is_the_one_used(tmp_path, monkeypatch):
+    """The web app and the job cluster may both find no key on a new machine and make one at once: the
+    second neither fails nor writes its own, and both use the first."""
+    import pathlib
+
+    from bestie_site import settings as site_settings
+
+    monkeypatch.delenv("DJANGO_SECRET_KEY", raising=False)
+    monkeypatch.setattr(site_settings, "VAR_DIR", tmp_path)
+    (tmp_path / "secret_key").write_text("made-by-the-other-process\n")
+    looked = pathlib.Path.exists
+    # It was not there when this process looked.
+    monkeypatch.setattr(pathlib.Path, "exists", lambda path: path.name != "secret_key" and looked(path))
+    assert site_settings._secret_key() == "made-by-the-other-process"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["secret_key"]
+
+
 def test_the_access_log_keeps_no_query_string():
     assert "%(U)s" in ACCESS_LOG_FORMAT
     assert "%(r)s" not in ACCESS_LOG_FORMAT and "%(q)s" not in ACCESS_LOG_FORMAT and "%(f)s" not in ACCESS_LOG_FORMAT
