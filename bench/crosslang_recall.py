@@ -15,9 +15,15 @@ Each question is sent to ``build_context`` (limit 10) over the same store, in th
   out (the baseline: the words alone, as before the lexicon served retrieval);
 - ``bm25``: plain SQLite FTS5 BM25 over any word of the question (SQLite only);
 - with embeddings on, ``lexical``: the context with embeddings off.
+- ``search``: search as the owner types it (``memories.retrieval.finding.find``, the first 10), and with
+  embeddings on ``lexical search``, the same with embeddings off.
 A question is recalled at k when its memory is among the first k working memories the context injects
-(a near-miss does not count); ``injected`` is how many memories a question gets on average, ``wrong
-first`` how many questions get another memory first.
+(a near-miss does not count); ``injected`` is how many memories a question gets on average (for search,
+how many it shows), ``wrong first`` how many questions get another memory first.
+
+``unrelated`` asks the same store the questions of the first two LoCoMo conversations (``--unrelated``,
+read in place: questions about other people's lives, which no memory here answers) and counts, for each
+way, the questions that get any memory and how many they get on average: what a way shows for nothing.
 """
 
 import argparse
@@ -31,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.generate import fresh_store  # noqa: E402
+from bench.locomo_recall import ANSWERABLE, DEFAULT_DATA  # noqa: E402
 from bench.locomo_recall import bm25_ids as locomo_bm25_ids  # noqa: E402
 
 SETS = {"tune": ROOT / "bench" / "crosslang_set_tune.py", "held out": ROOT / "bench" / "crosslang_set_held_out.py"}
@@ -83,6 +90,21 @@ def lexical_ids(question):
         return context_ids(question)
 
 
+def search_ids(question):
+    """Search as the owner uses it (``memories.retrieval.finding.find``): the live memories, best first."""
+    from memories.models import Memory
+    from memories.retrieval.finding import find
+
+    return list(find(Memory.objects.live().filter(user="owner"), question).values_list("pk", flat=True)[:10])
+
+
+def lexical_search_ids(question):
+    from django.test import override_settings
+
+    with override_settings(BESTIE_EMBEDDINGS="off"):
+        return search_ids(question)
+
+
 def bm25_ids(question):
     return locomo_bm25_ids(question, "owner", 10)
 
@@ -93,6 +115,9 @@ def main():
     parser.add_argument("--db", default=str(ROOT / "var" / "bench-crosslang.sqlite3"))
     parser.add_argument("--database-url", help="a postgres:// database to empty and use instead of the SQLite file")
     parser.add_argument("--verbose", action="store_true", help="print every question the context misses at 5")
+    parser.add_argument(
+        "--unrelated", type=Path, default=DEFAULT_DATA, help="a folder of LoCoMo conversations to ask questions from"
+    )
     options = parser.parse_args()
     part = "held out" if options.held_out else "tune"
     memories, questions = load(SETS[part])
@@ -101,12 +126,13 @@ def main():
     from memories.language.words import VIETNAMESE, language_of
 
     ids = build(memories)
-    methods = {"context": context_ids, "own words": own_words_ids}
+    methods = {"context": context_ids, "own words": own_words_ids, "search": search_ids}
     if embeddings.enabled():
         from memories import vectors
 
         vectors.build()
         methods["lexical"] = lexical_ids
+        methods["lexical search"] = lexical_search_ids
     if not options.database_url:
         methods["bm25"] = bm25_ids
     # method: which: [at 1, at 5, questions, injected, wrong first]
@@ -124,7 +150,22 @@ def main():
                 tally[4] += bool(found) and found[0] != ids[key]
             if options.verbose and name == "context" and ids[key] not in found[:5]:
                 print(f"missed ({which}): {question!r} -> {memories[key]!r}", file=sys.stderr)
+    unrelated = [
+        qa["question"]
+        for path in sorted(options.unrelated.glob("*.json"))[:2]
+        for qa in json.loads(path.read_text(encoding="utf-8"))["qa"]
+        if qa.get("category") in ANSWERABLE
+    ]
     result = {"set": part, "memories": len(memories), "questions": len(questions)}
+    if unrelated:
+        result["unrelated"] = {"questions": len(unrelated)}
+        for name, find in methods.items():
+            if name != "bm25":
+                shown = [len(find(question)) for question in unrelated]
+                result["unrelated"][name] = {
+                    "with any": sum(1 for count in shown if count),
+                    "shown": round(sum(shown) / len(shown), 2),
+                }
     for name, by_which in counts.items():
         result[name] = {
             which: {

@@ -193,7 +193,7 @@ def test_search_shows_hidden_memories_with_their_state_and_filters_by_it(every_s
     assert found[-1]["text"] == "Thích ăn phở ở Hà Nội."
     assert [m["text"] for m in memory_json("search", "prefers", "--status", "superseded")] == ["User prefers yarn."]
     assert len(memory_json("search", "prefers", "--limit", "1")) == 1
-    assert memory("search", "nothing-like-this") == "no memory matches\n"
+    assert memory("search", "quokka-zebra") == "no memory matches\n"
     assert memory_json("search", "!!!") == []
 
 

@@ -362,14 +362,30 @@ def test_two_common_syllables_side_by_side_find_their_memory(monkeypatch):
 
 
 def test_natural_language_queries_drop_stopwords_and_match_any_word():
-    assert [term.text for term in query_terms("What package manager do I use for the shop?")] == [
-        "packag",
-        "manager",
-        "use",
-        "shop",
-    ]
-    memory_id = everywhere("The shop is built with pnpm.")
-    assert working_ids(build_context("What package manager do I use for the shop?")) == [memory_id]
+    assert [term.text for term in query_terms("What tools do I use for the shop?")] == ["tool", "use", "shop"]
+    memory_id = everywhere("The shop is built with Django.")
+    assert working_ids(build_context("What tools do I use for the shop?")) == [memory_id]
+
+
+def test_a_question_naming_a_kind_of_thing_finds_the_things_of_it():
+    """ "package manager" is one term matching pnpm, npm, yarn…; "pets" also matches a cat or dogs."""
+    terms = query_terms("Which package manager should I use?")
+    assert [term.word for term in terms] == ["package manager", "use"]
+    assert {"npm", "pnpm", "yarn", "pip"} <= {terms[0].text, *terms[0].forms}
+    pnpm = everywhere("User prefers pnpm over npm for JavaScript projects.")
+    neovim = everywhere("User uses Neovim as the main editor.")
+    # As in any store, many memories say "uses".
+    for text in ("User uses a standing desk.", "Lan uses an iPhone.", "The team uses Slack.", "User uses dark mode."):
+        everywhere(text)
+    cat = everywhere("User has a cat named Mochi.")
+    dogs = everywhere("Lan walks the two dogs after dinner.")
+    assert working_ids(build_context("Which package manager should I use?", record_access=False))[0] == pnpm
+    assert set(working_ids(build_context("do I have pets?", record_access=False))) == {cat, dogs}
+    assert working_ids(build_context("which editor?", record_access=False)) == [neovim]
+    # In Vietnamese too, through the kind the words mean ("thú cưng" is a pet).
+    assert set(working_ids(build_context("Người dùng có nuôi thú cưng không?", record_access=False))) == {cat, dogs}
+    # A word that is only part of a kind's name is itself: a package is no package manager.
+    assert pnpm not in working_ids(build_context("where is the package?", record_access=False))
 
 
 def test_word_forms_match_through_their_stem():

@@ -143,6 +143,25 @@ def test_search_needs_the_words_of_a_question_that_say_which_memory_is_meant(own
     assert set(searched("the")) == {owner_store["pnpm"], owner_store["water"]}
 
 
+def test_when_no_memory_holds_every_word_search_shows_those_holding_most_of_the_query(owner_store):
+    neovim = remember("User uses Neovim as the main editor.")
+    for text in ("Lan uses an iPhone.", "The team uses Slack.", "User uses dark mode everywhere."):
+        remember(text)
+
+    def searched(query):
+        return list(find(Memory.objects.all(), query).values_list("pk", flat=True))
+
+    # No memory holds "often": the one holding the rest of the question is shown.
+    assert searched("how often should I drink water?") == [owner_store["water"]]
+    assert searched("what kind of coffee does the user drink in the morning?")[0] == owner_store["coffee"]
+    # "use" alone is not most of a question about package managers, nor "like" of one about quokkas.
+    assert neovim not in searched("which package manager should I use?")
+    assert searched("do quokkas like zebras") == []
+    # A question of only unknown words finds nothing, and every word still comes first.
+    assert searched("zzyzx quokka") == []
+    assert searched("drink water") == [owner_store["water"]]
+
+
 def test_a_long_query_is_read_in_the_other_language_only_in_part():
     query = " ".join(f"Name{chr(97 + i % 26)}{chr(97 + i // 26)} likes coffee" for i in range(150))[:2000]
     assert len(in_other_language(query)) == MOST_UNITS

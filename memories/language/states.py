@@ -152,3 +152,58 @@ def other_things(content_a, content_b):
     million" / "Budget for the new laptop is 15 million"."""
     things_a, things_b = content_a & _THINGS, content_b & _THINGS
     return bool(things_a - things_b) and bool(things_b - things_a)
+
+
+# word -> the kind of tool it names: one is used at a time for a purpose, so two of a kind are no "other
+# things" (``other_things``): "User uses VS Code now" / "Neovim is the main editor" say otherwise. Words
+# with another everyday sense ("go", "edge", "fish", "poetry", "composer", "ruby", "swift") are left out.
+TOOLS_OF = {
+    **dict.fromkeys(
+        "npm pnpm yarn pip pipenv pipx uv conda bundler gradle homebrew nuget".split(),
+        {"package manager"},
+    ),
+    **dict.fromkeys(
+        "vim neovim nvim emacs vscode vscodium sublime intellij pycharm webstorm goland rider clion xcode".split(),
+        {"editor"},
+    ),
+    **dict.fromkeys("chrome chromium firefox safari vivaldi".split(), {"browser"}),
+    **dict.fromkeys("bash zsh powershell tmux".split(), {"shell"}),
+    **dict.fromkeys("linux ubuntu debian fedora windows macos".split(), {"os"}),
+    **dict.fromkeys(
+        "python javascript typescript golang rust java kotlin php elixir haskell scala".split(),
+        {"programming language"},
+    ),
+    **dict.fromkeys("postgres postgresql mysql mariadb sqlite mongodb redis".split(), {"database"}),
+}
+
+# What a question may call a kind, in folded singular words: "which package manager …?", "do I have pets?".
+# "food" (what people are allergic to) and "office" are not asked about by their kind.
+KIND_NAMES = {
+    **{(kind,): kind for kind in ("pet", "meat", "alcohol", "exercise", "partner", "drug", "device")},
+    ("sport",): "exercise",
+    ("workout",): "exercise",
+    ("medicine",): "drug",
+    ("medication",): "drug",
+    ("gadget",): "device",
+    ("married",): "married",
+    ("spouse",): "married",
+    ("package", "manager"): "package manager",
+    ("editor",): "editor",
+    ("ide",): "editor",
+    ("browser",): "browser",
+    ("web", "browser"): "browser",
+    ("shell",): "shell",
+    ("os",): "os",
+    ("operating", "system"): "os",
+    ("programming", "language"): "programming language",
+    ("database",): "database",
+}
+
+
+def things_of_kind(name):
+    """The words naming a thing of the kind ``name`` (folded singular words, a tuple) calls, or nothing:
+    ("pet",) -> {"cat", "dog", …}; ("package", "manager") -> {"npm", "pnpm", …}."""
+    kind = KIND_NAMES.get(name)
+    if kind is None:
+        return frozenset()
+    return words_of({kind}) | frozenset(word for word, named in TOOLS_OF.items() if kind in named)

@@ -872,6 +872,22 @@ def _name_unit(name):
     return QueryUnit(frozenset({fold(key)}) | english, spellings, False, tuple(fold(word) for word in name), typed=True)
 
 
+def spelt_as_things_of_kinds(units):
+    """For retrieval: ``units`` where an English one meaning a kind (``states.things_of_kind``: "thú cưng", a
+    pet; "thể thao", a sport) is also spelt by each thing of it, so that "Người dùng có thú cưng không?"
+    finds "User has a cat named Mochi". Never for the write path: a pet is not a cat's translation."""
+    found = []
+    for unit in units:
+        things = frozenset()
+        if unit.english:
+            things = frozenset().union(*(states.things_of_kind((word,)) for word in unit.meaning))
+        if things:
+            more = tuple(dict.fromkeys((_english_stem(thing),) for thing in sorted(things)))
+            unit = unit._replace(spellings=unit.spellings + tuple(s for s in more if s not in unit.spellings))
+        found.append(unit)
+    return tuple(found)
+
+
 def in_other_language(query, first_words_too=False):
     """The ``QueryUnit`` of each name ``query`` gives and of each of its words the lexicon carries into the
     other language: a Vietnamese query's words as English stems, an English query's as Vietnamese words and

@@ -28,7 +28,14 @@ from django.utils.module_loading import import_string
 
 from memories import search
 from memories.language.folding import fold
-from memories.language.translation import SHORTEST_PREFIX, MemoryWords, carries_nothing, in_other_language
+from memories.language.states import things_of_kind
+from memories.language.translation import (
+    SHORTEST_PREFIX,
+    MemoryWords,
+    carries_nothing,
+    in_other_language,
+    spelt_as_things_of_kinds,
+)
 from memories.language.words import (
     INDEX_WORD,
     asks_when,
@@ -40,6 +47,7 @@ from memories.language.words import (
     reads_as_english,
     says_nothing,
     search_stem,
+    singular,
     tells_when,
     tells_where,
 )
@@ -129,10 +137,44 @@ def _content(query):
 
 def query_terms(query):
     """The terms of a natural-language query: without stopwords (unless that leaves nothing), stemmed,
-    each once."""
+    each once; in English, a word or two naming a kind of thing also find the things of it."""
     content, found, english, marked = _content(query)
     words = [word for word in content if word] or found
-    return list({term.text: term for term in (_term(*word, english, marked) for word in words)}.values())
+    terms = _with_things_of_kinds(words, [_term(*word, english, marked) for word in words], english)
+    return list({term.text: term for term in terms}.values())
+
+
+def _with_things_of_kinds(words, terms, english):
+    """``terms`` (one per word of ``words``) where a word naming a kind also matches the things of it ("pets"
+    finds "User has a cat"), and two words naming one ("package manager") are one term matching them
+    ("User prefers pnpm"): ``states.things_of_kind``. English words only: typed without diacritics, and
+    in a query that reads as English unless no Vietnamese syllable is spelt so."""
+    names = [
+        singular(folded) if written == folded and (english or not could_be_vietnamese(folded)) else ""
+        for written, folded in words
+    ]
+    found, index = [], 0
+    while index < len(terms):
+        pair = tuple(names[index : index + 2])
+        things = things_of_kind(pair) if len(pair) == 2 else frozenset()
+        if things:
+            first, *others = sorted(things)
+            found.append(Term(first, prefix=False, forms=_plurals(things) | set(others), word=" ".join(pair)))
+            index += 2
+            continue
+        term = terms[index]
+        things = things_of_kind(tuple(names[index : index + 1]))
+        if things:
+            term = replace(
+                term, forms=term.forms | {form for form in things | _plurals(things) if not term.matches(form)}
+            )
+        found.append(term)
+        index += 1
+    return found
+
+
+def _plurals(words):
+    return frozenset(form for word in words for form in english_forms(word) if form.endswith("s"))
 
 
 def query_pairs(query):
@@ -262,18 +304,22 @@ class LexicalBackend:
     translated_documents = 500
     scoring = BM25()
 
-    def candidates(self, queryset, query, limit):
+    def candidates(self, queryset, query, limit, *, unknown_words_count=False):
+        """``unknown_words_count``: a word of the query that no memory holds, in either language, is part of
+        "all of the query" too, as rare as a word one memory holds (search's partial matches: "which
+        package manager should I use?" is not all "uses"); the context leaves such words out."""
         translated, held_across = self.translated(queryset, query, limit)
-        scores = self.in_own_words(queryset, query, limit, held_across)
+        scores = self.in_own_words(queryset, query, limit, held_across, unknown_words_count)
         for memory_id, score in translated.items():
             scores[memory_id] = max(scores.get(memory_id, 0.0), TRANSLATED * score)
         return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))[:limit]
 
-    def in_own_words(self, queryset, query, limit, held_across=()):
+    def in_own_words(self, queryset, query, limit, held_across=(), unknown_words_count=False):
         """``{id: relevance}`` of the rows of queryset that hold the query's own words (BM25).
         ``held_across``: ``(words the unit was read from, idf)`` of the query's units memories in the other
         language hold; one whose words no memory holds as they are is part of "all of the query" too, so
-        the words that are left do not make all of it ("where do I live" is not all "user")."""
+        the words that are left do not make all of it ("where do I live" is not all "user").
+        ``unknown_words_count``: as ``candidates`` says."""
         terms = query_terms(query)
         if not terms:
             return {}
@@ -293,6 +339,9 @@ class LexicalBackend:
             terms = [corrected.get(term, term) for term in terms]
             frequencies.update(search.frequencies(list(corrected.values()))[0])
         known = sorted((term for term in terms if frequencies[term]), key=lambda term: (frequencies[term], term.text))
+        if unknown_words_count:
+            read_across = {word for read_from, _ in held_across for word in read_from}
+            unheld += sum(_idf(1, total) for term in terms if not frequencies[term] and term.word not in read_across)
         period = self.written_then(queryset, query)
         if not known and not period:
             return {}
@@ -375,7 +424,7 @@ class LexicalBackend:
 
     def _across(self, queryset, query, limit):
         """``([(QueryUnit, idf)], rows, held across)`` of ``translated``."""
-        units = in_other_language(query)
+        units = spelt_as_things_of_kinds(in_other_language(query))
         if not units:
             return [], [], ()
         spelt = {
