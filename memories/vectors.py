@@ -594,10 +594,6 @@ def neighbours_within(groups, k):
 # tune set: bench/meaning_quality.py).
 COUNTERPART_MARGIN = 1.03
 COUNTERPART_NEIGHBOURS = 4
-# Similarities closer than this are a tie: the model's weights are quantised, and which of two translations
-# of a memory comes first by less ("Lan nợ Minh 200 nghìn" / "Minh nợ Lan 200k" for "Lan owes Minh 200k")
-# differs from one processor to another. Both are its counterparts, and what a translation keeps decides.
-COUNTERPART_TIE = 0.002
 
 
 def _yardstick(scores, anchor_scores):
@@ -693,15 +689,9 @@ def _close_pairs(found, members, rows, first, second, ranks):
             theirs = closest_b[j]
             if i not in theirs or (same and j < i):
                 continue
-            similarity = matrices[0][i] @ matrices[1][j]
-            margin = _margin(similarity, yardstick_a[i], yardstick_b[j])
+            margin = _margin(matrices[0][i] @ matrices[1][j], yardstick_a[i], yardstick_b[j])
             a, b = sorted((int(sides[0][i]), int(sides[1][j])))
-            # Each the other's closest, or as close as it within the model's own noise.
-            closest = (
-                similarity >= matrices[0][i] @ matrices[1][mine[0]] - COUNTERPART_TIE
-                and similarity >= matrices[1][j] @ matrices[0][theirs[0]] - COUNTERPART_TIE
-            )
-            counterparts = closest and margin >= COUNTERPART_MARGIN
+            counterparts = mine[0] == j and theirs[0] == i and margin >= COUNTERPART_MARGIN
             pairs.append((a, b, round(margin, 4), bool(counterparts)))
     return pairs
 
