@@ -537,7 +537,9 @@ def test_a_compatible_proposal_close_in_meaning_is_not_flagged(local):
 def test_the_doctor_groups_a_fact_with_its_translation_but_not_a_role_swap(local):
     owes = add_memory("Lan owes Minh 200k.", kind="preference", subject="debt")
     translated = add_memory("Lan nợ Minh 200 nghìn.", kind="preference", subject="nợ")
-    swapped = add_memory("Minh nợ Lan 200k.", kind="preference", subject="tiền")
+    # Not "Minh nợ Lan 200k": as close to the English one as the translation (0.0007 apart), it is its
+    # counterpart on some processors and not on others.
+    swapped = add_memory("Minh nợ Lan 200 nghìn.", kind="preference", subject="tiền")
     _add_store(kind="preference")
     duplicates, _conflicts = _doctor()
     assert sorted((owes.pk, translated.pk)) in duplicates
