@@ -7,6 +7,8 @@ Figures (issue #2):
 - export of the whole store (memories and history): peak memory of the `bestie memory export` process, and
   its time against `sqlite3 -json` (SQLite) or `psql ... json_agg` (PostgreSQL) dumping the same two tables;
 - `search`: median server-side time over 50 queries against the raw FTS5 / tsvector query;
+- `question_search`: search as the owner types a question (``finding.find``: most questions are held by no
+  memory in every word) against plain BM25 over any word of it;
 - `list --json` of the whole store against the raw `SELECT * FROM memory ORDER BY id` fetched in Python;
 - forgetting one memory, WAL checkpoint included.
 Rebuilds the store first unless --reuse is given.
@@ -182,6 +184,50 @@ def figure_search(args):
     }
 
 
+def figure_question_search(args):
+    """Search as the owner types a question (``finding.find``, words alone: most are held by no memory in
+    every word, so the memories holding most of it are ranked), the first 20, against plain FTS5 BM25 /
+    ``ts_rank`` over any word of the question on the same rows."""
+    from django.db import connection
+
+    from bench.context_figures import QUERIES as QUESTIONS
+    from memories.language.folding import search_terms
+    from memories.models import Memory
+    from memories.retrieval.finding import find
+
+    def ours(query):
+        return list(find(Memory.objects.all(), query)[:20])
+
+    def raw(query):
+        terms = search_terms(query)
+        with connection.cursor() as cursor:
+            if connection.vendor == "sqlite":
+                cursor.execute(
+                    "SELECT m.* FROM memory_fts f JOIN memory m ON m.id = f.rowid"
+                    " WHERE memory_fts MATCH %s ORDER BY f.rank LIMIT 20",
+                    [" OR ".join(f'"{t}"' for t in terms)],
+                )
+            else:
+                cursor.execute(
+                    "SELECT * FROM memory WHERE search_vector @@ to_tsquery('simple'::regconfig, %s)"
+                    " ORDER BY ts_rank(search_vector, to_tsquery('simple'::regconfig, %s)) DESC, id LIMIT 20",
+                    [" | ".join(terms)] * 2,
+                )
+            return cursor.fetchall()
+
+    for query in QUESTIONS[:5]:  # warm the page cache for both
+        ours(query), raw(query)
+    ours_times = [timed(ours, q)[0] for q in QUESTIONS for _ in range(3)]
+    raw_times = [timed(raw, q)[0] for q in QUESTIONS for _ in range(3)]
+    median, baseline = statistics.median(ours_times), statistics.median(raw_times)
+    return {
+        "median_ms": median * 1000,
+        "p95_ms": sorted(ours_times)[int(len(ours_times) * 0.95) - 1] * 1000,
+        "baseline_median_ms": baseline * 1000,
+        "ratio": median / baseline,
+    }
+
+
 def figure_list(args):
     from django.core.management import call_command
     from django.db import connection
@@ -249,6 +295,7 @@ def main():
     results = {"engine": connection.vendor, "size": args.size}
     results["export"] = figure_export(args, env)
     results["search"] = figure_search(args)
+    results["question_search"] = figure_question_search(args)
     results["list_json"] = figure_list(args)
     results["forget"] = figure_forget(args)
     print(json.dumps(results, indent=2))
