@@ -26,7 +26,7 @@ def register(verbs):
     add_limit(parser, None)
     add_json(parser)
 
-    parser = add_verb(verbs, "search", search, "memories whose text has every word of QUERY, else most of it, best match first")
+    parser = add_verb(verbs, "search", search, "memories holding every word of QUERY (else most of it), best first")
     add_query(parser)
     parser.add_argument("--status", choices=STATES, help="only memories with this decision or state")
     add_limit(parser, 20)
