@@ -143,6 +143,19 @@ def test_search_needs_the_words_of_a_question_that_say_which_memory_is_meant(own
     assert set(searched("the")) == {owner_store["pnpm"], owner_store["water"]}
 
 
+def test_tieng_is_an_hour_only_after_a_number_and_a_language_names_the_language_spoken():
+    english = remember("Always answer in English unless the user writes in Vietnamese.")
+    water = remember("Remind the user to drink water every 2 hours.")
+    remember("User practises the piano for an hour after dinner.")
+    # In which language: the answer names one; "tiếng" is no hour there.
+    assert found("trả lời bằng tiếng gì?") == [english]
+    assert found("what language should you answer in?")[0] == english
+    # After a number it is an hour and only that.
+    assert found("nhắc uống nước mấy tiếng một lần?")[0] == water
+    units = in_other_language("nhắc uống nước mỗi 2 tiếng")
+    assert [unit.meaning for unit in units if unit.read_from == ("tieng",)] == [frozenset({"hour"})]
+
+
 def test_when_no_memory_holds_every_word_search_shows_those_holding_most_of_the_query(owner_store):
     neovim = remember("User uses Neovim as the main editor.")
     for text in ("Lan uses an iPhone.", "The team uses Slack.", "User uses dark mode everywhere."):

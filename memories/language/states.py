@@ -176,7 +176,13 @@ TOOLS_OF = {
     **dict.fromkeys("postgres postgresql mysql mariadb sqlite mongodb redis".split(), {"database"}),
 }
 
-# What a question may call a kind, in folded singular words: "which package manager …?", "do I have pets?".
+# Languages people speak and are answered in.
+LANGUAGES = frozenset(
+    "english vietnamese japanese chinese korean french german spanish italian russian thai portuguese".split()
+)
+
+# What a question may call a kind, in folded singular words: "which package manager …?", "do I have pets?",
+# "what language …?" (one people speak; a programming language is named so).
 # "food" (what people are allergic to) and "office" are not asked about by their kind.
 KIND_NAMES = {
     **{(kind,): kind for kind in ("pet", "meat", "alcohol", "exercise", "partner", "drug", "device")},
@@ -197,6 +203,7 @@ KIND_NAMES = {
     ("operating", "system"): "os",
     ("programming", "language"): "programming language",
     ("database",): "database",
+    ("language",): "language",
 }
 
 
@@ -206,4 +213,6 @@ def things_of_kind(name):
     kind = KIND_NAMES.get(name)
     if kind is None:
         return frozenset()
+    if kind == "language":
+        return LANGUAGES
     return words_of({kind}) | frozenset(word for word, named in TOOLS_OF.items() if kind in named)

@@ -59,9 +59,7 @@ _CALENDAR = frozenset(
     " mon tue wed thu fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec".split()
 )
 # Languages are translated too ("Vietnamese" is "tiếng Việt").
-_LANGUAGES = frozenset(
-    "english vietnamese japanese chinese korean french german spanish italian russian thai portuguese".split()
-)
+_LANGUAGES = states.LANGUAGES
 # A Vietnamese day or month is a capitalised number after "thứ" or "tháng": "thứ Hai", "tháng Tư"; a
 # language a capitalised word after "tiếng".
 _CALENDAR_BEFORE = frozenset({"thu", "thang", "tieng"})
@@ -872,6 +870,10 @@ def _name_unit(name):
     return QueryUnit(frozenset({fold(key)}) | english, spellings, False, tuple(fold(word) for word in name), typed=True)
 
 
+# The English stem of each kind a single word names: "languag" -> ("language",).
+_KIND_STEMS = {_english_stem(name[0]): name for name in states.KIND_NAMES if len(name) == 1}
+
+
 def spelt_as_things_of_kinds(units):
     """For retrieval: ``units`` where an English one meaning a kind (``states.things_of_kind``: "thú cưng", a
     pet; "thể thao", a sport) is also spelt by each thing of it, so that "Người dùng có thú cưng không?"
@@ -880,7 +882,7 @@ def spelt_as_things_of_kinds(units):
     for unit in units:
         things = frozenset()
         if unit.english:
-            things = frozenset().union(*(states.things_of_kind((word,)) for word in unit.meaning))
+            things = frozenset().union(*(states.things_of_kind(_KIND_STEMS.get(stem, ())) for stem in unit.meaning))
         if things:
             more = tuple(dict.fromkeys((_english_stem(thing),) for thing in sorted(things)))
             unit = unit._replace(spellings=unit.spellings + tuple(s for s in more if s not in unit.spellings))
@@ -901,10 +903,12 @@ def in_other_language(query, first_words_too=False):
     if first_words_too:
         named -= {fold(match.group(1)).lower() for match in _FIRST_WORD.finditer(query)}
     if language_of(query) == VIETNAMESE:
-        for read_from, unit in _vietnamese_read(_without_query_stopwords(query)):
+        hours = bool(_HOURS.search(query))
+        for read_from, unit in _vietnamese_read(_IN_LANGUAGE.sub(" ", _without_query_stopwords(query))):
             spellings = tuple((stem,) for stem in sorted(unit) if len(stem) >= SHORTEST_PREFIX)
             if spellings and not set(read_from) <= named:
-                units.append(QueryUnit(unit, spellings, True, read_from))
+                found = QueryUnit(unit, spellings, True, read_from)
+                units.append(_tieng(found, hours) if read_from == ("tieng",) else found)
     else:
         spellings = _vietnamese_spellings()
         named_stems = {_english_stem(word) for word in named}
@@ -917,6 +921,21 @@ def in_other_language(query, first_words_too=False):
             if stem in spellings
         ]
     return tuple(units[:MOST_UNITS])
+
+
+# "tiếng" is an hour after a number ("mỗi 2 tiếng", "mấy tiếng"), and only then: else a language, a sound or
+# a voice ("trả lời bằng tiếng gì?": in which language).
+_HOURS = re.compile(
+    r"(?:\d|(?<!\w)(?:một|hai|ba|bốn|năm|sáu|bảy|tám|chín|mười|mấy|may|vài|vai|nửa|nua))\s*(?:tiếng|tieng)(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def _tieng(unit, hours):
+    """A query's "tiếng" read as an hour only (``hours``) or as anything but one."""
+    hour = _english_stem("hour")
+    meaning = unit.meaning & {hour} if hours else unit.meaning - {hour}
+    return unit._replace(meaning=meaning, spellings=tuple((stem,) for stem in sorted(meaning)))
 
 
 def _function_word(word):
