@@ -144,81 +144,37 @@ def figure_export(args, env):
     }
 
 
-def figure_search(args):
+def _raw_search(query, every_word):
+    """Plain FTS5 BM25 / ``ts_rank`` over the query's words (every one, as prefixes, or any), best 20."""
     from django.db import connection
 
-    from memories import search
     from memories.language.folding import search_terms
-    from memories.models import Memory
 
-    def ours(query):
-        return list(search.matching(Memory.objects.all(), query)[:20])
+    terms = search_terms(query)
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            words = [f'"{t}"*' if every_word else f'"{t}"' for t in terms]
+            cursor.execute(
+                "SELECT m.* FROM memory_fts f JOIN memory m ON m.id = f.rowid"
+                " WHERE memory_fts MATCH %s ORDER BY f.rank LIMIT 20",
+                [(" AND " if every_word else " OR ").join(words)],
+            )
+        else:
+            words = [f"{t}:*" if every_word else t for t in terms]
+            cursor.execute(
+                "SELECT * FROM memory WHERE search_vector @@ to_tsquery('simple'::regconfig, %s)"
+                " ORDER BY ts_rank(search_vector, to_tsquery('simple'::regconfig, %s)) DESC, id LIMIT 20",
+                [(" & " if every_word else " | ").join(words)] * 2,
+            )
+        return cursor.fetchall()
 
-    def raw(query):
-        terms = search_terms(query)
-        with connection.cursor() as cursor:
-            if connection.vendor == "sqlite":
-                cursor.execute(
-                    "SELECT m.* FROM memory_fts f JOIN memory m ON m.id = f.rowid"
-                    " WHERE memory_fts MATCH %s ORDER BY f.rank LIMIT 20",
-                    [" AND ".join(f'"{t}"*' for t in terms)],
-                )
-            else:
-                cursor.execute(
-                    "SELECT * FROM memory WHERE search_vector @@ to_tsquery('simple'::regconfig, %s)"
-                    " ORDER BY ts_rank(search_vector, to_tsquery('simple'::regconfig, %s)) DESC, id LIMIT 20",
-                    [" & ".join(f"{t}:*" for t in terms)] * 2,
-                )
-            return cursor.fetchall()
 
-    for query in QUERIES[:5]:  # warm the page cache for both
+def _against(ours, raw, queries, rounds=1):
+    """Median and p95 of ``ours`` over ``queries`` (each ``rounds`` times) against the median of ``raw``."""
+    for query in queries[:5]:  # warm the page cache for both
         ours(query), raw(query)
-    ours_times = [timed(ours, q)[0] for q in QUERIES]
-    raw_times = [timed(raw, q)[0] for q in QUERIES]
-    median, baseline = statistics.median(ours_times), statistics.median(raw_times)
-    return {
-        "median_ms": median * 1000,
-        "p95_ms": sorted(ours_times)[int(len(QUERIES) * 0.95) - 1] * 1000,
-        "baseline_median_ms": baseline * 1000,
-        "ratio": median / baseline,
-    }
-
-
-def figure_question_search(args):
-    """Search as the owner types a question (``finding.find``, words alone: most are held by no memory in
-    every word, so the memories holding most of it are ranked), the first 20, against plain FTS5 BM25 /
-    ``ts_rank`` over any word of the question on the same rows."""
-    from django.db import connection
-
-    from bench.context_figures import QUERIES as QUESTIONS
-    from memories.language.folding import search_terms
-    from memories.models import Memory
-    from memories.retrieval.finding import find
-
-    def ours(query):
-        return list(find(Memory.objects.all(), query)[:20])
-
-    def raw(query):
-        terms = search_terms(query)
-        with connection.cursor() as cursor:
-            if connection.vendor == "sqlite":
-                cursor.execute(
-                    "SELECT m.* FROM memory_fts f JOIN memory m ON m.id = f.rowid"
-                    " WHERE memory_fts MATCH %s ORDER BY f.rank LIMIT 20",
-                    [" OR ".join(f'"{t}"' for t in terms)],
-                )
-            else:
-                cursor.execute(
-                    "SELECT * FROM memory WHERE search_vector @@ to_tsquery('simple'::regconfig, %s)"
-                    " ORDER BY ts_rank(search_vector, to_tsquery('simple'::regconfig, %s)) DESC, id LIMIT 20",
-                    [" | ".join(terms)] * 2,
-                )
-            return cursor.fetchall()
-
-    for query in QUESTIONS[:5]:  # warm the page cache for both
-        ours(query), raw(query)
-    ours_times = [timed(ours, q)[0] for q in QUESTIONS for _ in range(3)]
-    raw_times = [timed(raw, q)[0] for q in QUESTIONS for _ in range(3)]
+    ours_times = [timed(ours, q)[0] for q in queries for _ in range(rounds)]
+    raw_times = [timed(raw, q)[0] for q in queries for _ in range(rounds)]
     median, baseline = statistics.median(ours_times), statistics.median(raw_times)
     return {
         "median_ms": median * 1000,
@@ -226,6 +182,30 @@ def figure_question_search(args):
         "baseline_median_ms": baseline * 1000,
         "ratio": median / baseline,
     }
+
+
+def figure_search(args):
+    from memories import search
+    from memories.models import Memory
+
+    def ours(query):
+        return list(search.matching(Memory.objects.all(), query)[:20])
+
+    return _against(ours, lambda query: _raw_search(query, every_word=True), QUERIES)
+
+
+def figure_question_search(args):
+    """Search as the owner types a question (``finding.find``, words alone: most are held by no memory in
+    every word, so the memories holding most of it are ranked), the first 20, against plain BM25 over any
+    word of the question on the same rows."""
+    from bench.context_figures import QUERIES as QUESTIONS
+    from memories.models import Memory
+    from memories.retrieval.finding import find
+
+    def ours(query):
+        return list(find(Memory.objects.all(), query)[:20])
+
+    return _against(ours, lambda query: _raw_search(query, every_word=False), QUESTIONS, rounds=3)
 
 
 def figure_list(args):
