@@ -1,6 +1,7 @@
 """The agent's write path: policies, poisoning flags, duplicates, rejected proposals, messages."""
 
 import io
+import sqlite3
 import subprocess
 import sys
 import time
@@ -8,6 +9,7 @@ import time
 import pytest
 import time_machine
 from django.conf import settings
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from memories import lifecycle, transfer
@@ -805,3 +807,44 @@ def test_agents_proposing_the_same_memories_at_once_store_each_once():
     assert answers.count("duplicate") == (writers - 1) * per_writer
     confirmations = AuditEvent.objects.filter(event="confirm").count()
     assert confirmations == (writers - 1) * per_writer
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_count_of_none_is_kept_only_while_no_memory_may_hold_the_word():
+    """The write path keeps how many memories hold a word a minute; a count of none goes when this process
+    writes a memory holding the word, and on SQLite when another connection commits."""
+    from django.db import connection
+
+    from memories.lifecycle import counts
+    from memories.search import SearchTerm
+
+    wife, lives = SearchTerm("vo"), SearchTerm("liv", True)
+    assert counts.documents({wife, lives})[0] == {wife: 0, lives: 0}
+    add_memory("Vợ của người dùng là Lan.")
+    assert counts.documents({wife, lives})[0] == {wife: 1, lives: 0}
+    add_memory("User lives in Hue.")
+    assert counts.documents({lives})[0] == {lives: 1}
+    if connection.vendor != "sqlite":
+        return  # PostgreSQL: a count of none is never kept
+    # Kept while nothing changes: no statement asks again.
+    hanoi = SearchTerm("hanoi")
+    counts.documents({hanoi})
+    with CaptureQueriesContext(connection) as asked:
+        assert counts.documents({hanoi})[0] == {hanoi: 0}
+    assert not any("memory_fts" in query["sql"] for query in asked.captured_queries)
+    # Another connection (another process: the console, the command line) writes one.
+    other = sqlite3.connect(settings.DATABASES["default"]["NAME"])
+    try:
+        memory = Memory.objects.get(text="User lives in Hue.")
+        other.execute(
+            'INSERT INTO memory (text, kind, subject, scope, "user", channel, project, layer, status, pinned,'
+            " confidence, source, source_kind, created_at, confirmed_at, access_count, flags, stale, text_key)"
+            " SELECT 'User moved to Hanoi.', kind, subject, scope, \"user\", channel, project, layer, status, pinned,"
+            " confidence, source, source_kind, created_at, confirmed_at, access_count, flags, stale, 'x'"
+            " FROM memory WHERE id = ?",
+            [memory.pk],
+        )
+        other.commit()
+    finally:
+        other.close()
+    assert counts.documents({hanoi})[0] == {hanoi: 1}

@@ -20,7 +20,6 @@ field, like every other write path, and stores nothing.
 """
 
 import hashlib
-import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -74,13 +73,14 @@ from memories.lifecycle import (
     clean_characters,
     clean_choice,
     clean_label,
+    counts,
 )
 from memories.models import AuditEvent, Memory, MemorySettings, Message, Policy, Scope, Status, words_of
 from memories.rows import among
 from memories.screening import secrets
 from memories.screening.poisoning import INSTRUCTION_LIKE, TOOL_OUTPUT, flags_for
 from memories.screening.venting import VENTING, is_venting
-from memories.search import LIVE_CONDITION, SearchTerm, frequencies, matching, matching_any
+from memories.search import LIVE_CONDITION, SearchTerm, matching, matching_any
 
 APPROVED = "approved"
 PENDING = "pending"
@@ -563,43 +563,17 @@ def _rarest_across(text):
         for unit in units
         for spelling in unit.spellings
     }
-    counts, total = _documents({term for terms in spelt.values() for term in terms})
-    held = {key: min(counts[term] for term in terms) for key, terms in spelt.items()}
+    held_by, total = counts.documents({term for terms in spelt.values() for term in terms})
+    held = {key: min(held_by[term] for term in terms) for key, terms in spelt.items()}
     documents = {unit: sum(held[spelling, unit.english] for spelling in unit.spellings) for unit in units}
     rare = [unit for unit in units if 0 < documents[unit] <= max(RARE_DOCUMENTS, total * RARE_SHARE)]
     rarest = sorted(rare, key=lambda unit: (documents[unit], unit.spellings))[:RAREST]
     return [(spelling, unit.english) for unit in rarest for spelling in unit.spellings]
 
 
-# How long a process keeps how many memories hold a word, for telling rare words from common ones: most
-# proposals share their common words, and a minute's change in the counts does not change which are rare.
-COUNTS_KEPT_SECONDS = 60
-_COUNTS_KEPT = 10_000
-# term -> (memories holding it, when counted); and the store's size, when counted.
-_counts = {}
-_total = [0, float("-inf")]
-
-
-def _documents(terms):
-    """``frequencies`` of ``terms``, those kept from the last ``COUNTS_KEPT_SECONDS`` not asked again."""
-    now = time.monotonic()
-    found = {term: kept[0] for term in terms if (kept := _counts.get(term)) and now - kept[1] < COUNTS_KEPT_SECONDS}
-    missing = [term for term in terms if term not in found]
-    if missing or now - _total[1] >= COUNTS_KEPT_SECONDS:
-        counts, _total[0] = frequencies(missing)
-        _total[1] = now
-        if len(_counts) > _COUNTS_KEPT:
-            _counts.clear()
-        # A word no memory held may be held by the next one written: only counts of those held are kept.
-        _counts.update((term, (count, now)) for term, count in counts.items() if count)
-        found.update(counts)
-    return found, _total[0]
-
-
 def forget_counts():
     """Ask the store again for every word's count (tests: each starts with its own store)."""
-    _counts.clear()
-    _total[1] = float("-inf")
+    counts.forget()
 
 
 def _possible_update(otherwise, fuller=()):

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from memories import rows, vectors
 from memories.language.meaning import text_key
+from memories.lifecycle import counts
 from memories.lifecycle.erasure import finish_pending_erasure
 from memories.lifecycle.history import audit_event, record, record_many, snapshot
 from memories.lifecycle.policies import check_delete_allowed, write_refusal, write_switches
@@ -159,6 +160,7 @@ def store_many(news, *, actor, status, flags):
                 for new, marks in zip(news, flags, strict=True)
             ]
             record_many(audit_event(event, memory.pk, actor, new=snapshot(memory)) for memory in memories)
+            counts.written(memory.text for memory in memories)
             vectors.embed_soon()
     if refusal is not None:
         raise refusal
@@ -190,6 +192,7 @@ def _apply(memory, actor, event, note="", **changes):
     if changed:
         rows.update(memory, changed)
     if "text" in changed:
+        counts.written([memory.text])
         vectors.text_changed([memory.pk])
     record(event, memory.pk, actor, old=old, new=snapshot(memory, changed), note=note)
     return memory

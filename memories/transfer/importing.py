@@ -22,6 +22,7 @@ from memories.lifecycle import (
     clean_kind,
     clean_label,
     clean_text,
+    counts,
     refuse_secrets,
 )
 from memories.models import (
@@ -109,6 +110,7 @@ def import_document(source, *, actor, dry_run=False):
             _insert(Memory, memories)
             _insert(AuditEvent, history)
             _move_id_sequences(memories, history)
+            counts.forget()
             vectors.embed_soon()
     return ImportResult(memories=len(memories), history=len(history), dropped_message_links=dropped, dry_run=dry_run)
 
