@@ -76,9 +76,10 @@ def forget():
 
 
 def _forget_none():
-    for term in _none:
+    dropped = list(_none)  # one step under the GIL: another thread may be adding to it
+    _none.difference_update(dropped)
+    for term in dropped:
         _counts.pop(term, None)
-    _none.clear()
 
 
 def _version():
