@@ -12,7 +12,7 @@ from memories import lifecycle
 from memories.lifecycle import policies
 from memories.models import Layer, Memory, MemorySettings, Scope
 from memories.retrieval import build_context
-from memories.retrieval.context import Weights
+from memories.retrieval.context import MIN_MATCH, MIN_SCORE, Weights
 from memories.retrieval.prompt import core_report, line, line_tokens, prompt_tokens
 from memories.retrieval.relevance import query_terms
 from tests.cli import memory, memory_json, refused
@@ -262,6 +262,21 @@ def test_prompt_tokens_never_exceed_the_budgets():
     working = sum(item.tokens for item in context.items if item.layer == Layer.WORKING)
     assert 0 < core <= 30 and 0 < working <= 40
     assert prompt_tokens(context.prompt) <= context.tokens == core + working
+
+
+def test_a_memory_sharing_one_word_of_a_long_question_is_not_lifted_in_by_the_other_signals():
+    """Same user and project, recently confirmed, fully confident: 0.2 of its score, none of it the question's."""
+    shared = add_memory("Lan hikes on Sunday.", user="owner", project="bestie", pinned=True).pk
+    for n in range(30):
+        everywhere(f"Sunday note {n}: the weekly review.")
+    roast = everywhere("Roasts espresso beans for the farmers market.")
+    question = "which espresso beans should I roast for the farmers market on Sunday"
+    context = build_context(question, user="owner", project="bestie", record_access=False)
+    missed = {item.id: item for item in context.near_misses}
+    assert working_ids(context) == [roast]
+    assert missed[shared].reason == "match"
+    assert missed[shared].score >= MIN_SCORE
+    assert missed[shared].signals["relevance"] < MIN_MATCH
 
 
 def test_limit_caps_the_working_memories_and_names_the_rest():
