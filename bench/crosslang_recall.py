@@ -79,7 +79,7 @@ def own_words_ids(question):
 
     from memories.retrieval.relevance import LexicalBackend
 
-    with mock.patch.object(LexicalBackend, "translated", lambda self, queryset, query, limit: ({}, ())):
+    with mock.patch.object(LexicalBackend, "translated", lambda self, queryset, query, limit, across=None: ({}, ())):
         return context_ids(question)
 
 

@@ -207,12 +207,19 @@ KIND_NAMES = {
 }
 
 
+# kind -> the words naming a thing of it: the things above, the tools and the languages.
+_THINGS_OF_KIND = {
+    kind: frozenset(
+        word
+        for table in (KINDS_OF, TOOLS_OF, dict.fromkeys(LANGUAGES, {"language"}))
+        for word, kinds in table.items()
+        if kind in kinds
+    )
+    for kind in set(KIND_NAMES.values())
+}
+
+
 def things_of_kind(name):
     """The words naming a thing of the kind ``name`` (folded singular words, a tuple) calls, or nothing:
     ("pet",) -> {"cat", "dog", …}; ("package", "manager") -> {"npm", "pnpm", …}."""
-    kind = KIND_NAMES.get(name)
-    if kind is None:
-        return frozenset()
-    if kind == "language":
-        return LANGUAGES
-    return words_of({kind}) | frozenset(word for word, named in TOOLS_OF.items() if kind in named)
+    return _THINGS_OF_KIND.get(KIND_NAMES.get(name), frozenset())

@@ -58,8 +58,6 @@ _CALENDAR = frozenset(
     " saturdays sundays january february march april may june july august september october november december"
     " mon tue wed thu fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec".split()
 )
-# Languages are translated too ("Vietnamese" is "tiếng Việt").
-_LANGUAGES = states.LANGUAGES
 # A Vietnamese day or month is a capitalised number after "thứ" or "tháng": "thứ Hai", "tháng Tư"; a
 # language a capitalised word after "tiếng".
 _CALENDAR_BEFORE = frozenset({"thu", "thang", "tieng"})
@@ -139,7 +137,7 @@ def _named(text, other):
         if skip:
             skip = False
         elif (
-            word.lower() in _CALENDAR | _LANGUAGES
+            word.lower() in _CALENDAR | states.LANGUAGES
             or previous in _CALENDAR_BEFORE
             or (plain, following) == ("chu", "nhat")
         ):
@@ -712,7 +710,7 @@ def share_between(words_a, words_b):
 # Words of an amount ("200 nghìn"), which its value stands for, and languages, which are values too ("tiếng
 # Việt" is "Vietnamese", a name in an English text).
 _AMOUNT_WORDS = frozenset({"thousand", "million", "billion", "hundred"})
-_VALUE_STEMS = _AMOUNT_WORDS | {_english_stem(language) for language in _LANGUAGES}
+_VALUE_STEMS = _AMOUNT_WORDS | {_english_stem(language) for language in states.LANGUAGES}
 
 
 def adds_nothing(text, other):

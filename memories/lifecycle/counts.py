@@ -36,13 +36,13 @@ def documents(terms):
     found = {term: kept[0] for term in terms if (kept := _counts.get(term)) and now - kept[1] < KEPT_SECONDS}
     missing = [term for term in terms if term not in found]
     if missing or now - _total[1] >= KEPT_SECONDS:
+        if len(_counts) > _MOST_KEPT:
+            forget()
         keep_none = connection.vendor == "sqlite"
         # Read before counting: a commit in between is one the counts may have missed.
         before = _version() if keep_none else None
         counts, _total[0] = frequencies(missing)
         _total[1] = now
-        if len(_counts) > _MOST_KEPT:
-            forget()
         if keep_none:
             _versions[threading.get_ident()] = before
         for term, count in counts.items():

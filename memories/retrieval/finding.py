@@ -53,22 +53,20 @@ def _by_meaning(queryset, query):
     return [memory_id for memory_id, value in found.closeness.items() if value >= floor]
 
 
-def _most_words(queryset, query):
-    """The memories holding most of the query's words, best first (``MOST_OF_THE_QUERY``)."""
-    found = LexicalBackend().candidates(queryset, query, MEANING_MATCHES, unknown_words_count=True)
-    return [memory_id for memory_id, relevance in found if relevance >= MOST_OF_THE_QUERY]
-
-
 def find(queryset, query):
     """The memories of ``queryset`` that match ``query``, best first (a queryset)."""
     by_words = matching(queryset, query)
     if not query.strip():
         return by_words
-    across = LexicalBackend().in_other_words(queryset, query, WORD_MATCHES)
+    backend = LexicalBackend()
+    # Read once in the other language: for every word there, and for most of the query if need be.
+    read = backend.read_across(queryset, query, WORD_MATCHES)
+    across = backend.in_other_words(queryset, query, WORD_MATCHES, read)
     by_meaning = _by_meaning(queryset, query) if embeddings.enabled() else None
     words = list(by_words.values_list("pk", flat=True)[:WORD_MATCHES])
     if not words and not across:
-        words = _most_words(queryset, query)
+        found = backend.candidates(queryset, query, MEANING_MATCHES, unknown_words_count=True, across=read)
+        words = [memory_id for memory_id, relevance in found if relevance >= MOST_OF_THE_QUERY]
     elif not across and by_meaning is None:
         return by_words
     if by_meaning is None:

@@ -18,7 +18,7 @@ import math
 import unicodedata
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from django.conf import settings
 from django.db import connection
@@ -188,6 +188,16 @@ def query_pairs(query):
     ]
 
 
+class Across(NamedTuple):
+    """A query read in the other language: its units ``[(QueryUnit, idf)]``, the rows of the queryset that
+    spell the rarest of them (``[(id, text)]``, the database's best first) and ``held_across`` (the words
+    each unit some memory holds was read from, and its idf)."""
+
+    units: list
+    rows: list
+    held_across: tuple
+
+
 class RelevanceBackend(Protocol):
     def candidates(self, queryset, query, limit):
         """The at most ``limit`` rows of ``queryset`` most relevant to ``query``, best first, as
@@ -304,11 +314,12 @@ class LexicalBackend:
     translated_documents = 500
     scoring = BM25()
 
-    def candidates(self, queryset, query, limit, *, unknown_words_count=False):
+    def candidates(self, queryset, query, limit, *, unknown_words_count=False, across=None):
         """``unknown_words_count``: a word of the query that no memory holds, in either language, is part of
         "all of the query" too, as rare as a word one memory holds (search's partial matches: "which
-        package manager should I use?" is not all "uses"); the context leaves such words out."""
-        translated, held_across = self.translated(queryset, query, limit)
+        package manager should I use?" is not all "uses"); the context leaves such words out. ``across``:
+        the query already read in the other language (``read_across``, at least ``limit`` rows)."""
+        translated, held_across = self.translated(queryset, query, limit, across)
         scores = self.in_own_words(queryset, query, limit, held_across, unknown_words_count)
         for memory_id, score in translated.items():
             scores[memory_id] = max(scores.get(memory_id, 0.0), TRANSLATED * score)
@@ -395,24 +406,24 @@ class LexicalBackend:
         asks = "when" if asks_when(words) else "where" if asks_where(words) else ""
         return self.scoring.relevance(terms, frequencies, total, rows, pairs, asks, written_in, unheld)
 
-    def translated(self, queryset, query, limit):
+    def translated(self, queryset, query, limit, across=None):
         """``({id: relevance}, held across)`` of the at most ``limit`` rows of queryset that hold the query's
         words read in the other language (``translation.in_other_language``), the rarest first: each word or
         phrase of the query a row's own words mean, or that it names, counts once, by its rarity (BM25 with
         one occurrence). Unlike the query's own words, those no memory holds count in what "all of the query"
         is: a translation that finds one word of three has not found the question. ``held across``: the
         words each unit some memory holds was read from, and its idf (for ``in_own_words``)."""
-        units, rows, held_across = self._across(queryset, query, limit)
-        return self.scoring.translated_relevance(units, rows), held_across
+        units, rows, held_across = across or self.read_across(queryset, query, limit)
+        return self.scoring.translated_relevance(units, rows[:limit]), held_across
 
-    def in_other_words(self, queryset, query, limit):
+    def in_other_words(self, queryset, query, limit, across=None):
         """The ids of the at most ``limit`` rows of queryset, the database's best first, that spell every
         word of the query the lexicon carries into the other language and every name it gives, and hold
         every other word of it but function words as it is: search's "every word" across languages."""
-        units, rows, _ = self._across(queryset, query, limit)
+        units, rows, _ = across or self.read_across(queryset, query, limit)
         words = [folded for _, folded in tokens(query) if not carries_nothing(folded)]
         found = []
-        for memory_id, text in rows:
+        for memory_id, text in rows[:limit]:
             held = MemoryWords(tokens(text))
             spelled = [unit for unit, _ in units if unit.found_in(held)]
             read = {word for unit in spelled for word in unit.read_from}
@@ -422,11 +433,12 @@ class LexicalBackend:
                 found.append(memory_id)
         return found
 
-    def _across(self, queryset, query, limit):
-        """``([(QueryUnit, idf)], rows, held across)`` of ``translated``."""
+    def read_across(self, queryset, query, limit):
+        """The query read in the other language (``Across``), for ``translated`` and ``in_other_words``: one
+        reading serves both, the database's best ``limit`` rows for any smaller limit as well."""
         units = spelt_as_things_of_kinds(in_other_language(query))
         if not units:
-            return [], [], ()
+            return Across([], [], ())
         spelt = {
             spelling: [Term(fold(word), prefix=unit.english and len(word) >= SHORTEST_PREFIX) for word in spelling]
             for unit in units
@@ -452,7 +464,7 @@ class LexicalBackend:
             selective.append(spelt[spelling])
             found += held[spelling]
         rows = list(self._spelled(queryset, selective)[:limit]) if selective else []
-        return [(unit, _idf(documents[unit], total)) for unit in units], rows, held_across
+        return Across([(unit, _idf(documents[unit], total)) for unit in units], rows, held_across)
 
     def written_then(self, queryset, query):
         """For a query naming a day or a month ("on 16 June, 2023", "in July 2023", in the current time
