@@ -19,7 +19,8 @@ from django.db import connection, transaction
 from django.db.models import BooleanField, Expression, F, Field, FloatField, Func, Value
 
 from memories.language.folding import fold
-from memories.language.words import search_words
+from memories.language.states import things_of_kind
+from memories.language.words import could_be_vietnamese, english_forms, reads_as_english, search_words, singular
 
 # A word an OR search may hold: letters and digits only, so it is never read as the search's own syntax.
 _SEARCHABLE = re.compile(r"\w+")
@@ -285,26 +286,46 @@ def pg_matches(tsquery):
     return Func(pg_vector(), tsquery, template="%(expressions)s", arg_joiner=" @@ ", output_field=BooleanField())
 
 
-def matching(queryset, query):
+def matching(queryset, query, *, kinds=False):
     """``queryset`` narrowed to rows whose text contains every word of ``query`` (prefixes allowed) but the
     words of a question that say nothing (``search_words``), annotated with ``rank`` (lower is better) and
-    ordered best first.
+    ordered best first. With ``kinds`` (search as the owner types it), a word naming a kind of thing is also
+    held by a memory naming one of its things (``search_alternatives``: "pets" by "User has two cats").
 
     An empty query (no words) matches nothing.
     """
     terms = search_words(query)
     if not terms:
         return queryset.none()
+    english = reads_as_english(terms)
+    words = [search_alternatives(term, english) if kinds else [(term, True)] for term in terms]
     if connection.vendor == "sqlite":
-        expression = " AND ".join(f'"{term}"*' for term in terms)
+        expression = " AND ".join(
+            "(" + " OR ".join(f'"{word}"' + ("*" if prefix else "") for word, prefix in either) + ")"
+            for either in words
+        )
         return (
             queryset.filter(search_entry__text__match=expression)
             .annotate(rank=F("search_entry__rank"))
             .order_by("rank", "id")
         )
-    tsquery = pg_tsquery(" & ".join(f"{term}:*" for term in terms))
+    expression = " & ".join(
+        "(" + " | ".join(word + (":*" if prefix else "") for word, prefix in either) + ")" for either in words
+    )
+    tsquery = pg_tsquery(expression)
     rank = Func(pg_vector(), tsquery, template="-ts_rank(%(expressions)s)", output_field=FloatField())
     return queryset.filter(pg_matches(tsquery)).annotate(rank=rank).order_by("rank", "id")
+
+
+def search_alternatives(term, english):
+    """``[(word, prefix)]``: a folded search word, as a prefix, and when it names a kind of thing
+    (``states.things_of_kind``) each thing of it and its plural, whole: "pets" is also "cat", "dogs". Only in
+    English: in a query that reads as English (``english``), or a word no Vietnamese syllable is spelt as."""
+    things = frozenset()
+    if english or not could_be_vietnamese(term):
+        things = things_of_kind((singular(term),))
+    plurals = {form for thing in things for form in english_forms(thing) if form.endswith("s")}
+    return [(term, True)] + [(word, False) for word in sorted(things | plurals) if word != term]
 
 
 def matching_any(queryset, phrases):

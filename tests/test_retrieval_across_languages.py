@@ -156,6 +156,35 @@ def test_tieng_is_an_hour_only_after_a_number_and_a_language_names_the_language_
     assert [unit.meaning for unit in units if unit.read_from == ("tieng",)] == [frozenset({"hour"})]
 
 
+def test_an_english_question_naming_a_kind_finds_the_things_of_it_written_in_vietnamese():
+    """ "pets" finds "con chó", "exercise" finds "chạy bộ", "editor" a borrowed name; a word whose first sense
+    is another ("viên", a pill before a tablet) is no thing of the kind."""
+    dog = remember("Người dùng nuôi một con chó tên Vàng.")
+    runs = remember("Người dùng chạy bộ 5km vào sáng thứ Bảy.")
+    neovim = remember("Người dùng dùng Neovim để viết code.")
+    staff = remember("Người dùng là nhân viên ngân hàng.")
+    remember("Người dùng thích ăn phở bò.")
+    assert found("what pets do I have?") == [dog]
+    assert found("do I exercise?") == [runs]
+    assert found("which editor do I use?")[0] == neovim
+    assert staff not in found("what devices do I have?")
+
+
+def test_search_finds_the_things_of_a_kind_in_both_languages():
+    cats = remember("User has two cats, Mít and Na.")
+    dog = remember("Người dùng nuôi một con chó tên Vàng.")
+    shop = remember("User walks to the pet shop on Saturdays.")
+    remember("User has a new laptop.")
+
+    def searched(query):
+        return set(find(Memory.objects.all(), query).values_list("pk", flat=True))
+
+    assert searched("what pets do I have") == {cats, dog}
+    # A thing is itself, and the word of a kind still finds itself.
+    assert searched("cats") == {cats}
+    assert searched("pet shop") == {shop}
+
+
 def test_when_no_memory_holds_every_word_search_shows_those_holding_most_of_the_query(owner_store):
     neovim = remember("User uses Neovim as the main editor.")
     for text in ("Lan uses an iPhone.", "The team uses Slack.", "User uses dark mode everywhere."):

@@ -24,6 +24,7 @@ from memories.language.words import (
     VIETNAMESE,
     WRITTEN_WORD,
     could_be_vietnamese,
+    english_forms,
     is_query_stopword,
     language_of,
     reads_as_english,
@@ -873,19 +874,45 @@ _KIND_STEMS = {_english_stem(name[0]): name for name in states.KIND_NAMES if len
 
 
 def spelt_as_things_of_kinds(units):
-    """For retrieval: ``units`` where an English one meaning a kind (``states.things_of_kind``: "thú cưng", a
-    pet; "thể thao", a sport) is also spelt by each thing of it, so that "Người dùng có thú cưng không?"
-    finds "User has a cat named Mochi". Never for the write path: a pet is not a cat's translation."""
+    """For retrieval: ``units`` where one meaning a kind (``states.things_of_kind``) is also spelt by each
+    thing of it, in the other language: "Người dùng có thú cưng không?" finds "User has a cat named Mochi",
+    "What pets do I have?" finds "Người dùng nuôi một con chó" (``_things_in_vietnamese``). Never for the
+    write path: a pet is not a cat's translation."""
     found = []
     for unit in units:
-        things = frozenset()
-        if unit.english:
-            things = frozenset().union(*(states.things_of_kind(_KIND_STEMS.get(stem, ())) for stem in unit.meaning))
-        if things:
-            more = tuple(dict.fromkeys((_english_stem(thing),) for thing in sorted(things)))
-            unit = unit._replace(spellings=unit.spellings + tuple(s for s in more if s not in unit.spellings))
+        kinds = [_KIND_STEMS[stem] for stem in unit.meaning if stem in _KIND_STEMS]
+        things = frozenset().union(*(states.things_of_kind(kind) for kind in kinds))
+        if things and unit.english:
+            more = tuple((_english_stem(thing),) for thing in sorted(things))
+        elif things:
+            more = tuple(spelling for kind in kinds for spelling in _things_in_vietnamese(kind))
+        else:
+            more = ()
+        if more:
+            more = tuple(dict.fromkeys(s for s in more if s not in unit.spellings))
+            unit = unit._replace(spellings=unit.spellings + more)
         found.append(unit)
     return tuple(found)
+
+
+@functools.cache
+def _things_in_vietnamese(kind):
+    """How Vietnamese writes the things of ``kind`` (a ``states.KIND_NAMES`` key): the lexicon's words for
+    each whose first sense is one of them, or the kind ("mèo", "chạy bộ", "rượu"; not "thắng", to win before
+    wine, nor "Việt Nam", a country before a language), and the names Vietnamese borrows as they are
+    ("Neovim", "pnpm")."""
+    things = states.things_of_kind(kind)
+    named = things | set(kind)
+
+    def first_sense_named(phrase):
+        first = LEXICON[" ".join(phrase)][0]
+        return first in named or bool(english_forms(first) & named)
+
+    spellings = []
+    for thing in sorted(things):
+        phrases = _vietnamese_spellings().get(_english_stem(thing), ())
+        spellings += [phrase for phrase in phrases if first_sense_named(phrase)] if phrases else [(thing,)]
+    return tuple(dict.fromkeys(spellings))
 
 
 def in_other_language(query, first_words_too=False):

@@ -55,7 +55,7 @@ def _by_meaning(queryset, query):
 
 def find(queryset, query):
     """The memories of ``queryset`` that match ``query``, best first (a queryset)."""
-    by_words = matching(queryset, query)
+    by_words = matching(queryset, query, kinds=True)
     if not query.strip():
         return by_words
     backend = LexicalBackend()
