@@ -27,6 +27,7 @@ from memories.language.words import (
     english_forms,
     is_query_stopword,
     language_of,
+    names_a_room,
     reads_as_english,
     says_nothing,
     singular,
@@ -92,6 +93,19 @@ def _names_itself(word, plain, first, english):
 @functools.lru_cache(maxsize=4096)
 def _english(text):
     return language_of(text) != VIETNAMESE
+
+
+def is_known_word(words, english):
+    """Whether the first of ``words`` (lower-case, as written, with the words after it) is a word of the
+    text's language rather than a name: in an English text (``english``) one without diacritics that is a
+    function word or one the lexicon glosses a Vietnamese one with; in a Vietnamese one a function word, or a
+    word or the start of a phrase the lexicon knows ("Trình duyệt…")."""
+    first = words[0]
+    folded = fold(first)
+    if english:
+        return folded == first and (not _unknown_english(folded) or folded in _OWNER_WORDS)
+    by_phrase, _, longest = _lexicon()
+    return _function_word(first) or any(" ".join(words[:size]) in by_phrase for size in range(1, longest + 1))
 
 
 def _unknown_english(folded):
@@ -780,7 +794,9 @@ class MemoryWords:
 
     @functools.cached_property
     def stems(self):
-        return {_english_stem(folded) for folded in self.folded}
+        return {
+            _english_stem(folded) for place, folded in enumerate(self.folded) if not names_a_room(self.folded, place)
+        }
 
     @functools.cached_property
     def english(self):

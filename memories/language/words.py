@@ -368,6 +368,17 @@ def named_period(text, today):
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
+def names_a_room(folded_words, place):
+    """Whether the word at ``place`` of ``folded_words`` is the "-ing" of a room ("living room", "dining room",
+    "meeting room"): a kind of room, not the verb, so that "where do I live" (or "sống ở đâu") is not answered
+    by "the router is in the living room". Retrieval matches it only to a query word spelt as it is."""
+    return (
+        folded_words[place].endswith("ing")
+        and place + 1 < len(folded_words)
+        and folded_words[place + 1] in ("room", "rooms")
+    )
+
+
 def one_typo_away(word):
     """Every word one typo from a folded ``word``: a letter left out, added or changed, or two neighbouring
     letters swapped ("educaton" -> "education", "persue" -> "pursue")."""

@@ -7,6 +7,8 @@ Each candidate gets one score, the sum of named contributions (``Item.signals``)
 
     score = relevance  × query relevance (0..1, BM25 from the relevance backend)
           + semantic   × closeness in meaning (0..1, with embeddings on: ``memories.vectors.nearest``)
+          − person     × (the two above) when the memory is about someone other than the request asks
+                         about (``memories.language.people``: "my blood type" is not the wife's)
           + context    × match on the request's user/channel/project (1 same, ½ applies everywhere, 0 other)
           + recency    × ½ ** (days since confirmed_at / RECENCY_HALF_LIFE_DAYS)
           + access     × log(1 + access_count) / log(1 + ACCESS_SATURATION), at most 1
@@ -47,6 +49,7 @@ class Weights:
 
     relevance: float = 1.0
     semantic: float = 1.5
+    person: float = 0.5
     context: float = 0.1
     recency: float = 0.05
     access: float = 0.05
@@ -60,6 +63,7 @@ WEIGHTS = Weights()
 SIGNAL_LABELS = {
     "relevance": gettext_lazy("words of the request"),
     "semantic": gettext_lazy("meaning"),
+    "person": gettext_lazy("about someone else"),
     "context": gettext_lazy("same user, project or session"),
     "recency": gettext_lazy("recently confirmed"),
     "access": gettext_lazy("often used"),
@@ -180,12 +184,14 @@ def _context_match(row, request):
     return match / len(wanted)
 
 
-def _signals(row, relevance_value, request, now, weights, semantic_value=None):
+def _signals(row, relevance_value, request, now, weights, semantic_value=None, someone_else=False):
     age_days = max(0.0, (now - row["confirmed_at"]).total_seconds() / 86400)
     access = min(1.0, math.log1p(row["access_count"]) / math.log1p(ACCESS_SATURATION))
+    match = weights.relevance * relevance_value + weights.semantic * (semantic_value or 0.0)
     parts = {
         "relevance": weights.relevance * relevance_value,
         **({} if semantic_value is None else {"semantic": weights.semantic * semantic_value}),
+        **({"person": -weights.person * match} if someone_else else {}),
         "context": weights.context * _context_match(row, request),
         "recency": weights.recency * 0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS),
         "access": weights.access * access,
@@ -271,6 +277,7 @@ def build_context(
     tier = _core_tier(allowed, budgets["core"], zone)
     # Both drew their candidates from ``allowed``: reading them back needs only their ids.
     working_rows = list(Memory.objects.filter(pk__in=[*relevant, *(close or ())], layer=Layer.WORKING).values(*FIELDS))
+    others = relevance.about_someone_else(allowed, query, {row["id"]: row["text"] for row in working_rows})
 
     def scored(rows):
         return [
@@ -283,6 +290,7 @@ def build_context(
                     now,
                     WEIGHTS,
                     None if close is None else close.get(row["id"], 0.0),
+                    row["id"] in others,
                 ),
                 zone,
             )

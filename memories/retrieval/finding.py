@@ -15,6 +15,9 @@ reciprocal rank (each list gives ``1 / (RANK_OFFSET + rank)``), so a memory foun
 and a paraphrase finds its memory. A memory found by meaning alone must stand out: at least
 ``CLOSENESS_FLOOR`` standard deviations above unrelated sentences and within ``CLOSENESS_SPREAD`` of the
 closest one. When the model cannot be used, search is words alone.
+
+Of the memories found, those about someone other than the one the query asks about come after the others
+("where do I live" shows where the owner lives before where their brother does): ``people``.
 """
 
 import logging
@@ -22,8 +25,8 @@ import logging
 from django.db.models import Case, IntegerField, Value, When
 
 from memories import vectors
-from memories.language import embeddings
-from memories.retrieval.relevance import LexicalBackend
+from memories.language import embeddings, people
+from memories.retrieval.relevance import LexicalBackend, about_someone_else
 from memories.search import matching
 
 log = logging.getLogger(__name__)
@@ -53,6 +56,18 @@ def _by_meaning(queryset, query):
     return [memory_id for memory_id, value in found.closeness.items() if value >= floor]
 
 
+def _asked_about_first(queryset, query, order):
+    """``order`` with those of its first ``MEANING_MATCHES`` about someone other than the one ``query``
+    asks about after the others (``relevance.about_someone_else``): "where do I live" shows where the owner
+    lives before where their brother does."""
+    shown = order[:MEANING_MATCHES]
+    texts = dict(queryset.filter(pk__in=shown).values_list("pk", "text"))
+    others = about_someone_else(queryset, query, texts)
+    if not others:
+        return order
+    return [pk for pk in shown if pk not in others] + [pk for pk in shown if pk in others] + order[len(shown) :]
+
+
 def find(queryset, query):
     """The memories of ``queryset`` that match ``query``, best first (a queryset)."""
     by_words = matching(queryset, query, kinds=True)
@@ -67,7 +82,7 @@ def find(queryset, query):
     if not words and not across:
         found = backend.candidates(queryset, query, MEANING_MATCHES, unknown_words_count=True, across=read)
         words = [memory_id for memory_id, relevance in found if relevance >= MOST_OF_THE_QUERY]
-    elif not across and by_meaning is None:
+    elif not across and by_meaning is None and not people.asked_about(query):
         return by_words
     if by_meaning is None:
         held = set(words)
@@ -80,6 +95,7 @@ def find(queryset, query):
         order = sorted(fused, key=lambda memory_id: (-fused[memory_id], memory_id))
     if not order:
         return queryset.none()
+    order = _asked_about_first(queryset, query, order)
     position = Case(
         *(When(pk=memory_id, then=Value(place)) for place, memory_id in enumerate(order)),
         output_field=IntegerField(),

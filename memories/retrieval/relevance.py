@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from memories import search
+from memories.language import people
 from memories.language.folding import fold
 from memories.language.states import things_of_kind
 from memories.language.translation import (
@@ -43,6 +44,7 @@ from memories.language.words import (
     could_be_vietnamese,
     english_forms,
     named_period,
+    names_a_room,
     one_typo_away,
     reads_as_english,
     says_nothing,
@@ -51,7 +53,7 @@ from memories.language.words import (
     tells_when,
     tells_where,
 )
-from memories.search import PG_VOCABULARY, after_prefix, pg_matches, pg_tsquery, pg_vector
+from memories.search import PG_VOCABULARY, after_prefix, matching_any, pg_matches, pg_tsquery, pg_vector
 
 # Words at least this long match as a prefix ("prefer" finds "preferred", "work" finds "works"), unless
 # they are written with diacritics or could be a Vietnamese syllable typed without them: those are
@@ -249,10 +251,13 @@ class BM25:
         for memory_id, text, document in documents:
             counts = [0.0] * len(known)
             found = []
-            for written, folded in document:
-                matched = exact.get(folded, [])
-                if prefixes:
-                    matched = matched + [index for index, text in prefixes if folded.startswith(text)]
+            for place, (written, folded) in enumerate(document):
+                if names_a_room([folded for _, folded in document], place):
+                    matched = [index for index, term in enumerate(known) if term.text == folded]
+                else:
+                    matched = exact.get(folded, [])
+                    if prefixes:
+                        matched = matched + [index for index, text in prefixes if folded.startswith(text)]
                 for index in matched:
                     counts[index] += known[index].weight(written)
                 found.append(matched)
@@ -591,3 +596,22 @@ def _backend(path):
 def backend():
     """The relevance backend ``BESTIE_RELEVANCE_BACKEND`` names."""
     return _backend(settings.BESTIE_RELEVANCE_BACKEND)
+
+
+# The memories naming someone that are read for who they are to the owner (``about_someone_else``).
+NAMES_LOOKED_AT = 50
+
+
+def about_someone_else(queryset, query, texts):
+    """The ids of ``texts`` (``{id: text}``) about someone other than the one ``query`` asks about
+    (``people.someone_else``), the names in either read as the relations the memories of ``queryset`` holding
+    them say they are (one look-up of the ``NAMES_LOOKED_AT`` newest): "where do I live" is not answered by
+    "User's brother lives in Berlin", nor "Vợ dậy lúc mấy giờ?" by "Ngày thường tôi dậy lúc 5h15"."""
+    asked = people.asked_about(query)
+    if not asked:
+        return set()
+    subjects = {memory_id: people.about(text) for memory_id, text in texts.items()}
+    names = {value for kind, value in [*asked, *filter(None, subjects.values())] if kind == "name"}
+    placing = matching_any(queryset, [((name,), False) for name in names]).values_list("text", flat=True)
+    relations = people.relations_of_names(placing[:NAMES_LOOKED_AT]) if names else {}
+    return {memory_id for memory_id, subject in subjects.items() if people.someone_else(asked, subject, relations)}

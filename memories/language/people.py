@@ -1,0 +1,325 @@
+"""Who a memory is about, and who a question asks about: the owner, someone by who they are to the owner
+(a wife, a mother, a boss), or someone by name. "What is my blood type?" is not answered by "Thảo có nhóm máu
+A+" when another memory says "Vợ tôi là Thảo", nor "Vợ dậy lúc mấy giờ?" by "Ngày thường tôi dậy lúc 5h15".
+
+A relation is one of a few ``RELATIONS``, each a set of the people it may be: "parents" are the mother and
+the father, "kids" the sons and the daughters, so "my parents" agree with "Mom's birthday". Names are read
+as relations where one of the owner's memories says who they are ("Vợ tôi là Thảo", "My manager is Priya",
+"Lan is the user's wife", "Chị Lan, vợ Minh, …": ``relations_of_names``); a name no memory places is nobody
+in particular, and two names are never told apart, nor is anyone in a question asking who.
+"""
+
+import re
+import unicodedata
+
+from memories.language.folding import fold
+from memories.language.translation import is_known_word
+from memories.language.words import VIETNAMESE, language_of
+
+OWNER = "owner"
+
+# relation -> the people it may be
+_PEOPLE = {
+    "partner": {"partner"},
+    "mother": {"mother"},
+    "father": {"father"},
+    "parents": {"mother", "father"},
+    "son": {"son"},
+    "daughter": {"daughter"},
+    "children": {"son", "daughter"},
+    "brother": {"brother"},
+    "sister": {"sister"},
+    "siblings": {"brother", "sister"},
+    "grandmother": {"grandmother"},
+    "grandfather": {"grandfather"},
+    "grandparents": {"grandmother", "grandfather"},
+    "in-law": {"in-law"},
+    "boss": {"boss"},
+    "colleague": {"colleague"},
+    "friend": {"friend"},
+}
+
+# The words of each relation, lower-case as written (English, and Vietnamese with its diacritics).
+RELATIONS = {
+    **dict.fromkeys(
+        "wife husband spouse partner girlfriend boyfriend fiance fiancee fiancé fiancée vợ chồng"
+        " bạn_gái bạn_trai người_yêu bà_xã ông_xã vợ_chồng".split(),
+        "partner",
+    ),
+    **dict.fromkeys("mother mom mum mommy mummy mama mẹ má".split(), "mother"),
+    **dict.fromkeys("father dad daddy papa bố ba cha tía".split(), "father"),
+    **dict.fromkeys("parents bố_mẹ ba_mẹ cha_mẹ ba_má".split(), "parents"),
+    **dict.fromkeys("son con_trai".split(), "son"),
+    **dict.fromkeys("daughter con_gái".split(), "daughter"),
+    **dict.fromkeys(
+        "kids kid children child các_con con_cái bọn_nhỏ bọn_trẻ lũ_trẻ lũ_nhỏ hai_đứa_nhỏ hai_con".split(),
+        "children",
+    ),
+    **dict.fromkeys("brother anh_trai em_trai".split(), "brother"),
+    **dict.fromkeys("sister chị_gái em_gái".split(), "sister"),
+    **dict.fromkeys("siblings sibling anh_chị_em".split(), "siblings"),
+    **dict.fromkeys("grandmother grandma granny bà_nội bà_ngoại".split(), "grandmother"),
+    **dict.fromkeys("grandfather grandpa ông_nội ông_ngoại".split(), "grandfather"),
+    **dict.fromkeys("grandparents ông_bà".split(), "grandparents"),
+    **dict.fromkeys(
+        "mẹ_chồng mẹ_vợ bố_chồng bố_vợ ba_vợ ba_chồng anh_vợ em_vợ chị_vợ anh_chồng em_chồng chị_chồng"
+        " chị_dâu em_dâu anh_rể em_rể bố_mẹ_vợ bố_mẹ_chồng ba_mẹ_vợ".split(),
+        "in-law",
+    ),
+    **dict.fromkeys("boss manager supervisor sếp".split(), "boss"),
+    **dict.fromkeys("colleague colleagues coworker coworkers teammate teammates đồng_nghiệp".split(), "colleague"),
+    **dict.fromkeys("friend friends bạn_thân".split(), "friend"),
+}
+_BY_WORDS = {tuple(words.split("_")): relation for words, relation in RELATIONS.items()}
+# Typed without diacritics, a relation is looked up folded, but for syllables that are mostly another word
+# there ("ba", three; "bo", beef; "ma", a ghost; "cha" beside "chả").
+_BY_FOLDED = {
+    tuple(fold(word) for word in words): relation
+    for words, relation in _BY_WORDS.items()
+    if fold(" ".join(words)) not in {"ba", "bo", "ma", "cha"}
+}
+_LONGEST = max(len(words) for words in _BY_WORDS)
+
+# The owner, as a question or a memory says it.
+_OWNER_WORDS = frozenset("i me my mine myself we our ours us user owner tôi mình tớ".split())
+_OWNER_PHRASES = {("người", "dùng"), ("chủ", "nhân"), ("chúng", "tôi")}
+_FOLDED_OWNER_WORDS = frozenset({"toi", "minh"})
+# Who someone is to whom: the words between a relation and its name ("My wife is Thảo", "Vợ của tôi tên là
+# Thảo"), and the titles before a name ("anh Khoa", "Dr. Hạnh").
+_LINKS = frozenset("is là tên named called , :".split())
+_WHOSE = frozenset("the my our user owner của tôi mình người dùng 's older younger elder little big".split())
+_TITLES = frozenset("anh chị em bà ông cô chú bác thầy bé mr mrs ms miss dr".split())
+# The owner's words that say whose: "My wife", "our parents".
+_POSSESSIVE_OWNER = frozenset("my our".split())
+# Someone named after these is with the one asked about, not asked about: "Mình chơi tennis với Phúc".
+_WITH = frozenset("with với cùng".split())
+# Days and months are written with a capital, and are nobody: "February", "thứ Bảy".
+_CALENDAR = frozenset(
+    "january february march april may june july august september october november december monday tuesday"
+    " wednesday thursday friday saturday sunday".split()
+)
+_DAY_OR_MONTH = frozenset({"thứ", "tháng", "chủ"})
+_FOLDED_DAY_OR_MONTH = frozenset(fold(word) for word in _DAY_OR_MONTH)
+# A question asking who is answered by whoever it is.
+_ASKING_WHO = frozenset("who whom whose ai".split())
+
+_TOKEN = re.compile(r"([^\W\d_]+)(['’]s)?|([,:;.!?])")
+
+
+class _Token:
+    __slots__ = ("written", "lower", "key", "possessive", "mark", "first", "marked", "english")
+
+    def __init__(self, written, possessive, mark, first, marked, english):
+        self.marked = marked
+        self.english = english
+        self.written = written
+        self.lower = written.lower()
+        self.key = self.lower if marked else fold(self.lower)
+        self.possessive = possessive
+        self.mark = mark
+        self.first = first
+
+
+def _tokens(text):
+    text = unicodedata.normalize("NFC", text)
+    marked = fold(text) != text
+    english = language_of(text) != VIETNAMESE
+    found, first = [], True
+    for match in _TOKEN.finditer(text):
+        word, possessive, mark = match.groups()
+        if mark:
+            found.append(_Token(mark, False, True, False, marked, english))
+            first = mark in ".!?;:"
+            continue
+        found.append(_Token(word, bool(possessive), False, first, marked, english))
+        first = False
+    return found, marked
+
+
+def _relation_at(tokens, index, table):
+    """``(relation, length)`` of the relation that starts at ``index``, the longest first, or None."""
+    for size in range(min(_LONGEST, len(tokens) - index), 0, -1):
+        words = tuple(token.key for token in tokens[index : index + size])
+        if any(token.mark for token in tokens[index : index + size]):
+            continue
+        relation = table.get(words)
+        # A manager is one's boss ("my manager", "Lan's manager"), not a package or password manager.
+        if words == ("manager",) and not (
+            index and (tokens[index - 1].possessive or tokens[index - 1].lower in _WHOSE)
+        ):
+            relation = None
+        # "mother-in-law" is no mother.
+        if relation and not tokens[index + size - 1].possessive and _in_law(tokens, index + size):
+            return "in-law", size + 2
+        if relation:
+            return relation, size
+    return None
+
+
+def _in_law(tokens, index):
+    return [token.lower for token in tokens[index : index + 2]] == ["in", "law"]
+
+
+def _is_name(tokens, index, placed=False):
+    """A word with a capital that names someone: inside a sentence, or first when it is no word of the text's
+    language ("Thảo rides…", not "Keep the tone…" nor "Trình duyệt tôi dùng…"), or wherever it stands when
+    ``placed`` by the words around it ("Lan is the user's wife")."""
+    token = tokens[index]
+    if token.mark or not token.written[:1].isupper() or len(token.written) < 2:
+        return False
+    if token.lower in _OWNER_WORDS or token.lower in _TITLES or token.key in _CALENDAR:
+        return False
+    if index and tokens[index - 1].key in (_DAY_OR_MONTH if token.marked else _FOLDED_DAY_OR_MONTH):
+        return False  # "thứ Bảy", "tháng Năm"
+    following = [other.lower for other in tokens[index : index + 4] if not other.mark]
+    return placed or not token.first or not is_known_word(following, token.english)
+
+
+def _owner_at(tokens, index):
+    """The length of the owner's word at ``index`` ("tôi", "the user", "người dùng"), or 0."""
+    token = tokens[index]
+    if token.mark:
+        return 0
+    pair = tuple(token.lower for token in tokens[index : index + 2])
+    if pair in _OWNER_PHRASES or tuple(fold(word) for word in pair) in {("nguoi", "dung"), ("chu", "nhan")}:
+        return 2
+    if token.written.isupper() and token.written != "I":
+        return 0  # "US" is a country
+    if token.lower in _OWNER_WORDS or (token.written.islower() and token.key in _FOLDED_OWNER_WORDS):
+        return 1
+    return 0
+
+
+def _mentions(text):
+    """Each mention of someone in ``text``, in order: ``(kind, value, index, length)`` with kind "relation",
+    "owner" or "name"."""
+    tokens, marked = _tokens(text)
+    table = _BY_WORDS if marked or language_of(text) != VIETNAMESE else _BY_FOLDED
+    found, index = [], 0
+    while index < len(tokens):
+        relation = _relation_at(tokens, index, table)
+        if relation:
+            found.append(("relation", relation[0], index, relation[1]))
+            index += relation[1]
+            continue
+        owner = _owner_at(tokens, index)
+        if owner:
+            found.append(("owner", OWNER, index, owner))
+            index += owner
+            continue
+        if _is_name(tokens, index):
+            found.append(("name", fold(tokens[index].lower), index, 1))
+        index += 1
+    return tokens, found
+
+
+def about(text):
+    """Who ``text`` (a memory) is about: the first one it mentions, and for one's relation ("Thảo's older
+    brother", "User's wife") the relation: ``("owner", OWNER)``, ``("relation", "partner")``, ``("name",
+    "thao")``, or None when it mentions no one."""
+    tokens, found = _mentions(text)
+    for number, (kind, value, index, length) in enumerate(found):
+        last = tokens[index + length - 1]
+        if kind != "relation" and (last.possessive or last.lower in _POSSESSIVE_OWNER):
+            following = [mention for mention in found[number + 1 :] if mention[2] <= index + length + 2]
+            if following and following[0][0] == "relation":
+                return "relation", following[0][1]
+        return kind, value
+    return None
+
+
+def asked_about(query):
+    """Whom ``query`` speaks of: the mentions ``{(kind, value)}`` of the owner, relations and names in it
+    ("What is my blood type?": the owner; "What's my wife's blood type?": the owner and a partner), but
+    for one named as company ("with Phúc"); None for a question asking who, or naming no one."""
+    tokens, found = _mentions(query)
+    if any(token.key in _ASKING_WHO for token in tokens):
+        return None
+    people = frozenset(
+        (kind, value) for kind, value, index, _ in found if not (index and tokens[index - 1].key in _WITH)
+    )
+    return people or None
+
+
+def relations_of_names(texts):
+    """``{name (folded): relation}`` for the names ``texts`` (an owner's memories) say who they are to the
+    owner: "Vợ tôi là Thảo", "My manager is Priya Raman", "Lan is the user's wife", "Chị Lan, vợ Minh". A
+    name given two relations is left out."""
+    found = {}
+    for text in texts:
+        tokens, mentions = _mentions(text)
+        english = language_of(text) != VIETNAMESE
+        for kind, relation, index, length in mentions:
+            if kind != "relation":
+                continue
+            for name in (*_named_after(tokens, index + length, english), *_named_before(tokens, index)):
+                found.setdefault(name, set()).add(relation)
+    return {name: relations.pop() for name, relations in found.items() if len(relations) == 1}
+
+
+def _named_after(tokens, index, english):
+    """The name a relation ending at ``index`` is said to be: "wife is Thảo", "wife Thảo" (English), "vợ tôi là
+    Thảo", "chồng Linh là anh Khoa"; not "Mẹ Linh" (Linh's mother)."""
+    linked = False
+    while index < len(tokens) and (tokens[index].lower in _WHOSE | _LINKS or tokens[index].possessive):
+        linked = linked or tokens[index].lower in _LINKS
+        index += 1
+    if not linked and not english and index < len(tokens) and _is_name(tokens, index):
+        index += 1  # "chồng Linh là …": whose, then the link
+        if index < len(tokens) and tokens[index].lower in _LINKS:
+            linked = True
+            index += 1
+        else:
+            return []
+    while index < len(tokens) and tokens[index].lower in _TITLES:
+        index += 1
+    named = []
+    while (linked or english) and index < len(tokens) and _is_name(tokens, index, placed=linked):
+        named.append(fold(tokens[index].lower))
+        index += 1
+    return named
+
+
+def _named_before(tokens, index):
+    """The name said to be the relation starting at ``index``: "Lan is the user's wife", "Chị Lan, vợ Minh",
+    "Thảo là vợ tôi"."""
+    index -= 1
+    while index >= 0 and tokens[index].lower in _WHOSE and not tokens[index].mark:
+        index -= 1
+    if index < 0 or tokens[index].lower not in _LINKS:
+        return []
+    named = []
+    index -= 1
+    while index >= 0 and _is_name(tokens, index, placed=True):
+        named.append(fold(tokens[index].lower))
+        index -= 1
+    return named
+
+
+def someone_else(asked, memory, names=None):
+    """Whether a memory about ``memory`` (``about``) speaks of someone other than the one a question asks
+    about (``asked``: ``asked_about``): the relations it names (names read as the relations ``names`` gives
+    them: ``relations_of_names``), else the owner. The owner and one of their relations are two people, and
+    so are two relations that cannot be the same ("my parents" may be Mom). False when either is unknown: a
+    name no memory places is anyone, the owner called by name included, and the relations of a question
+    naming someone but not the owner may be that someone's ("What is John teaching his siblings?")."""
+    if not asked or not memory:
+        return False
+    names = names or {}
+
+    def read(person):
+        kind, value = person
+        return ("relation", names[value]) if kind == "name" and value in names else person
+
+    kind, value = read(memory)
+    if kind == "name":
+        return False
+    people = {read(person) for person in asked}
+    relations = {value for kind, value in people if kind == "relation"}
+    owner = (OWNER, OWNER) in people
+    # "John's siblings", "Evan and his partner": someone else's people, whom the owner's memories do not place.
+    if not owner and (not relations or any(kind == "name" for kind, _ in people)):
+        return False
+    if kind == OWNER:
+        return bool(relations)
+    return not relations or not any(_PEOPLE[value] & _PEOPLE[relation] for relation in relations)
