@@ -9,6 +9,8 @@ as relations where one of the owner's memories says who they are ("Vợ tôi là
 in particular, and two names are never told apart, nor is anyone in a question asking who.
 """
 
+import functools
+import itertools
 import re
 import unicodedata
 
@@ -17,6 +19,8 @@ from memories.language.translation import is_known_word
 from memories.language.words import VIETNAMESE, language_of
 
 OWNER = "owner"
+# A memory says whom it is about first: "On office days Linh brings…", "Sinh nhật Hà là…".
+FIRST_WORDS = 12
 
 # relation -> the people it may be
 _PEOPLE = {
@@ -79,6 +83,13 @@ _BY_FOLDED = {
     if fold(" ".join(words)) not in {"ba", "bo", "ma", "cha"}
 }
 _LONGEST = max(len(words) for words in _BY_WORDS)
+_FIRST_WORDS = frozenset(words[0] for words in [*_BY_WORDS, *_BY_FOLDED])
+_FOLDED_FIRST_WORDS = _FIRST_WORDS - {words[0] for words in _BY_WORDS}
+# A text naming no relation places no one: most are passed over with one search.
+_ANY_RELATION = re.compile(
+    r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, _FIRST_WORDS), key=len, reverse=True)) + r")(?!\w)",
+    re.IGNORECASE,
+)
 
 # The owner, as a question or a memory says it.
 _OWNER_WORDS = frozenset("i me my mine myself we our ours us user owner tôi mình tớ".split())
@@ -106,38 +117,46 @@ _ASKING_WHO = frozenset("who whom whose ai".split())
 _TOKEN = re.compile(r"([^\W\d_]+)(['’]s)?|([,:;.!?])")
 
 
-class _Token:
-    __slots__ = ("written", "lower", "key", "possessive", "mark", "first", "marked", "english")
+class _Text:
+    """A text as ``_mentions`` reads it: its words and marks, whether it has diacritics, and its language,
+    worked out when first asked for (most texts never need it)."""
 
-    def __init__(self, written, possessive, mark, first, marked, english):
-        self.marked = marked
-        self.english = english
+    def __init__(self, text, most=None):
+        self.text = unicodedata.normalize("NFC", text)
+        self.marked = fold(self.text) != self.text
+        self.tokens = []
+        first = True
+        for match in itertools.islice(_TOKEN.finditer(self.text), most):
+            word, possessive, mark = match.groups()
+            self.tokens.append(_Token(self, word or mark, bool(possessive), bool(mark), first and not mark))
+            first = mark in ".!?;:" if mark else False
+
+    @functools.cached_property
+    def english(self):
+        return language_of(self.text) != VIETNAMESE
+
+
+class _Token:
+    __slots__ = ("text", "written", "lower", "key", "possessive", "mark", "first")
+
+    def __init__(self, text, written, possessive, mark, first):
+        self.text = text
         self.written = written
         self.lower = written.lower()
-        self.key = self.lower if marked else fold(self.lower)
+        self.key = self.lower if text.marked else fold(self.lower)
         self.possessive = possessive
         self.mark = mark
         self.first = first
 
 
-def _tokens(text):
-    text = unicodedata.normalize("NFC", text)
-    marked = fold(text) != text
-    english = language_of(text) != VIETNAMESE
-    found, first = [], True
-    for match in _TOKEN.finditer(text):
-        word, possessive, mark = match.groups()
-        if mark:
-            found.append(_Token(mark, False, True, False, marked, english))
-            first = mark in ".!?;:"
-            continue
-        found.append(_Token(word, bool(possessive), False, first, marked, english))
-        first = False
-    return found, marked
-
-
-def _relation_at(tokens, index, table):
-    """``(relation, length)`` of the relation that starts at ``index``, the longest first, or None."""
+def _relation_at(tokens, index):
+    """``(relation, length)`` of the relation that starts at ``index``, the longest first, or None. A word
+    typed without diacritics is looked up folded in a Vietnamese text only ("me" is "mẹ" there)."""
+    key = tokens[index].key
+    if key not in _FIRST_WORDS:
+        return None
+    read = tokens[index].text
+    table = _BY_FOLDED if key in _FOLDED_FIRST_WORDS and not read.marked and not read.english else _BY_WORDS
     for size in range(min(_LONGEST, len(tokens) - index), 0, -1):
         words = tuple(token.key for token in tokens[index : index + size])
         if any(token.mark for token in tokens[index : index + size]):
@@ -169,10 +188,11 @@ def _is_name(tokens, index, placed=False):
         return False
     if token.lower in _OWNER_WORDS or token.lower in _TITLES or token.key in _CALENDAR:
         return False
-    if index and tokens[index - 1].key in (_DAY_OR_MONTH if token.marked else _FOLDED_DAY_OR_MONTH):
+    if index and tokens[index - 1].key in (_DAY_OR_MONTH if token.text.marked else _FOLDED_DAY_OR_MONTH):
         return False  # "thứ Bảy", "tháng Năm"
-    following = [other.lower for other in tokens[index : index + 4] if not other.mark]
-    return placed or not token.first or not is_known_word(following, token.english)
+    if placed or not token.first:
+        return True
+    return not is_known_word([other.lower for other in tokens[index : index + 4] if not other.mark], token.text.english)
 
 
 def _owner_at(tokens, index):
@@ -190,49 +210,51 @@ def _owner_at(tokens, index):
     return 0
 
 
-def _mentions(text):
-    """Each mention of someone in ``text``, in order: ``(kind, value, index, length)`` with kind "relation",
-    "owner" or "name"."""
-    tokens, marked = _tokens(text)
-    table = _BY_WORDS if marked or language_of(text) != VIETNAMESE else _BY_FOLDED
-    found, index = [], 0
+def _mentions(read):
+    """Each mention of someone in ``read`` (a ``_Text``), in order: ``(kind, value, index, length)`` with kind
+    "relation", "owner" or "name"."""
+    tokens = read.tokens
+    index = 0
     while index < len(tokens):
-        relation = _relation_at(tokens, index, table)
+        relation = _relation_at(tokens, index)
         if relation:
-            found.append(("relation", relation[0], index, relation[1]))
+            yield "relation", relation[0], index, relation[1]
             index += relation[1]
             continue
         owner = _owner_at(tokens, index)
         if owner:
-            found.append(("owner", OWNER, index, owner))
+            yield "owner", OWNER, index, owner
             index += owner
             continue
         if _is_name(tokens, index):
-            found.append(("name", fold(tokens[index].lower), index, 1))
+            yield "name", fold(tokens[index].lower), index, 1
         index += 1
-    return tokens, found
 
 
 def about(text):
     """Who ``text`` (a memory) is about: the first one it mentions, and for one's relation ("Thảo's older
     brother", "User's wife") the relation: ``("owner", OWNER)``, ``("relation", "partner")``, ``("name",
-    "thao")``, or None when it mentions no one."""
-    tokens, found = _mentions(text)
-    for number, (kind, value, index, length) in enumerate(found):
-        last = tokens[index + length - 1]
-        if kind != "relation" and (last.possessive or last.lower in _POSSESSIVE_OWNER):
-            following = [mention for mention in found[number + 1 :] if mention[2] <= index + length + 2]
-            if following and following[0][0] == "relation":
-                return "relation", following[0][1]
-        return kind, value
-    return None
+    "thao")``, or None when it mentions no one in its first ``FIRST_WORDS`` words and marks."""
+    read = _Text(text, FIRST_WORDS)
+    mentions = _mentions(read)
+    first = next(mentions, None)
+    if first is None:
+        return None
+    kind, value, index, length = first
+    last = read.tokens[index + length - 1]
+    if kind != "relation" and (last.possessive or last.lower in _POSSESSIVE_OWNER):
+        following = next(mentions, None)
+        if following and following[0] == "relation" and following[2] <= index + length + 2:
+            return "relation", following[1]
+    return kind, value
 
 
 def asked_about(query):
     """Whom ``query`` speaks of: the mentions ``{(kind, value)}`` of the owner, relations and names in it
     ("What is my blood type?": the owner; "What's my wife's blood type?": the owner and a partner), but
     for one named as company ("with Phúc"); None for a question asking who, or naming no one."""
-    tokens, found = _mentions(query)
+    read = _Text(query)
+    tokens, found = read.tokens, list(_mentions(read))
     if any(token.key in _ASKING_WHO for token in tokens):
         return None
     people = frozenset(
@@ -247,34 +269,43 @@ def relations_of_names(texts):
     name given two relations is left out."""
     found = {}
     for text in texts:
-        tokens, mentions = _mentions(text)
-        english = language_of(text) != VIETNAMESE
-        for kind, relation, index, length in mentions:
-            if kind != "relation":
+        if not _ANY_RELATION.search(text):
+            continue
+        tokens = _Text(text).tokens
+        index = 0
+        while index < len(tokens):
+            relation = _relation_at(tokens, index)
+            if not relation:
+                index += 1
                 continue
-            for name in (*_named_after(tokens, index + length, english), *_named_before(tokens, index)):
+            relation, length = relation
+            for name in (*_named_after(tokens, index + length), *_named_before(tokens, index)):
                 found.setdefault(name, set()).add(relation)
+            index += length
     return {name: relations.pop() for name, relations in found.items() if len(relations) == 1}
 
 
-def _named_after(tokens, index, english):
+def _named_after(tokens, index):
     """The name a relation ending at ``index`` is said to be: "wife is Thảo", "wife Thảo" (English), "vợ tôi là
     Thảo", "chồng Linh là anh Khoa"; not "Mẹ Linh" (Linh's mother)."""
     linked = False
     while index < len(tokens) and (tokens[index].lower in _WHOSE | _LINKS or tokens[index].possessive):
         linked = linked or tokens[index].lower in _LINKS
         index += 1
-    if not linked and not english and index < len(tokens) and _is_name(tokens, index):
-        index += 1  # "chồng Linh là …": whose, then the link
-        if index < len(tokens) and tokens[index].lower in _LINKS:
+    if not linked:
+        if index >= len(tokens) or not _is_name(tokens, index):
+            return []
+        if not tokens[index].text.english:
+            # Vietnamese puts whose after the relation ("chồng Linh"): the name follows a link ("là anh Khoa").
+            index += 1
+            if index >= len(tokens) or tokens[index].lower not in _LINKS:
+                return []
             linked = True
             index += 1
-        else:
-            return []
     while index < len(tokens) and tokens[index].lower in _TITLES:
         index += 1
     named = []
-    while (linked or english) and index < len(tokens) and _is_name(tokens, index, placed=linked):
+    while index < len(tokens) and _is_name(tokens, index, placed=linked):
         named.append(fold(tokens[index].lower))
         index += 1
     return named
@@ -296,30 +327,36 @@ def _named_before(tokens, index):
     return named
 
 
+def _placed(person, names):
+    """A person, a name read as the relation ``names`` gives it."""
+    kind, value = person
+    return ("relation", names[value]) if kind == "name" and value in names else person
+
+
+def asks_about_someone(asked, names=None):
+    """Whether a question about ``asked`` (``asked_about``) asks about someone retrieval can tell from
+    another: the owner, or relations of theirs (names read as ``names``: ``relations_of_names``). Not a
+    question naming only people no memory places, nor one naming someone but not the owner beside relations,
+    which may be that someone's ("What is John teaching his siblings?")."""
+    people = {_placed(person, names or {}) for person in asked or ()}
+    if (OWNER, OWNER) in people:
+        return True
+    return any(kind == "relation" for kind, _ in people) and not any(kind == "name" for kind, _ in people)
+
+
 def someone_else(asked, memory, names=None):
     """Whether a memory about ``memory`` (``about``) speaks of someone other than the one a question asks
-    about (``asked``: ``asked_about``): the relations it names (names read as the relations ``names`` gives
-    them: ``relations_of_names``), else the owner. The owner and one of their relations are two people, and
-    so are two relations that cannot be the same ("my parents" may be Mom). False when either is unknown: a
-    name no memory places is anyone, the owner called by name included, and the relations of a question
-    naming someone but not the owner may be that someone's ("What is John teaching his siblings?")."""
-    if not asked or not memory:
-        return False
+    about (``asked``: ``asked_about``, when it ``asks_about_someone``): the relations it names, else the
+    owner; names are read as the relations ``names`` gives them (``relations_of_names``). The owner and one of
+    their relations are two people, and so are two relations that cannot be the same ("my parents" may be
+    Mom). False when the memory is about a name no memory places: anyone, the owner called by name included."""
     names = names or {}
-
-    def read(person):
-        kind, value = person
-        return ("relation", names[value]) if kind == "name" and value in names else person
-
-    kind, value = read(memory)
+    if not memory or not asks_about_someone(asked, names):
+        return False
+    kind, value = _placed(memory, names)
     if kind == "name":
         return False
-    people = {read(person) for person in asked}
-    relations = {value for kind, value in people if kind == "relation"}
-    owner = (OWNER, OWNER) in people
-    # "John's siblings", "Evan and his partner": someone else's people, whom the owner's memories do not place.
-    if not owner and (not relations or any(kind == "name" for kind, _ in people)):
-        return False
+    relations = {value for kind, value in (_placed(person, names) for person in asked) if kind == "relation"}
     if kind == OWNER:
         return bool(relations)
     return not relations or not any(_PEOPLE[value] & _PEOPLE[relation] for relation in relations)

@@ -277,7 +277,16 @@ def build_context(
     tier = _core_tier(allowed, budgets["core"], zone)
     # Both drew their candidates from ``allowed``: reading them back needs only their ids.
     working_rows = list(Memory.objects.filter(pk__in=[*relevant, *(close or ())], layer=Layer.WORKING).values(*FIELDS))
-    others = relevance.about_someone_else(allowed, query, {row["id"]: row["text"] for row in working_rows})
+    # The best candidates by words and meaning, those that may be in the prompt (``MIN_MATCH``), are read for
+    # whom they are about: one about someone else than the query asks about then ranks lower.
+    match = {
+        row["id"]: WEIGHTS.relevance * relevant.get(row["id"], 0.0)
+        + WEIGHTS.semantic * (close or {}).get(row["id"], 0.0)
+        for row in working_rows
+    }
+    texts = {row["id"]: row["text"] for row in working_rows}
+    matching = {pk: texts[pk] for pk in sorted(match, key=lambda pk: (-match[pk], pk)) if match[pk] >= MIN_MATCH}
+    others = relevance.about_someone_else(allowed, query, matching)
 
     def scored(rows):
         return [

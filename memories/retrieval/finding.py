@@ -26,7 +26,7 @@ from django.db.models import Case, IntegerField, Value, When
 
 from memories import vectors
 from memories.language import embeddings, people
-from memories.retrieval.relevance import LexicalBackend, about_someone_else
+from memories.retrieval.relevance import SUBJECTS_LOOKED_AT, LexicalBackend, about_someone_else
 from memories.search import matching
 
 log = logging.getLogger(__name__)
@@ -57,12 +57,12 @@ def _by_meaning(queryset, query):
 
 
 def _asked_about_first(queryset, query, order):
-    """``order`` with those of its first ``MEANING_MATCHES`` about someone other than the one ``query``
+    """``order`` with those of its first ``SUBJECTS_LOOKED_AT`` about someone other than the one ``query``
     asks about after the others (``relevance.about_someone_else``): "where do I live" shows where the owner
     lives before where their brother does."""
-    shown = order[:MEANING_MATCHES]
+    shown = order[:SUBJECTS_LOOKED_AT]
     texts = dict(queryset.filter(pk__in=shown).values_list("pk", "text"))
-    others = about_someone_else(queryset, query, texts)
+    others = about_someone_else(queryset, query, {pk: texts[pk] for pk in shown if pk in texts})
     if not others:
         return order
     return [pk for pk in shown if pk not in others] + [pk for pk in shown if pk in others] + order[len(shown) :]

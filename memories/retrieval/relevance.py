@@ -251,8 +251,9 @@ class BM25:
         for memory_id, text, document in documents:
             counts = [0.0] * len(known)
             found = []
+            words = [folded for _, folded in document]
             for place, (written, folded) in enumerate(document):
-                if names_a_room([folded for _, folded in document], place):
+                if folded.endswith("ing") and names_a_room(words, place):
                     matched = [index for index, term in enumerate(known) if term.text == folded]
                 else:
                     matched = exact.get(folded, [])
@@ -598,20 +599,38 @@ def backend():
     return _backend(settings.BESTIE_RELEVANCE_BACKEND)
 
 
-# The memories naming someone that are read for who they are to the owner (``about_someone_else``).
+# The memories naming someone that are read for who they are to the owner, and the best candidates of a
+# query that are read for whom they are about (``about_someone_else``).
 NAMES_LOOKED_AT = 50
+SUBJECTS_LOOKED_AT = 20
 
 
 def about_someone_else(queryset, query, texts):
-    """The ids of ``texts`` (``{id: text}``) about someone other than the one ``query`` asks about
-    (``people.someone_else``), the names in either read as the relations the memories of ``queryset`` holding
-    them say they are (one look-up of the ``NAMES_LOOKED_AT`` newest): "where do I live" is not answered by
-    "User's brother lives in Berlin", nor "Vợ dậy lúc mấy giờ?" by "Ngày thường tôi dậy lúc 5h15"."""
+    """The ids of ``texts`` (``{id: text}``, best first; the first ``SUBJECTS_LOOKED_AT``) about someone other
+    than the one ``query`` asks about (``people.someone_else``), the names in either read as the relations
+    the memories of ``queryset`` holding them say they are (the ``NAMES_LOOKED_AT`` newest): "where do I
+    live" is not answered by "User's brother lives in Berlin", nor "Vợ dậy lúc mấy giờ?" by "Ngày thường tôi
+    dậy lúc 5h15"."""
     asked = people.asked_about(query)
     if not asked:
         return set()
-    subjects = {memory_id: people.about(text) for memory_id, text in texts.items()}
-    names = {value for kind, value in [*asked, *filter(None, subjects.values())] if kind == "name"}
-    placing = matching_any(queryset, [((name,), False) for name in names]).values_list("text", flat=True)
-    relations = people.relations_of_names(placing[:NAMES_LOOKED_AT]) if names else {}
+    asked_names = {value for kind, value in asked if kind == "name"}
+    relations, looked_up = {}, set()
+    if not people.asks_about_someone(asked):
+        # Only names: it asks about someone when a memory says who one of them is ("Thảo thích ăn gì?").
+        relations, looked_up = _relations_of_names(queryset, asked_names), asked_names
+        if not people.asks_about_someone(asked, relations):
+            return set()
+    subjects = {
+        memory_id: people.about(text) for memory_id, text in itertools.islice(texts.items(), SUBJECTS_LOOKED_AT)
+    }
+    named = {value for kind, value in filter(None, subjects.values()) if kind == "name"} | asked_names
+    relations |= _relations_of_names(queryset, named - looked_up)
     return {memory_id for memory_id, subject in subjects.items() if people.someone_else(asked, subject, relations)}
+
+
+def _relations_of_names(queryset, names):
+    if not names:
+        return {}
+    placing = matching_any(queryset, [((name,), False) for name in names]).values_list("text", flat=True)
+    return people.relations_of_names(placing[:NAMES_LOOKED_AT])
