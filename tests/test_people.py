@@ -115,3 +115,17 @@ def test_the_context_and_search_put_the_one_asked_about_first():
     assert searched("where do I live")[:1] == [home]
     assert searched("blood type")[:2] == [mine, wifes]  # no one asked about: words alone
     assert searched("what is my wife's blood type")[:1] == [wifes]
+
+
+@pytest.mark.django_db
+def test_a_word_for_someone_finds_the_other_words_for_them():
+    add_memory("The dog goes to training school.")
+    children = add_memory("The children go to Sunrise school on weekdays, by bus, with their friends.").pk
+    add_memory("The package manager of the shop is pnpm.")
+
+    def context(query):
+        return [item.id for item in build_context(query, record_access=False).items if item.layer == "working"]
+
+    assert context("which school do the kids go to?")[:1] == [children]
+    # A package manager is nobody's boss.
+    assert context("Who's my boss?") == []

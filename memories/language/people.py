@@ -74,6 +74,28 @@ RELATIONS = {
     **dict.fromkeys("colleague colleagues coworker coworkers teammate teammates đồng_nghiệp".split(), "colleague"),
     **dict.fromkeys("friend friends bạn_thân".split(), "friend"),
 }
+# English words for one relation, any of which a question may use for another: "Mom" is "mother", "kids"
+# are "children". ("manager" is left out: a package manager is nobody's boss.)
+_SAME_WORDS = [
+    {"mother", "mom", "mum", "mommy", "mummy", "mama"},
+    {"father", "dad", "daddy", "papa"},
+    {"boss", "supervisor"},
+    {"kids", "kid", "children", "child"},
+    {"colleague", "coworker", "teammate"},
+    {"grandmother", "grandma", "granny"},
+    {"grandfather", "grandpa"},
+]
+
+
+def other_words_for(word):
+    """The other English words for the relation ``word`` (folded, lower-case) names: "mom" -> {"mother",
+    "mum", …}; empty for any other word."""
+    for words in _SAME_WORDS:
+        if word in words:
+            return words - {word}
+    return frozenset()
+
+
 _BY_WORDS = {tuple(words.split("_")): relation for words, relation in RELATIONS.items()}
 # Typed without diacritics, a relation is looked up folded, but for syllables that are mostly another word
 # there ("ba", three; "bo", beef; "ma", a ghost; "cha" beside "chả").

@@ -143,7 +143,15 @@ def query_terms(query):
     content, found, english, marked = _content(query)
     words = [word for word in content if word] or found
     terms = _with_things_of_kinds(words, [_term(*word, english, marked) for word in words], english)
+    terms = [_with_other_words(term) for term in terms]
     return list({term.text: term for term in terms}.values())
+
+
+def _with_other_words(term):
+    """A word for someone also matches the other words for them: "mom" finds "User's mother", "kids" finds
+    "children" (``people.other_words_for``)."""
+    others = people.other_words_for(term.word)
+    return replace(term, forms=term.forms | {word for word in others if not term.matches(word)}) if others else term
 
 
 def _with_things_of_kinds(words, terms, english):
