@@ -81,6 +81,9 @@ def test_someone_else_is_told_only_when_both_are_known():
     assert someone_else({owner}, ("name", "thao"), names)
     assert not someone_else({owner}, owner)
     assert not someone_else({("name", "thao")}, wife, names)
+    # The wife is Thảo, so Huy is not her; but the children may be Huy.
+    assert someone_else({wife}, ("name", "huy"), names)
+    assert not someone_else({("relation", "children")}, ("name", "huy"), names)
     # Parents may be the mother; a name nothing places may be the owner called by name.
     assert not someone_else({("relation", "parents")}, mother)
     assert not someone_else({owner}, ("name", "huy"), names)

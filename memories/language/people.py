@@ -43,6 +43,9 @@ _PEOPLE = {
     "friend": {"friend"},
 }
 
+# The relations one person has: a name known to be one is the only one.
+_ONE_PERSON = frozenset({"partner", "mother", "father"})
+
 # The words of each relation, lower-case as written (English, and Vietnamese with its diacritics).
 RELATIONS = {
     **dict.fromkeys(
@@ -371,14 +374,16 @@ def someone_else(asked, memory, names=None):
     about (``asked``: ``asked_about``, when it ``asks_about_someone``): the relations it names, else the
     owner; names are read as the relations ``names`` gives them (``relations_of_names``). The owner and one of
     their relations are two people, and so are two relations that cannot be the same ("my parents" may be
-    Mom). False when the memory is about a name no memory places: anyone, the owner called by name included."""
+    Mom). A name no memory places may be anyone, the owner called by name included, but not the one of a
+    relation only one person has (a partner, the mother, the father) when another name is known to be them:
+    with "Vợ tôi là Thảo", "Huy bị dị ứng đậu phộng" is not about the wife."""
     names = names or {}
     if not memory or not asks_about_someone(asked, names):
         return False
     kind, value = _placed(memory, names)
-    if kind == "name":
-        return False
     relations = {value for kind, value in (_placed(person, names) for person in asked) if kind == "relation"}
+    if kind == "name":
+        return any(relation in _ONE_PERSON and relation in names.values() for relation in relations)
     if kind == OWNER:
         return bool(relations)
     return not relations or not any(_PEOPLE[value] & _PEOPLE[relation] for relation in relations)
