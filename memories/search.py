@@ -328,10 +328,12 @@ def search_alternatives(term, english):
     return [(term, True)] + [(word, False) for word in sorted(things | plurals) if word != term]
 
 
-def matching_any(queryset, phrases):
+def matching_any(queryset, phrases, *, many=False):
     """``queryset`` narrowed to rows whose text holds one of ``phrases``, newest first: an OR search, for the
     write path's looks beyond a proposal's own subject. Each phrase is ``(words, prefix)``: the words it must
-    all hold, as prefixes when ``prefix`` ("liv" for "lives"), else whole. No phrase matches nothing."""
+    all hold, as prefixes when ``prefix`` ("liv" for "lives"), else whole. No phrase matches nothing.
+    ``many``: the caller knows that many rows hold them (a name in one memory in a hundred), so PostgreSQL
+    walks the primary key backwards and stops at the caller's limit instead of sorting them all."""
     found = []
     for words, prefix in phrases:
         words = tuple(word for word in (fold(word).lower() for word in words) if _SEARCHABLE.fullmatch(word))
@@ -350,8 +352,8 @@ def matching_any(queryset, phrases):
         "(" + " & ".join(word + (":*" if prefix else "") for word in words) + ")" for words, prefix in found
     )
     # Found in the GIN index and sorted, not by walking the primary key backwards (``id + 0`` is not its
-    # order) past every other memory.
-    return queryset.filter(pg_matches(pg_tsquery(expression))).order_by((F("id") + 0).desc())
+    # order) past every other memory; unless many hold them, when the walk ends soon.
+    return queryset.filter(pg_matches(pg_tsquery(expression))).order_by("-id" if many else (F("id") + 0).desc())
 
 
 class SearchTerm(NamedTuple):

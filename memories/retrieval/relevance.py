@@ -611,6 +611,9 @@ def backend():
 # query that are read for whom they are about (``about_someone_else``).
 NAMES_LOOKED_AT = 50
 SUBJECTS_LOOKED_AT = 20
+# The share of the store holding the names from which the newest are found by walking back from the newest
+# memory (on PostgreSQL), not by sorting all that hold them.
+MANY_HOLD_NAMES = 0.01
 
 
 def about_someone_else(queryset, query, texts):
@@ -640,5 +643,7 @@ def about_someone_else(queryset, query, texts):
 def _relations_of_names(queryset, names):
     if not names:
         return {}
-    placing = matching_any(queryset, [((name,), False) for name in names]).values_list("text", flat=True)
+    held, total = search.frequencies([search.SearchTerm(name) for name in sorted(names)])
+    many = sum(held.values()) > total * MANY_HOLD_NAMES
+    placing = matching_any(queryset, [((name,), False) for name in names], many=many).values_list("text", flat=True)
     return people.relations_of_names(placing[:NAMES_LOOKED_AT])
