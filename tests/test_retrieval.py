@@ -403,6 +403,15 @@ def test_a_question_naming_a_kind_of_thing_finds_the_things_of_it():
     assert pnpm not in working_ids(build_context("where is the package?", record_access=False))
 
 
+def test_a_light_verb_of_a_question_counts_for_less_than_its_rarity():
+    """In a small store "uses" is as rare as "pnpm": the question is about package managers all the same."""
+    pnpm = everywhere("User prefers pnpm over npm for JavaScript projects.")
+    neovim = everywhere("User uses Neovim as the main editor.")
+    everywhere("Remind the user to drink water every 2 hours.")
+    assert working_ids(build_context("which package manager should I use?", record_access=False)) == [pnpm, neovim]
+    assert working_ids(build_context("which editor do I use?", record_access=False))[0] == neovim
+
+
 def test_word_forms_match_through_their_stem():
     memory_id = everywhere("User prefers concise replies.")
     assert working_ids(build_context("preferred reply style")) == [memory_id]

@@ -76,6 +76,13 @@ TYPO_START = 3
 TRANSLATED = 0.8
 
 
+# Verbs a question is built on that say little of which memory is meant: "which package manager should I
+# use?" asks about package managers, so a memory saying only "uses" counts for less than its rarity says
+# (in a small store "uses" may be as rare as "pnpm").
+LIGHT_VERBS = frozenset({"use", "have", "get"})
+LIGHT = 0.5
+
+
 @dataclass(frozen=True)
 class Term:
     """One word of a query as the index is asked for it: folded, maybe shortened to its stem, the word as
@@ -120,6 +127,10 @@ def _term(written, folded, english, marked=False):
     stem = search_stem(folded)
     term = Term(stem, prefix=len(stem) >= PREFIX_LENGTH or (stem != folded and len(stem) >= 3), word=folded)
     return replace(term, forms=frozenset(form for form in english_forms(folded) if not term.matches(form)))
+
+
+def _light(term):
+    return singular(term.word) in LIGHT_VERBS
 
 
 def _could_be_a_typo(term):
@@ -236,7 +247,7 @@ class BM25:
         words no memory holds as they are but one in the other language does (``LexicalBackend.translated``);
         they are part of "all of the query" too."""
         known = [term for term in terms if frequencies[term] > 0]
-        idf = [_idf(frequencies[term], total) for term in known]
+        idf = [_idf(frequencies[term], total) * (LIGHT if _light(term) else 1.0) for term in known]
         period_ids, period_documents = written_in or (frozenset(), 0)
         period_idf = _idf(period_documents, total) if period_documents else 0.0
         if not sum(idf) + period_idf:
