@@ -132,3 +132,8 @@ def test_a_word_for_someone_finds_the_other_words_for_them():
     assert context("which school do the kids go to?")[:1] == [children]
     # A package manager is nobody's boss.
     assert context("Who's my boss?") == []
+
+
+def test_a_question_is_read_for_its_first_few_people():
+    query = " ".join(f"my friend Name{chr(97 + i)}" for i in range(20))
+    assert len(asked_about(query)) <= 8

@@ -21,6 +21,8 @@ from memories.language.words import VIETNAMESE, language_of
 OWNER = "owner"
 # A memory says whom it is about first: "On office days Linh brings…", "Sinh nhật Hà là…".
 FIRST_WORDS = 12
+# The mentions of a question that are read (``asked_about``).
+MOST_ASKED = 8
 
 # relation -> the people it may be
 _PEOPLE = {
@@ -277,9 +279,10 @@ def about(text):
 def asked_about(query):
     """Whom ``query`` speaks of: the mentions ``{(kind, value)}`` of the owner, relations and names in it
     ("What is my blood type?": the owner; "What's my wife's blood type?": the owner and a partner), but
-    for one named as company ("with Phúc"); None for a question asking who, or naming no one."""
+    for one named as company ("with Phúc"); the first ``MOST_ASKED`` of them (a question names a few
+    people, a pasted list is no question about each). None for a question asking who, or naming no one."""
     read = _Text(query)
-    tokens, found = read.tokens, list(_mentions(read))
+    tokens, found = read.tokens, list(itertools.islice(_mentions(read), MOST_ASKED))
     if any(token.key in _ASKING_WHO for token in tokens):
         return None
     people = frozenset(
