@@ -321,19 +321,29 @@ def search_alternatives(term, english):
     """``[(word, prefix)]``: a folded search word, as a prefix, and when it names a kind of thing
     (``states.things_of_kind``) each thing of it and its plural, whole: "pets" is also "cat", "dogs". Only in
     English: in a query that reads as English (``english``), or a word no Vietnamese syllable is spelt as."""
-    things = frozenset()
-    if english or not could_be_vietnamese(term):
-        things = things_of_kind((singular(term),))
-    plurals = {form for thing in things for form in english_forms(thing) if form.endswith("s")}
-    return [(term, True)] + [(word, False) for word in sorted(things | plurals) if word != term]
+    kind = words_of_kind((singular(term),)) if english or not could_be_vietnamese(term) else frozenset()
+    return [(term, True)] + [(word, False) for word in sorted(kind) if word != term]
 
 
-def matching_any(queryset, phrases, *, many=False):
+def words_of_kind(name):
+    """The words naming a thing of the kind ``name`` (a tuple of folded words) calls, and their plurals:
+    ("pet",) -> {"cat", "cats", "dog", "dogs", …} (``states.things_of_kind``); empty for any other name."""
+    things = things_of_kind(name)
+    return things | {form for thing in things for form in english_forms(thing) if form.endswith("s")}
+
+
+# The share of the store holding an OR search's words from which PostgreSQL finds the newest by walking back
+# from the newest memory, not by sorting all that hold them (``matching_any``'s ``common``).
+MANY_HOLD = 0.01
+
+
+def matching_any(queryset, phrases, *, common=False):
     """``queryset`` narrowed to rows whose text holds one of ``phrases``, newest first: an OR search, for the
     write path's looks beyond a proposal's own subject. Each phrase is ``(words, prefix)``: the words it must
     all hold, as prefixes when ``prefix`` ("liv" for "lives"), else whole. No phrase matches nothing.
-    ``many``: the caller knows that many rows hold them (a name in one memory in a hundred), so PostgreSQL
-    walks the primary key backwards and stops at the caller's limit instead of sorting them all."""
+    ``common``: the words may be common (names: one may be in a memory in a hundred); on PostgreSQL, when the
+    index's counts say more than ``MANY_HOLD`` of the store hold them, the primary key is walked backwards to
+    the caller's limit instead of sorting them all."""
     found = []
     for words, prefix in phrases:
         words = tuple(word for word in (fold(word).lower() for word in words) if _SEARCHABLE.fullmatch(word))
@@ -353,7 +363,10 @@ def matching_any(queryset, phrases, *, many=False):
     )
     # Found in the GIN index and sorted, not by walking the primary key backwards (``id + 0`` is not its
     # order) past every other memory; unless many hold them, when the walk ends soon.
-    return queryset.filter(pg_matches(pg_tsquery(expression))).order_by("-id" if many else (F("id") + 0).desc())
+    if common:
+        held, total = frequencies([SearchTerm(word, prefix) for words, prefix in found for word in words])
+        common = sum(held.values()) > total * MANY_HOLD
+    return queryset.filter(pg_matches(pg_tsquery(expression))).order_by("-id" if common else (F("id") + 0).desc())
 
 
 class SearchTerm(NamedTuple):

@@ -15,7 +15,7 @@ import re
 import unicodedata
 
 from memories.language.folding import fold
-from memories.language.translation import is_known_word
+from memories.language.translation import WRITTEN_HONORIFICS, is_known_word
 from memories.language.words import VIETNAMESE, language_of
 
 OWNER = "owner"
@@ -126,7 +126,7 @@ _FOLDED_OWNER_WORDS = frozenset({"toi", "minh"})
 # Thảo"), and the titles before a name ("anh Khoa", "Dr. Hạnh").
 _LINKS = frozenset("is là tên named called , :".split())
 _WHOSE = frozenset("the my our user owner của tôi mình người dùng 's older younger elder little big".split())
-_TITLES = frozenset("anh chị em bà ông cô chú bác thầy bé mr mrs ms miss dr".split())
+_TITLES = WRITTEN_HONORIFICS
 # The owner's words that say whose: "My wife", "our parents".
 _POSSESSIVE_OWNER = frozenset("my our".split())
 # Someone named after these is with the one asked about, not asked about: "Mình chơi tennis với Phúc".

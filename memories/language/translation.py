@@ -64,8 +64,8 @@ _CALENDAR = frozenset(
 # language a capitalised word after "tiếng".
 _CALENDAR_BEFORE = frozenset({"thu", "thang", "tieng"})
 # As written, never a name, even capitalised where a sentence starts ("Chị Mai sống ở TP.HCM"); "Chi" is.
-_WRITTEN_HONORIFICS = frozenset("anh chị em bà ông cô chú bác thầy bé mr mrs ms miss dr".split())
-_HONORIFICS = frozenset(fold(word) for word in _WRITTEN_HONORIFICS)
+WRITTEN_HONORIFICS = frozenset("anh chị em bà ông cô chú bác thầy bé mr mrs ms miss dr".split())
+_HONORIFICS = frozenset(fold(word) for word in WRITTEN_HONORIFICS)
 # Currencies are the unit of an amount, which a paraphrase writes in words ("15 million VND" / "15 triệu").
 _CURRENCIES = frozenset("vnd usd eur jpy gbp sgd aud cad cny krw thb".split())
 _OWNER_WORDS = {"user": None, "owner": None, "nguoi": "dung", "chu": "nhan"}
@@ -163,7 +163,7 @@ def _named(text, other):
             found.append((OWNER, whose))
             spans.append([index, index + (_OWNER_WORDS[plain] is not None)])
             skip = _OWNER_WORDS[plain] is not None
-        elif word.lower() in _WRITTEN_HONORIFICS or plain in _CURRENCIES:
+        elif word.lower() in WRITTEN_HONORIFICS or plain in _CURRENCIES:
             pass
         elif len(word) > 1 and word[0].isupper() and (plain in inside or _names_itself(word, plain, first, english)):
             if found and found[-1][0] != OWNER and joined_to_previous(index):
@@ -325,7 +325,7 @@ def speaks_of_owner(text):
 
 
 # A text's first word, after an honorific if it has one ("Anh Huy", "Mrs Ngọc").
-_FIRST_NAMED = re.compile(r"\s*(?:(" + "|".join(_WRITTEN_HONORIFICS) + r")\.?\s+)?([^\W\d_]+)", re.IGNORECASE)
+_FIRST_NAMED = re.compile(r"\s*(?:(" + "|".join(WRITTEN_HONORIFICS) + r")\.?\s+)?([^\W\d_]+)", re.IGNORECASE)
 
 
 def _first_name(text, other):
@@ -345,7 +345,7 @@ def _first_name(text, other):
     by_phrase, _, _ = _lexicon()
     if (
         written in by_phrase
-        or written in _WRITTEN_HONORIFICS | _VIETNAMESE_FUNCTION_WORDS
+        or written in WRITTEN_HONORIFICS | _VIETNAMESE_FUNCTION_WORDS
         or word in _OWNER_WORDS
         or word in _ENGLISH_FUNCTION_WORDS
     ):

@@ -31,7 +31,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from memories import vectors
-from memories.language import embeddings
+from memories.language import embeddings, people
 from memories.lifecycle import InvalidValue, clean_characters, count_use
 from memories.models import Governance, Layer, Memory, MemorySettings, Scope
 from memories.retrieval import relevance
@@ -184,10 +184,16 @@ def _context_match(row, request):
     return match / len(wanted)
 
 
+def _match(relevance_value, semantic_value, weights):
+    """What a memory's words and meaning give its score: the part ``MIN_MATCH`` asks for and ``person`` takes
+    half of."""
+    return weights.relevance * relevance_value + weights.semantic * semantic_value
+
+
 def _signals(row, relevance_value, request, now, weights, semantic_value=None, someone_else=False):
     age_days = max(0.0, (now - row["confirmed_at"]).total_seconds() / 86400)
     access = min(1.0, math.log1p(row["access_count"]) / math.log1p(ACCESS_SATURATION))
-    match = weights.relevance * relevance_value + weights.semantic * (semantic_value or 0.0)
+    match = _match(relevance_value, semantic_value or 0.0, weights)
     parts = {
         "relevance": weights.relevance * relevance_value,
         **({} if semantic_value is None else {"semantic": weights.semantic * semantic_value}),
@@ -280,13 +286,12 @@ def build_context(
     # The best candidates by words and meaning, those that may be in the prompt (``MIN_MATCH``), are read for
     # whom they are about: one about someone else than the query asks about then ranks lower.
     match = {
-        row["id"]: WEIGHTS.relevance * relevant.get(row["id"], 0.0)
-        + WEIGHTS.semantic * (close or {}).get(row["id"], 0.0)
+        row["id"]: _match(relevant.get(row["id"], 0.0), (close or {}).get(row["id"], 0.0), WEIGHTS)
         for row in working_rows
     }
     texts = {row["id"]: row["text"] for row in working_rows}
     matching = {pk: texts[pk] for pk in sorted(match, key=lambda pk: (-match[pk], pk)) if match[pk] >= MIN_MATCH}
-    others = relevance.about_someone_else(allowed, query, matching)
+    others = relevance.about_someone_else(allowed, people.asked_about(query), matching)
 
     def scored(rows):
         return [

@@ -56,13 +56,15 @@ def _by_meaning(queryset, query):
     return [memory_id for memory_id, value in found.closeness.items() if value >= floor]
 
 
-def _asked_about_first(queryset, query, order):
-    """``order`` with those of its first ``SUBJECTS_LOOKED_AT`` about someone other than the one ``query``
-    asks about after the others (``relevance.about_someone_else``): "where do I live" shows where the owner
-    lives before where their brother does."""
+def _asked_about_first(queryset, asked, order):
+    """``order`` with those of its first ``SUBJECTS_LOOKED_AT`` about someone other than the one a query asks
+    about (``asked``) after the others (``relevance.about_someone_else``): "where do I live" shows where the
+    owner lives before where their brother does."""
+    if not asked:
+        return order
     shown = order[:SUBJECTS_LOOKED_AT]
     texts = dict(queryset.filter(pk__in=shown).values_list("pk", "text"))
-    others = about_someone_else(queryset, query, {pk: texts[pk] for pk in shown if pk in texts})
+    others = about_someone_else(queryset, asked, {pk: texts[pk] for pk in shown if pk in texts})
     if not others:
         return order
     return [pk for pk in shown if pk not in others] + [pk for pk in shown if pk in others] + order[len(shown) :]
@@ -79,10 +81,11 @@ def find(queryset, query):
     across = backend.in_other_words(queryset, query, WORD_MATCHES, read)
     by_meaning = _by_meaning(queryset, query) if embeddings.enabled() else None
     words = list(by_words.values_list("pk", flat=True)[:WORD_MATCHES])
+    asked = people.asked_about(query)
     if not words and not across:
         found = backend.candidates(queryset, query, MEANING_MATCHES, unknown_words_count=True, across=read)
         words = [memory_id for memory_id, relevance in found if relevance >= MOST_OF_THE_QUERY]
-    elif not across and by_meaning is None and not people.asked_about(query):
+    elif not across and by_meaning is None and not asked:
         return by_words
     if by_meaning is None:
         held = set(words)
@@ -95,7 +98,7 @@ def find(queryset, query):
         order = sorted(fused, key=lambda memory_id: (-fused[memory_id], memory_id))
     if not order:
         return queryset.none()
-    order = _asked_about_first(queryset, query, order)
+    order = _asked_about_first(queryset, asked, order)
     position = Case(
         *(When(pk=memory_id, then=Value(place)) for place, memory_id in enumerate(order)),
         output_field=IntegerField(),

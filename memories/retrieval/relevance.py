@@ -179,23 +179,17 @@ def _with_things_of_kinds(words, terms, english):
         pair = tuple(names[index : index + 2])
         things = things_of_kind(pair) if len(pair) == 2 else frozenset()
         if things:
-            first, *others = sorted(things)
-            found.append(Term(first, prefix=False, forms=_plurals(things) | set(others), word=" ".join(pair)))
+            first = min(things)
+            found.append(Term(first, prefix=False, forms=search.words_of_kind(pair) - {first}, word=" ".join(pair)))
             index += 2
             continue
         term = terms[index]
-        things = things_of_kind(tuple(names[index : index + 1]))
-        if things:
-            term = replace(
-                term, forms=term.forms | {form for form in things | _plurals(things) if not term.matches(form)}
-            )
+        kind = search.words_of_kind(tuple(names[index : index + 1]))
+        if kind:
+            term = replace(term, forms=term.forms | {form for form in kind if not term.matches(form)})
         found.append(term)
         index += 1
     return found
-
-
-def _plurals(words):
-    return frozenset(form for word in words for form in english_forms(word) if form.endswith("s"))
 
 
 def query_pairs(query):
@@ -622,18 +616,14 @@ def backend():
 # query that are read for whom they are about (``about_someone_else``).
 NAMES_LOOKED_AT = 50
 SUBJECTS_LOOKED_AT = 20
-# The share of the store holding the names from which the newest are found by walking back from the newest
-# memory (on PostgreSQL), not by sorting all that hold them.
-MANY_HOLD_NAMES = 0.01
 
 
-def about_someone_else(queryset, query, texts):
+def about_someone_else(queryset, asked, texts):
     """The ids of ``texts`` (``{id: text}``, best first; the first ``SUBJECTS_LOOKED_AT``) about someone other
-    than the one ``query`` asks about (``people.someone_else``), the names in either read as the relations
-    the memories of ``queryset`` holding them say they are (the ``NAMES_LOOKED_AT`` newest): "where do I
-    live" is not answered by "User's brother lives in Berlin", nor "Vợ dậy lúc mấy giờ?" by "Ngày thường tôi
-    dậy lúc 5h15"."""
-    asked = people.asked_about(query)
+    than the one a query asks about (``asked``: ``people.asked_about``; ``people.someone_else``), the names
+    in either read as the relations the memories of ``queryset`` holding them say they are (the
+    ``NAMES_LOOKED_AT`` newest): "where do I live" is not answered by "User's brother lives in Berlin", nor
+    "Vợ dậy lúc mấy giờ?" by "Ngày thường tôi dậy lúc 5h15"."""
     if not asked:
         return set()
     asked_names = {value for kind, value in asked if kind == "name"}
@@ -654,7 +644,5 @@ def about_someone_else(queryset, query, texts):
 def _relations_of_names(queryset, names):
     if not names:
         return {}
-    held, total = search.frequencies([search.SearchTerm(name) for name in sorted(names)])
-    many = sum(held.values()) > total * MANY_HOLD_NAMES
-    placing = matching_any(queryset, [((name,), False) for name in names], many=many).values_list("text", flat=True)
+    placing = matching_any(queryset, [((name,), False) for name in names], common=True).values_list("text", flat=True)
     return people.relations_of_names(placing[:NAMES_LOOKED_AT])
