@@ -16,6 +16,7 @@ each memory is also compared with its closest in meaning among those of its user
 whatever their subject (``_with_meaning``).
 """
 
+import functools
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
@@ -26,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from memories import vectors
-from memories.language import embeddings, states
+from memories.language import embeddings, slots, states
 from memories.language.folding import fold
 from memories.language.meaning import Variant, contradict, denies, meaning, own_words, same_fact
 from memories.language.translation import (
@@ -197,6 +198,7 @@ def find_duplicates_and_conflicts(now=None):
     findings = _Findings(gathered, duplicates, conflicts, meanings)
     _across_languages_by_words(findings)
     _negations_across_blocks(findings)
+    _one_slot(findings)
     if embeddings.enabled():
         _with_meaning(findings)
     duplicates, conflicts = findings.result()
@@ -344,6 +346,41 @@ def _negations_across_blocks(findings):
             same_language = findings.meanings[a].vietnamese == findings.meanings[b].vietnamese
             if same_language and denies(findings.variant(a), findings.variant(b), False):
                 findings.opposed.append((a, b))
+
+
+def _one_slot(findings):
+    """Memories putting different things in one slot of one person (``slots``: "User's main editor is Neovim" /
+    "VS Code is the user's primary editor", "Laptop chính của người dùng là MacBook Pro" / "User's main work
+    laptop is a ThinkPad"), among all of a user's memories of a project, whatever their kind, subject and
+    language, with or without embeddings. The pairs looked at share a slot that few of them fill
+    (``POSTING_CAP``)."""
+    for members in findings.people.values():
+        filled, postings = {}, defaultdict(list)
+        for memory_id in members:
+            found = slots.slot(findings.texts[memory_id])
+            if found is not None:
+                filled[memory_id] = found
+                for kind in found.things:
+                    postings[kind].append(memory_id)
+        pairs = {
+            pair for holders in postings.values() if len(holders) <= POSTING_CAP for pair in combinations(holders, 2)
+        }
+        if not pairs:
+            continue
+        texts_naming = _texts_naming(findings, members)
+        for a, b in sorted(pairs):
+            if not findings.together(a, b) and slots.otherwise(filled[a], filled[b], texts_naming):
+                findings.opposed.append((a, b))
+
+
+def _texts_naming(findings, members):
+    """A function giving the texts of ``members`` that hold a name (folded), each looked for once."""
+
+    @functools.cache
+    def texts_naming(name):
+        return [findings.texts[i] for i in members if name in fold(findings.texts[i]).lower()]
+
+    return texts_naming
 
 
 def _with_meaning(findings):

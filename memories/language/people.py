@@ -258,6 +258,13 @@ def _mentions(read):
         index += 1
 
 
+def mentions(text):
+    """``(kind, value)`` of each mention of someone in the first ``FIRST_WORDS`` words and marks of ``text``,
+    in order (``about`` takes the first)."""
+    for kind, value, _index, _length in _mentions(_Text(text, FIRST_WORDS)):
+        yield kind, value
+
+
 def about(text):
     """Who ``text`` (a memory) is about: the first one it mentions, and for one's relation ("Thảo's older
     brother", "User's wife") the relation: ``("owner", OWNER)``, ``("relation", "partner")``, ``("name",

@@ -188,6 +188,12 @@ def _names(text, other):
     return [name for name, _ in _named(text, other)]
 
 
+def names_in(text):
+    """The names ``text`` writes (``_names``): its capitalised words, folded, several joined into one ("VS
+    Code" is "vscode"), and ``OWNER`` for the owner."""
+    return _names(text, text)
+
+
 _COPULAS = frozenset({"is", "are", "was", "were", "la"})
 
 

@@ -1,0 +1,191 @@
+"""One thing in a slot: a person's main editor, their only phone, the laptop they use now. Two memories that
+put different things in one slot of one person cannot both be true: "User's main editor is Neovim" / "VS Code
+is the user's primary editor for all projects", "Long chỉ dùng Vim" / "Long codes in Python using VS Code",
+"Laptop chính của người dùng là MacBook Pro" / "User's main work laptop is a ThinkPad X1 Carbon".
+
+A memory puts things in a slot in either of two ways:
+- it names a tool of a kind one uses one of at a time (``states.TOOLS_OF``: an editor, a browser, a package
+  manager), outside a clause that denies it ("không bao giờ đụng tới VS Code", "she avoids Figma");
+- it marks a word naming the slot as the one ("main laptop", "primary bank", "điện thoại chính", "a single
+  phone"): the things are the names on the other side of its "is" ("… is a ThinkPad X1 Carbon", "… là
+  Vietcombank").
+
+Two memories are otherwise when they are of the same person, name things in one slot, none of the same, and
+one of them says its thing is the one ("main", "only", "chỉ", "chính", or that it is new: "now", "switched
+to"). Using two tools without saying either is the one ("User uses Vim" / "User uses VS Code") is not
+otherwise; nor are the slots of two people ("Laptop chính của chị Thu" / "User's main laptop").
+"""
+
+import re
+from typing import NamedTuple
+
+from memories.language import people, states
+from memories.language.folding import fold
+from memories.language.translation import names_in, names_someone, owner_named, says_changed, speaks_of_owner
+
+# Words saying a thing is the only one, or the main one. Vietnamese as written: typed plainly, "chỉ" (only) is
+# "chi", as "chị" (an elder sister) is, so only "thôi" ending a clause ("xài vim thôi") counts there.
+_ONLY = re.compile(
+    r"\b(?:only|sole|single|exclusively|entirely)\b|\ball (?:of )?(?:my|his|her|their) (?:\w+ )?work\b"
+    r"|(?<!\w)(?:duy nhất|chỉ|hoàn toàn|duy nhat|hoan toan)(?!\w)|(?<!\w)th[oô]i(?=\s*(?:[,.;!?]|$))",
+    re.IGNORECASE,
+)
+_MAIN = re.compile(
+    r"\b(?:main|primary|favou?rite|go-to)\b|(?<!\w)(?:chính|thích nhất|chinh|thich nhat)(?!\w)", re.IGNORECASE
+)
+# How surely a memory says its thing is the one: only it (or it is new: "now", "switched to"), the main one,
+# or no more than that it is used.
+ONLY, MAIN, USED = 2, 1, 0
+_MARKS_SLOT_BEFORE = frozenset("main primary only sole single favourite favorite go-to".split())
+_MARKS_SLOT_AFTER = frozenset({"chính", "chinh", "duy nhất", "duy nhat"})
+
+# Words naming a slot (lower-case, as written; "_" joins the words of one) -> the slot.
+_SLOTS = {
+    **dict.fromkeys("laptop notebook".split(), "laptop"),
+    **dict.fromkeys("phone smartphone điện_thoại dien_thoai".split(), "phone"),
+    **dict.fromkeys("editor ide".split(), "editor"),
+    **dict.fromkeys("bank ngân_hàng ngan_hang".split(), "bank"),
+    **dict.fromkeys("browser trình_duyệt trinh_duyet".split(), "browser"),
+    **dict.fromkeys("car xe_hơi xe_hoi ô_tô o_to".split(), "car"),
+    **dict.fromkeys("motorbike scooter xe_máy xe_may".split(), "motorbike"),
+    "shell": "shell",
+    "database": "database",
+}
+_SLOT_WORDS = {tuple(words.split("_")): slot for words, slot in _SLOTS.items()}
+_LONGEST = max(len(words) for words in _SLOT_WORDS)
+# Words that may stand between a marker and its slot: "main work laptop", "only personal phone".
+_BETWEEN = frozenset("work personal daily home office design coding code text".split())
+_WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)?")
+# A clause that denies, or turns away from, what it names: its tools are not in the slot.
+_DENYING = re.compile(
+    r"\b(?:not|never|no|n['’]t|avoids?|avoided|hates?|hated|dislikes?|instead of|rather than|from)\b"
+    r"|(?<!\w)(?:không|ko|k|chưa|chẳng|ghét|tránh|thay vì|bỏ|từ)(?!\w)",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r"[,;.!?]+|\s(?:but|nhưng|and no longer|và không)\s", re.IGNORECASE)
+# Where a slot is said to hold its thing: "… is a ThinkPad", "… là Vietcombank", "a single phone, an iPhone".
+_HOLDS = re.compile(r"\s(?:is|là|la)\s|,\s+(?:an?|một)\s", re.IGNORECASE)
+
+
+class Slot(NamedTuple):
+    """Whose slots these are (``people.about``: the owner, a relation, a name), the things a memory puts in
+    each (``{slot: frozenset of folded names}``), and how surely it says they are the one (``ONLY``,
+    ``MAIN``, ``USED``)."""
+
+    whose: tuple
+    things: dict
+    sure: int
+
+
+def _marked(words):
+    """The slots ``words`` (lower-case) mark as the one, with where their word stands."""
+    found = []
+    for index in range(len(words)):
+        for size in range(min(_LONGEST, len(words) - index), 0, -1):
+            slot = _SLOT_WORDS.get(tuple(words[index : index + size]))
+            if slot is None:
+                continue
+            before = [word for word in words[max(0, index - 3) : index] if word not in _BETWEEN]
+            after = words[index + size : index + size + 2]
+            if (before and before[-1] in _MARKS_SLOT_BEFORE) or (
+                after and (after[0] in _MARKS_SLOT_AFTER or " ".join(after) in _MARKS_SLOT_AFTER)
+            ):
+                found.append(slot)
+            break
+    return found
+
+
+def _tools(text):
+    """``{kind: {tool}}``: the tools ``text`` names outside the clauses that deny them, by their names ("VS
+    Code" is "vscode") and their words as typed ("xài vim thôi")."""
+    kinds = {}
+    for clause in _CLAUSE.split(text):
+        if not clause.strip() or _DENYING.search(clause):
+            continue
+        written = [fold(match.group()).lower() for match in _WORD.finditer(clause)]
+        candidates = set(names_in(clause)) | set(written) | {a + b for a, b in zip(written, written[1:])}
+        for word in candidates:
+            for kind in states.TOOLS_OF.get(word, ()):
+                kinds.setdefault(kind, set()).add(word)
+    return kinds
+
+
+def _named(text):
+    """The things ``text`` names: its names (``names_in``), and its words with a capital inside ("iPhone",
+    "macOS")."""
+    inner = {fold(word).lower() for word in _WORD.findall(text) if any(letter.isupper() for letter in word[1:])}
+    return frozenset(name for name in names_in(text) if name != people.OWNER) | inner
+
+
+def _whose(text, things):
+    """Whom ``text`` is about, not counting a thing it names as someone ("Neovim is the user's main editor",
+    "VS Code is …"): the owner when it names no one else ("Neovim is the main editor")."""
+    for kind, value in people.mentions(text):
+        if kind == "name" and (value in states.TOOLS_OF or any(value in thing for thing in things)):
+            continue
+        return kind, value
+    return people.OWNER, people.OWNER
+
+
+def slot(text):
+    """The ``Slot`` of ``text``, or None when it puts nothing in a slot."""
+    words = [match.group().lower() for match in _WORD.finditer(text)]
+    marked = _marked(words)
+    tools = _tools(text)
+    if not marked and not tools:
+        return None
+    things = {kind: frozenset(found) for kind, found in tools.items()}
+    if marked:
+        sides = _HOLDS.split(text, maxsplit=1)
+        if len(sides) == 2:
+            slot_side = next(
+                (side for side in sides if _marked([w.group().lower() for w in _WORD.finditer(side)])), None
+            )
+            thing_side = sides[1] if slot_side is sides[0] else sides[0]
+            named = _named(thing_side)
+            if slot_side is not None and named:
+                for found in marked:
+                    things[found] = things.get(found, frozenset()) | named
+    if not things:
+        return None
+    whose = _whose(text, frozenset().union(*things.values()))
+    if _ONLY.search(text) or says_changed(text):
+        sure = ONLY
+    else:
+        sure = MAIN if marked or _MAIN.search(text) else USED
+    return Slot(whose, things, sure)
+
+
+def otherwise(a, b, texts_naming):
+    """Two ``Slot``s put different things in one slot of one person (``same_person``; ``texts_naming(name)``: the
+    owner's memories naming someone), and say so surely enough: one that its thing is the only one, or both
+    that it is the main one ("User's main editor is Neovim" / "User uses VS Code for notebooks" may both be
+    true)."""
+    if max(a.sure, b.sure) < ONLY and min(a.sure, b.sure) < MAIN:
+        return False
+    shared = [kind for kind in a.things.keys() & b.things.keys() if a.things[kind] and b.things[kind]]
+    if not shared or any(a.things[kind] & b.things[kind] for kind in shared):
+        return False
+    return same_person(a.whose, b.whose, texts_naming)
+
+
+def same_person(whose_a, whose_b, texts_naming):
+    """Whether two memories' ``whose`` may be one person: the same one; or the owner and a name that none of
+    ``texts_naming(name)`` (the owner's memories naming it) says is someone beside the owner ("Lan is the
+    user's wife", "Chị Thu, vợ anh Quân", "Lan owes the user 200k"), unless one says it is the owner's ("User's
+    name is Huy"); or a relation and a name those memories say is that relation ("Vợ tôi là Thảo")."""
+    if whose_a == whose_b:
+        return True
+    kinds = {whose_a[0], whose_b[0]}
+    if kinds not in ({people.OWNER, "name"}, {"relation", "name"}):
+        return False
+    name = whose_a[1] if whose_a[0] == "name" else whose_b[1]
+    other = whose_b if whose_a[0] == "name" else whose_a
+    texts = texts_naming(name)
+    relation = people.relations_of_names(texts).get(name)
+    if other[0] == "relation":
+        return relation == other[1]
+    if relation is not None:
+        return False
+    beside = [text for text in texts if speaks_of_owner(text) and names_someone(text, name)]
+    return not beside or any(name in owner_named(text) for text in beside)
