@@ -258,19 +258,13 @@ def _mentions(read):
         index += 1
 
 
-def mentions(text):
-    """``(kind, value)`` of each mention of someone in the first ``FIRST_WORDS`` words and marks of ``text``,
-    in order (``about`` takes the first)."""
-    for kind, value, _index, _length in _mentions(_Text(text, FIRST_WORDS)):
-        yield kind, value
-
-
-def about(text):
+def about(text, besides=frozenset()):
     """Who ``text`` (a memory) is about: the first one it mentions, and for one's relation ("Thảo's older
     brother", "User's wife") the relation: ``("owner", OWNER)``, ``("relation", "partner")``, ``("name",
-    "thao")``, or None when it mentions no one in its first ``FIRST_WORDS`` words and marks."""
+    "thao")``, or None when it mentions no one in its first ``FIRST_WORDS`` words and marks. Names in
+    ``besides`` (folded) name no one: things a caller knows the text names ("Neovim is the user's …")."""
     read = _Text(text, FIRST_WORDS)
-    mentions = _mentions(read)
+    mentions = (mention for mention in _mentions(read) if not (mention[0] == "name" and mention[1] in besides))
     first = next(mentions, None)
     if first is None:
         return None

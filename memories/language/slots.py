@@ -62,8 +62,11 @@ _DENYING = re.compile(
     r"|(?<!\w)(?:không|ko|k|chưa|chẳng|ghét|tránh|thay vì|bỏ|từ)(?!\w)",
     re.IGNORECASE,
 )
+# What a text says was left for another: "switched from Neovim to VS Code", "chuyển từ Vim sang VS Code".
+_LEFT = re.compile(r"\b(?:from|từ|tu)\s.*?\s(?:to|sang)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[,;.!?]+|\s(?:but|nhưng|and no longer|và không)\s", re.IGNORECASE)
 # Where a slot is said to hold its thing: "… is a ThinkPad", "… là Vietcombank", "a single phone, an iPhone".
+_WHOSE_FIRST = re.compile(r"\s*([^\W\d_]+)['’]s\b")
 _HOLDS = re.compile(r"\s(?:is|là|la)\s|,\s+(?:an?|một)\s", re.IGNORECASE)
 
 
@@ -99,7 +102,7 @@ def _tools(text):
     """``{kind: {tool}}``: the tools ``text`` names outside the clauses that deny them, by their names ("VS
     Code" is "vscode") and their words as typed ("xài vim thôi")."""
     kinds = {}
-    for clause in _CLAUSE.split(text):
+    for clause in _CLAUSE.split(_LEFT.sub(" ", text)):
         if not clause.strip() or _DENYING.search(clause):
             continue
         written = [fold(match.group()).lower() for match in _WORD.finditer(clause)]
@@ -113,18 +116,24 @@ def _tools(text):
 def _named(text):
     """The things ``text`` names: its names (``names_in``), and its words with a capital inside ("iPhone",
     "macOS")."""
+    names = frozenset(name for name in names_in(text) if name != people.OWNER)
     inner = {fold(word).lower() for word in _WORD.findall(text) if any(letter.isupper() for letter in word[1:])}
-    return frozenset(name for name in names_in(text) if name != people.OWNER) | inner
+    return names | {word for word in inner if not any(word in name for name in names)}
 
 
 def _whose(text, things):
-    """Whom ``text`` is about, not counting a thing it names as someone ("Neovim is the user's main editor",
-    "VS Code is …"): the owner when it names no one else ("Neovim is the main editor")."""
-    for kind, value in people.mentions(text):
-        if kind == "name" and (value in states.TOOLS_OF or any(value in thing for thing in things)):
-            continue
-        return kind, value
-    return people.OWNER, people.OWNER
+    """Whom ``text`` is about (``people.about``), not counting a thing it names as someone ("Neovim is the user's
+    main editor", "VS Code is …"): the owner when it names no one else ("Neovim is the main editor"). A
+    capitalised word whose something is, first, names someone, even one a dictionary knows ("Lan's main
+    laptop")."""
+    whose = _WHOSE_FIRST.match(text)
+    if whose and whose.group(1)[0].isupper():
+        first = people.about(whose.group(0))
+        if first is None or first[0] == "name":
+            return "name", fold(whose.group(1)).lower()
+    words = {fold(word).lower() for word in _WORD.findall(text)}
+    besides = {word for word in words if word in states.TOOLS_OF or any(word in thing for thing in things)}
+    return people.about(text, besides) or (people.OWNER, people.OWNER)
 
 
 def slot(text):

@@ -1,0 +1,93 @@
+"""One thing in a slot (``memories.language.slots``): two memories putting different things in one slot of one
+person contradict each other, in the doctor whatever their kind, subject and language, and in the write path."""
+
+import pytest
+
+from governance import doctor
+from memories.language.folding import fold
+from memories.language.slots import MAIN, ONLY, USED, otherwise, slot
+from tests.factories import add_memory
+
+
+def _otherwise(a, b, texts=()):
+    return otherwise(slot(a), slot(b), lambda name: [text for text in texts if name in fold(text).lower()])
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # The issue's own pair.
+        ("User uses VS Code now.", "Neovim is the main editor."),
+        ("User's main editor is Neovim.", "VS Code is the user's primary editor for all projects."),
+        ("Laptop chính của người dùng là MacBook Pro 14 inch.", "User's main work laptop is a ThinkPad X1 Carbon."),
+        ("User's only phone is an iPhone 15.", "Điện thoại chính của anh Khoa là Samsung Galaxy S23."),
+        ("The user carries a single phone, an iPhone 15.", "User's main phone is a Pixel 8."),
+        ("Giờ anh chuyển hẳn sang VSCode để code rồi.", "Anh dùng Neovim làm editor chính."),
+        ("long xai vim thoi", "Long uses VS Code every day."),
+    ],
+)
+def test_different_things_in_one_slot_of_one_person_contradict(a, b):
+    assert _otherwise(a, b)
+    assert _otherwise(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # Neither says its tool is the one; a main one beside another used now and then.
+        ("User uses Vim.", "User uses VS Code."),
+        ("User's main editor is Neovim.", "User uses VS Code for notebooks."),
+        # The same thing, said twice.
+        ("User's main editor is Neovim.", "Anh dùng Neovim làm editor chính."),
+        ("User's main bank is Vietcombank.", "Ngân hàng chính của anh là Vietcombank."),
+        # Two people's slots.
+        ("User's main phone is an iPhone 15.", "My wife's main phone is a Samsung Galaxy S24."),
+        ("Điện thoại chính của mẹ là iPhone 15.", "Điện thoại chính của người dùng là Samsung Galaxy S24."),
+        # Two slots: a laptop and a phone.
+        ("User's main laptop is a ThinkPad.", "User's only phone is an iPhone 15."),
+        # A tool the text turns away from is not in its slot.
+        ("Long chỉ dùng Vim, không bao giờ đụng tới VS Code.", "Long chỉ dùng Vim."),
+        ("User switched from Neovim to VS Code.", "User uses VS Code now."),
+    ],
+)
+def test_what_can_both_be_true_is_not_otherwise(a, b):
+    assert not _otherwise(a, b)
+    assert not _otherwise(b, a)
+
+
+def test_how_surely_a_memory_says_its_thing_is_the_one():
+    assert slot("User's only phone is an iPhone 15.").sure == ONLY
+    assert slot("User uses VS Code now.").sure == ONLY
+    assert slot("Neovim is the main editor.").sure == MAIN
+    assert slot("User uses VS Code for notebooks.").sure == USED
+    assert slot("User likes tea.") is None
+    assert slot("Long chỉ dùng Vim, không bao giờ đụng tới VS Code.").things == {"editor": {"vim"}}
+
+
+def test_a_name_the_owners_memories_place_beside_them_is_someone_else():
+    thu = "Laptop chính của chị Thu, vợ anh Quân, là MacBook Air."
+    owner = "Laptop chính của người dùng là MacBook Pro 14 inch."
+    # Unplaced, "Thu" may be the owner called by name; placed as the wife, she is not.
+    assert _otherwise(owner, "Laptop chính của chị Thu là MacBook Air.")
+    assert not _otherwise(owner, thu, texts=[thu])
+    wife = "Lan is the user's wife."
+    assert not _otherwise("User's only phone is an iPhone 15.", "Lan's main phone is a Pixel 8.", texts=[wife])
+    named = "User's name is Lan."
+    assert _otherwise("User's only phone is an iPhone 15.", "Lan's main phone is a Pixel 8.", texts=[named])
+    # A relation and the name a memory gives it are one person.
+    wife_named = "Vợ tôi là Thảo."
+    assert _otherwise("My wife's only phone is an iPhone 15.", "Thảo's main phone is a Pixel 8.", texts=[wife_named])
+    assert not _otherwise("My wife's only phone is an iPhone 15.", "Thảo's main phone is a Pixel 8.")
+
+
+def test_the_doctor_reports_one_slot_across_kinds_subjects_and_languages(db):
+    neovim = add_memory("Neovim is the user's main editor.", kind="preference", subject="editor").pk
+    vscode = add_memory("VS Code is the user's primary editor for all projects.", kind="fact", subject="ide").pk
+    vim = add_memory("User also uses Vim on servers.", kind="fact", subject="servers").pk
+    macbook = add_memory("Laptop chính của người dùng là MacBook Pro 14 inch.", kind="fact", subject="máy tính").pk
+    thinkpad = add_memory("User's main work laptop is a ThinkPad X1 Carbon.", kind="fact", subject="laptop").pk
+    lan = add_memory("Lan's main laptop is a Dell XPS.", kind="fact", subject="lan").pk
+    add_memory("Lan is the user's wife.", kind="relationship", subject="family")
+    conflicts = doctor.analyze("conflicts").conflicts
+    assert sorted(conflicts) == sorted([sorted([neovim, vscode]), sorted([macbook, thinkpad])])
+    assert not any(vim in group or lan in group for group in conflicts)
