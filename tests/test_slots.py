@@ -6,7 +6,8 @@ import pytest
 from governance import doctor
 from memories.language.folding import fold
 from memories.language.slots import MAIN, ONLY, USED, otherwise, slot
-from tests.factories import add_memory
+from memories.lifecycle import policies, proposals
+from tests.factories import OWNER, add_memory
 
 
 def _otherwise(a, b, texts=()):
@@ -91,3 +92,44 @@ def test_the_doctor_reports_one_slot_across_kinds_subjects_and_languages(db):
     conflicts = doctor.analyze("conflicts").conflicts
     assert sorted(conflicts) == sorted([sorted([neovim, vscode]), sorted([macbook, thinkpad])])
     assert not any(vim in group or lan in group for group in conflicts)
+
+
+def _propose(text, **fields):
+    fields.setdefault("kind", "preference")
+    fields.setdefault("source", "telegram message 42")
+    fields.setdefault("source_kind", "user_message")
+    fields.setdefault("agent", "bestie")
+    fields.setdefault("user", "owner")
+    return proposals.propose(text=text, **fields)
+
+
+@pytest.mark.parametrize(
+    ("stored", "stored_kind", "proposed", "proposed_kind"),
+    [
+        ("Neovim is the main editor.", "preference", "User uses VS Code now.", "fact"),
+        (
+            "Laptop chính của người dùng là MacBook Pro 14 inch.",
+            "fact",
+            "User's only laptop is a ThinkPad.",
+            "preference",
+        ),
+    ],
+)
+def test_a_proposal_filling_a_slot_otherwise_is_a_possible_update(db, stored, stored_kind, proposed, proposed_kind):
+    """Whatever the kind and subject each is filed under: the proposal waits for the owner, and says which memory
+    it may replace."""
+    policies.set_write_policy("allow", actor=OWNER)
+    existing = add_memory(stored, kind=stored_kind, subject="tools", user="owner")
+    answer = _propose(proposed, kind=proposed_kind, subject="setup")
+    assert (answer.status, answer.flags) == ("pending", ("possible_update",))
+    assert f"says otherwise than memory {existing.pk}" in answer.reason
+
+
+def test_a_proposal_filling_another_persons_slot_is_no_update(db):
+    policies.set_write_policy("allow", actor=OWNER)
+    add_memory("Lan is the user's wife.", kind="relationship", subject="family", user="owner")
+    add_memory("User's main laptop is a ThinkPad.", kind="fact", subject="laptop", user="owner")
+    answer = _propose("Lan's main laptop is a Dell XPS.", kind="fact", subject="lan")
+    assert (answer.status, answer.flags) == ("approved", ())
+    answer = _propose("User also uses Vim on servers.", kind="fact", subject="servers")
+    assert (answer.status, answer.flags) == ("approved", ())

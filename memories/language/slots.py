@@ -99,14 +99,14 @@ def _marked(words):
 
 
 def _tools(text):
-    """``{kind: {tool}}``: the tools ``text`` names outside the clauses that deny them, by their names ("VS
-    Code" is "vscode") and their words as typed ("xài vim thôi")."""
+    """``{kind: {tool}}``: the tools ``text`` names outside the clauses that deny them, in one word or two ("VS
+    Code" is "vscode"), however they are written ("xài vim thôi")."""
     kinds = {}
     for clause in _CLAUSE.split(_LEFT.sub(" ", text)):
         if not clause.strip() or _DENYING.search(clause):
             continue
         written = [fold(match.group()).lower() for match in _WORD.finditer(clause)]
-        candidates = set(names_in(clause)) | set(written) | {a + b for a, b in zip(written, written[1:])}
+        candidates = {*written, *(a + b for a, b in zip(written, written[1:]))}
         for word in candidates:
             for kind in states.TOOLS_OF.get(word, ()):
                 kinds.setdefault(kind, set()).add(word)
@@ -198,3 +198,19 @@ def same_person(whose_a, whose_b, texts_naming):
         return False
     beside = [text for text in texts if speaks_of_owner(text) and names_someone(text, name)]
     return not beside or any(name in owner_named(text) for text in beside)
+
+
+# Tools written as two words ("VS Code"), as the full-text index holds them.
+_SPELT_APART = {"vscode": ("vs", "code")}
+
+
+def phrases(found):
+    """What a memory putting something in one of the slots of ``found`` (a ``Slot``) holds, as
+    ``search.matching_any`` takes it: the tools of its kinds, and the words naming its slots."""
+    wanted = set()
+    for kind in found.things:
+        for tool, kinds in states.TOOLS_OF.items():
+            if kind in kinds:
+                wanted.add(_SPELT_APART.get(tool, (tool,)))
+        wanted.update(words for words, slot in _SLOT_WORDS.items() if slot == kind)
+    return [(words, False) for words in sorted(wanted)]

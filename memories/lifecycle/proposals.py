@@ -19,6 +19,7 @@ Bad input (a missing source, an unknown kind of source, a TTL of zero) raises ``
 field, like every other write path, and stores nothing.
 """
 
+import functools
 import hashlib
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -30,7 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from memories import lifecycle, vectors
-from memories.language import characters, embeddings
+from memories.language import characters, embeddings, slots
 from memories.language.folding import fold
 from memories.language.meaning import (
     closest,
@@ -415,6 +416,7 @@ def otherwise_elsewhere(user, kind, subject, project, text, translations=None):
         translations = translated(user, kind, project, text)
     more = opposed_in_other_language(translations)
     more.update(ruled_out_elsewhere(user, project, kind, subject, text))
+    more.update(slotted_elsewhere(user, project, text))
     found.update((pk, other) for pk, other in more.items() if pk not in found)
     return found
 
@@ -481,6 +483,29 @@ def ruled_out_elsewhere(user, project, kind, subject, text):
     live = Memory.objects.live().filter(user=user, project=project).exclude(kind=kind, subject=subject)
     found = dict(matching_any(live, phrases).values_list("pk", "text")[:CANDIDATES])
     return {pk: found[pk] for pk in denying(text, found, kind)}
+
+
+def slotted_elsewhere(user, project, text):
+    """``{id: text}``: the live memories of ``user`` and ``project``, whatever their kind and subject, putting
+    another thing in a slot ``text`` fills, as the doctor reports them (``slots.otherwise``): "User uses VS Code
+    now" against "Neovim is the main editor". The full-text index finds the ``CANDIDATES`` newest holding a
+    tool of its kind or a word naming its slot (``slots.phrases``), and those naming someone it speaks of,
+    to tell whether that one is the owner. No statement for a text that fills no slot."""
+    found = slots.slot(text)
+    if found is None:
+        return {}
+    live = Memory.objects.live().filter(user=user, project=project)
+    others = dict(matching_any(live, slots.phrases(found)).values_list("pk", "text")[:CANDIDATES])
+
+    @functools.cache
+    def texts_naming(name):
+        return list(matching_any(live, [((name,), False)], common=True).values_list("text", flat=True)[:CANDIDATES])
+
+    return {
+        pk: other
+        for pk, other in others.items()
+        if (filled := slots.slot(other)) is not None and slots.otherwise(found, filled, texts_naming)
+    }
 
 
 @dataclass(frozen=True)
