@@ -53,6 +53,7 @@ _SLOTS = {
 }
 _SLOT_WORDS = {tuple(words.split("_")): slot for words, slot in _SLOTS.items()}
 _LONGEST = max(len(words) for words in _SLOT_WORDS)
+_SPELT_APART_WORDS = ("vs", "code")
 # Words that may stand between a marker and its slot: "main work laptop", "only personal phone".
 _BETWEEN = frozenset("work personal daily home office design coding code text".split())
 _WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)?")
@@ -78,6 +79,22 @@ class Slot(NamedTuple):
     whose: tuple
     things: dict
     sure: int
+
+
+# A text that names no tool and no slot fills none, and is passed over at once (the doctor reads every memory).
+_MAY_FILL = re.compile(
+    r"(?<![^\W_])(?:"
+    + "|".join(
+        sorted(
+            {re.escape(word) for word in states.TOOLS_OF}
+            | {r"\s*".join(map(re.escape, _SPELT_APART_WORDS))}
+            | {r"\s+".join(re.escape(fold(word)) for word in words) for words in _SLOT_WORDS},
+            key=len,
+            reverse=True,
+        )
+    )
+    + r")(?![^\W_])"
+)
 
 
 def _marked(words):
@@ -138,6 +155,8 @@ def _whose(text, things):
 
 def slot(text):
     """The ``Slot`` of ``text``, or None when it puts nothing in a slot."""
+    if not _MAY_FILL.search(fold(text).lower()):
+        return None
     words = [match.group().lower() for match in _WORD.finditer(text)]
     marked = _marked(words)
     tools = _tools(text)
@@ -201,7 +220,7 @@ def same_person(whose_a, whose_b, texts_naming):
 
 
 # Tools written as two words ("VS Code"), as the full-text index holds them.
-_SPELT_APART = {"vscode": ("vs", "code")}
+_SPELT_APART = {"vscode": _SPELT_APART_WORDS}
 
 
 def phrases(found):
