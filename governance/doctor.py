@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from memories import vectors
-from memories.language import embeddings, slots, states
+from memories.language import embeddings, slots, standing, states
 from memories.language.folding import fold
 from memories.language.meaning import Variant, contradict, denies, meaning, own_words, same_fact
 from memories.language.translation import (
@@ -351,26 +351,34 @@ def _negations_across_blocks(findings):
 def _one_slot(findings):
     """Memories putting different things in one slot of one person (``slots``: "User's main editor is Neovim" /
     "VS Code is the user's primary editor", "Laptop chính của người dùng là MacBook Pro" / "User's main work
-    laptop is a ThinkPad"), among all of a user's memories of a project, whatever their kind, subject and
-    language, with or without embeddings. The pairs looked at share a slot that few of them fill
+    laptop is a ThinkPad"), or setting two people the other way round (``standing``: "Đạt is Khoa's direct
+    manager" / "Khoa là quản lý trực tiếp của Đạt", "Nhi lớn hơn Long 1 tuổi" / "Long is two years older than
+    Nhi"), among all of a user's memories of a project, whatever their kind, subject and language, with or
+    without embeddings. The pairs looked at share a slot, or a kind of standing, that few of them fill
     (``POSTING_CAP``)."""
+    readers = (
+        (slots.slot, slots.otherwise, lambda found: found.things),
+        (standing.standing, standing.otherwise, lambda found: (found.kind,)),
+    )
     for members in findings.people.values():
-        filled, postings = {}, defaultdict(list)
-        for memory_id in members:
-            found = slots.slot(findings.texts[memory_id])
-            if found is not None:
-                filled[memory_id] = found
-                for kind in found.things:
-                    postings[kind].append(memory_id)
-        pairs = {
-            pair for holders in postings.values() if len(holders) <= POSTING_CAP for pair in combinations(holders, 2)
-        }
-        if not pairs:
-            continue
         texts_naming = _texts_naming(findings, members)
-        for a, b in sorted(pairs):
-            if not findings.together(a, b) and slots.otherwise(filled[a], filled[b], texts_naming):
-                findings.opposed.append((a, b))
+        for read, otherwise, keys in readers:
+            filled, postings = {}, defaultdict(list)
+            for memory_id in members:
+                found = read(findings.texts[memory_id])
+                if found is not None:
+                    filled[memory_id] = found
+                    for key in keys(found):
+                        postings[key].append(memory_id)
+            pairs = {
+                pair
+                for holders in postings.values()
+                if len(holders) <= POSTING_CAP
+                for pair in combinations(holders, 2)
+            }
+            for a, b in sorted(pairs):
+                if not findings.together(a, b) and otherwise(filled[a], filled[b], texts_naming):
+                    findings.opposed.append((a, b))
 
 
 def _texts_naming(findings, members):

@@ -15,7 +15,13 @@ import re
 import unicodedata
 
 from memories.language.folding import fold
-from memories.language.translation import WRITTEN_HONORIFICS, is_known_word
+from memories.language.translation import (
+    WRITTEN_HONORIFICS,
+    is_known_word,
+    names_someone,
+    owner_named,
+    speaks_of_owner,
+)
 from memories.language.words import VIETNAMESE, language_of
 
 OWNER = "owner"
@@ -391,3 +397,25 @@ def someone_else(asked, memory, names=None):
     if kind == OWNER:
         return bool(relations)
     return not relations or not any(_PEOPLE[value] & _PEOPLE[relation] for relation in relations)
+
+
+def same_person(whose_a, whose_b, texts_naming):
+    """Whether two memories' ``whose`` may be one person: the same one; or the owner and a name that none of
+    ``texts_naming(name)`` (the owner's memories naming it) says is someone beside the owner ("Lan is the
+    user's wife", "Chị Thu, vợ anh Quân", "Lan owes the user 200k"), unless one says it is the owner's ("User's
+    name is Huy"); or a relation and a name those memories say is that relation ("Vợ tôi là Thảo")."""
+    if whose_a == whose_b:
+        return True
+    kinds = {whose_a[0], whose_b[0]}
+    if kinds not in ({OWNER, "name"}, {"relation", "name"}):
+        return False
+    name = whose_a[1] if whose_a[0] == "name" else whose_b[1]
+    other = whose_b if whose_a[0] == "name" else whose_a
+    texts = texts_naming(name)
+    relation = relations_of_names(texts).get(name)
+    if other[0] == "relation":
+        return relation == other[1]
+    if relation is not None:
+        return False
+    beside = [text for text in texts if speaks_of_owner(text) and names_someone(text, name)]
+    return not beside or any(name in owner_named(text) for text in beside)

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from memories.language import people, states
 from memories.language.folding import fold
-from memories.language.translation import names_in, names_someone, owner_named, says_changed, speaks_of_owner
+from memories.language.translation import names_in, says_changed
 
 # Words saying a thing is the only one, or the main one. Vietnamese as written: typed plainly, "chỉ" (only) is
 # "chi", as "chị" (an elder sister) is, so only "thôi" ending a clause ("xài vim thôi") counts there.
@@ -185,7 +185,7 @@ def slot(text):
 
 
 def otherwise(a, b, texts_naming):
-    """Two ``Slot``s put different things in one slot of one person (``same_person``; ``texts_naming(name)``: the
+    """Two ``Slot``s put different things in one slot of one person (``people.same_person``; ``texts_naming(name)``: the
     owner's memories naming someone), and say so surely enough: one that its thing is the only one, or both
     that it is the main one ("User's main editor is Neovim" / "User uses VS Code for notebooks" may both be
     true)."""
@@ -194,29 +194,7 @@ def otherwise(a, b, texts_naming):
     shared = [kind for kind in a.things.keys() & b.things.keys() if a.things[kind] and b.things[kind]]
     if not shared or any(a.things[kind] & b.things[kind] for kind in shared):
         return False
-    return same_person(a.whose, b.whose, texts_naming)
-
-
-def same_person(whose_a, whose_b, texts_naming):
-    """Whether two memories' ``whose`` may be one person: the same one; or the owner and a name that none of
-    ``texts_naming(name)`` (the owner's memories naming it) says is someone beside the owner ("Lan is the
-    user's wife", "Chị Thu, vợ anh Quân", "Lan owes the user 200k"), unless one says it is the owner's ("User's
-    name is Huy"); or a relation and a name those memories say is that relation ("Vợ tôi là Thảo")."""
-    if whose_a == whose_b:
-        return True
-    kinds = {whose_a[0], whose_b[0]}
-    if kinds not in ({people.OWNER, "name"}, {"relation", "name"}):
-        return False
-    name = whose_a[1] if whose_a[0] == "name" else whose_b[1]
-    other = whose_b if whose_a[0] == "name" else whose_a
-    texts = texts_naming(name)
-    relation = people.relations_of_names(texts).get(name)
-    if other[0] == "relation":
-        return relation == other[1]
-    if relation is not None:
-        return False
-    beside = [text for text in texts if speaks_of_owner(text) and names_someone(text, name)]
-    return not beside or any(name in owner_named(text) for text in beside)
+    return people.same_person(a.whose, b.whose, texts_naming)
 
 
 # Tools written as two words ("VS Code"), as the full-text index holds them.

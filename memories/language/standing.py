@@ -1,0 +1,109 @@
+"""Who stands above whom: who is whose boss, who is older than whom. Two memories setting the same two people
+the other way round, or apart by another number of years, cannot both be true: "Đạt is Khoa's direct manager"
+/ "Khoa là quản lý trực tiếp của Đạt", "Hiếu is Trang's boss" / "Trang manages Hiếu", "Nhi lớn hơn Long 1
+tuổi" / "Long is two years older than Nhi".
+
+A memory is read by a few patterns in each language (``_PATTERNS``), folded, and gives ``(kind, upper, lower,
+years)``: kind "boss" (upper is the boss) or "older" (upper is the older), each person as ``people.about``
+says whom a text is about (the owner, a relation, a name).
+"""
+
+import re
+from typing import NamedTuple
+
+from memories.language import people
+from memories.language.folding import fold
+
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_NUMBERS |= {"mot": 1, "hai": 2, "ba": 3, "bon": 4, "nam": 5, "sau": 6, "bay": 7, "tam": 8, "chin": 9, "ten": 10}
+
+# A person, folded: the owner, or a word after an optional honorific ("anh quan", "a khoa", "chi hang").
+_P = r"((?:the )?user|nguoi dung|ng dung|(?:(?:anh|chi|em|ong|ba|co|chu|a|c|mr|mrs|ms) )?[a-z]+)"
+_YEARS = r"(\d+|" + "|".join(_NUMBERS) + r")"
+_DIRECT = r"(?:direct |truc tiep )?"
+
+# (pattern, kind, which group is upper, which lower, which years or 0)
+_PATTERNS = [
+    (rf"\b{_P} is {_P}'s {_DIRECT}(?:line )?(?:manager|boss|supervisor)\b", "boss", 1, 2, 0),
+    (rf"\b{_P}'s {_DIRECT}(?:manager|boss|supervisor) is {_P}\b", "boss", 2, 1, 0),
+    (rf"\b{_P} (?:directly )?manages {_P}\b", "boss", 1, 2, 0),
+    (rf"\b{_P} (?:directly )?reports to {_P}\b", "boss", 2, 1, 0),
+    (rf"\b{_P} is {_P}'s {_DIRECT}report\b", "boss", 2, 1, 0),
+    (rf"\b{_P} la (?:sep|quan ly) {_DIRECT}(?:cua )?{_P}\b", "boss", 1, 2, 0),
+    (rf"\b(?:sep|quan ly) {_DIRECT}(?:cua )?{_P} la {_P}\b", "boss", 2, 1, 0),
+    (rf"\b{_P} la nhan vien (?:duoi quyen |cap duoi )?(?:cua )?{_P}\b", "boss", 2, 1, 0),
+    (
+        rf"\b{_P} (?:la|is) (?:\w+ )?(?:{_YEARS} (?:years? )?)?older than (?:his |her |their )?(?:\w+ )?{_P}\b",
+        "older",
+        1,
+        3,
+        2,
+    ),
+    (
+        rf"\b{_P} (?:la|is) (?:{_YEARS} (?:years? )?)?younger than (?:his |her |their )?(?:\w+ )?{_P}\b",
+        "older",
+        3,
+        1,
+        2,
+    ),
+    (rf"\b{_P} (?:lon |gia )?hon {_P} {_YEARS} tuoi\b", "older", 1, 2, 3),
+    (rf"\b{_P} (?:nho|tre) hon {_P} {_YEARS} tuoi\b", "older", 2, 1, 3),
+]
+_COMPILED = [(re.compile(pattern), kind, upper, lower, years) for pattern, kind, upper, lower, years in _PATTERNS]
+
+
+class Standing(NamedTuple):
+    kind: str
+    upper: tuple
+    lower: tuple
+    years: int | None
+
+
+# Words a pattern may take for a person that name no one.
+_NO_ONE = frozenset("he she him her his they them their it who that this one team".split())
+_HONORIFIC = re.compile(r"^(?:anh|chi|em|ong|ba|co|chu|a|c|mr|mrs|ms) ")
+
+
+def _person(written):
+    """Whom the words a pattern took for a person are: ``("owner", OWNER)`` or ``("name", folded name)``."""
+    if written in ("user", "the user", "nguoi dung", "ng dung"):
+        return people.OWNER, people.OWNER
+    name = _HONORIFIC.sub("", written)
+    return None if name in _NO_ONE else ("name", name)
+
+
+def standing(text):
+    """The ``Standing`` ``text`` says, or None."""
+    folded = fold(text).lower()
+    for pattern, kind, upper, lower, years in _COMPILED:
+        match = pattern.search(folded)
+        if not match:
+            continue
+        above, below = _person(match.group(upper)), _person(match.group(lower))
+        if above is None or below is None or above == below:
+            continue
+        amount = match.group(years) if years else None
+        if amount is not None:
+            amount = int(amount) if amount.isdigit() else _NUMBERS[amount]
+        return Standing(kind, above, below, amount)
+    return None
+
+
+def otherwise(a, b, texts_naming):
+    """Two ``Standing``s of one kind set the same two people the other way round, or apart by another number
+    of years (``people.same_person``; ``texts_naming(name)``: the owner's memories naming someone)."""
+    if a.kind != b.kind:
+        return False
+
+    def same(x, y):
+        return people.same_person(x, y, texts_naming)
+
+    if same(a.upper, b.lower) and same(a.lower, b.upper):
+        return True
+    return (
+        a.years is not None
+        and b.years is not None
+        and a.years != b.years
+        and same(a.upper, b.upper)
+        and same(a.lower, b.lower)
+    )
