@@ -25,6 +25,12 @@ def _otherwise(a, b, texts=()):
         ("The user carries a single phone, an iPhone 15.", "User's main phone is a Pixel 8."),
         ("Giờ anh chuyển hẳn sang VSCode để code rồi.", "Anh dùng Neovim làm editor chính."),
         ("long xai vim thoi", "Long uses VS Code every day."),
+        # Where one lives, once one says it moved or lives there now; where one comes from.
+        ("Khoa has moved to Đà Nẵng and lives there now.", "User lives in Saigon, District 3."),
+        ("Bà Ngọc moved to Saigon to live with her son's family.", "Bà Ngọc sống một mình ở Đà Nẵng."),
+        ("Hiện tại người dùng sống ở Đà Nẵng.", "User lives in Hanoi."),
+        ("Quê chị Thảo ở Cần Thơ.", "Thảo is originally from Huế."),
+        ("chi Thao que o Can Tho", "Thảo's hometown is Hue."),
     ],
 )
 def test_different_things_in_one_slot_of_one_person_contradict(a, b):
@@ -49,6 +55,12 @@ def test_different_things_in_one_slot_of_one_person_contradict(a, b):
         # A tool the text turns away from is not in its slot.
         ("Long chỉ dùng Vim, không bao giờ đụng tới VS Code.", "Long chỉ dùng Vim."),
         ("User switched from Neovim to VS Code.", "User uses VS Code now."),
+        # A district is in a city: two places said plainly may both be true, and a place both name agrees.
+        ("User lives in Ba Đình.", "User lives in Hanoi."),
+        ("User moved to Hanoi in 2019.", "User lives in Ba Dinh, Hanoi."),
+        ("Quê chị Thảo ở Cần Thơ.", "chi Thao que o Can Tho"),
+        # Where one lives is not where one comes from.
+        ("User moved to Hanoi.", "User is originally from Huế."),
     ],
 )
 def test_what_can_both_be_true_is_not_otherwise(a, b):
@@ -57,10 +69,10 @@ def test_what_can_both_be_true_is_not_otherwise(a, b):
 
 
 def test_how_surely_a_memory_says_its_thing_is_the_one():
-    assert slot("User's only phone is an iPhone 15.").sure == ONLY
-    assert slot("User uses VS Code now.").sure == ONLY
-    assert slot("Neovim is the main editor.").sure == MAIN
-    assert slot("User uses VS Code for notebooks.").sure == USED
+    assert slot("User's only phone is an iPhone 15.").sure == {"phone": ONLY}
+    assert slot("User uses VS Code now.").sure == {"editor": ONLY}
+    assert slot("Neovim is the main editor.").sure == {"editor": MAIN}
+    assert slot("User uses VS Code for notebooks.").sure == {"editor": USED}
     assert slot("User likes tea.") is None
     assert slot("Long chỉ dùng Vim, không bao giờ đụng tới VS Code.").things == {"editor": {"vim"}}
 
@@ -76,6 +88,7 @@ def test_a_name_the_owners_memories_place_beside_them_is_someone_else():
     named = "User's name is Lan."
     assert _otherwise("User's only phone is an iPhone 15.", "Lan's main phone is a Pixel 8.", texts=[named])
     # A relation and the name a memory gives it are one person.
+    assert not _otherwise("Lan lives in Hanoi now.", "User lives in Da Nang.", texts=[wife])
     wife_named = "Vợ tôi là Thảo."
     assert _otherwise("My wife's only phone is an iPhone 15.", "Thảo's main phone is a Pixel 8.", texts=[wife_named])
     assert not _otherwise("My wife's only phone is an iPhone 15.", "Thảo's main phone is a Pixel 8.")

@@ -412,10 +412,16 @@ def same_person(whose_a, whose_b, texts_naming):
     name = whose_a[1] if whose_a[0] == "name" else whose_b[1]
     other = whose_b if whose_a[0] == "name" else whose_a
     texts = texts_naming(name)
-    relation = relations_of_names(texts).get(name)
     if other[0] == "relation":
-        return relation == other[1]
-    if relation is not None:
-        return False
+        return relations_of_names(texts).get(name) == other[1]
+    return not someone_besides_owner(name, texts)
+
+
+def someone_besides_owner(name, texts):
+    """Whether ``texts`` (the owner's memories naming ``name``, folded) say ``name`` is someone beside the
+    owner: who they are to the owner ("Lan is the user's wife"), or naming them beside the owner ("Lan owes the
+    user 200k"), unless one says it is the owner's name ("User's name is Lan")."""
+    if name in relations_of_names(texts):
+        return True
     beside = [text for text in texts if speaks_of_owner(text) and names_someone(text, name)]
-    return not beside or any(name in owner_named(text) for text in beside)
+    return bool(beside) and not any(name in owner_named(text) for text in beside)

@@ -54,6 +54,9 @@ _SLOTS = {
 _SLOT_WORDS = {tuple(words.split("_")): slot for words, slot in _SLOTS.items()}
 _LONGEST = max(len(words) for words in _SLOT_WORDS)
 _SPELT_APART_WORDS = ("vs", "code")
+# The words a text saying where someone lives or comes from holds (folded), for ``_MAY_FILL``.
+_PLACE_WORDS = ("live", "lives", "living", "resides", "reside", "based", "moved", "relocated", "hometown", "originally")
+_PLACE_WORDS += ("song", "chuyen", "don", "que")
 # Words that may stand between a marker and its slot: "main work laptop", "only personal phone".
 _BETWEEN = frozenset("work personal daily home office design coding code text".split())
 _WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)?")
@@ -67,18 +70,22 @@ _DENYING = re.compile(
 _LEFT = re.compile(r"\b(?:from|từ|tu)\s.*?\s(?:to|sang)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[,;.!?]+|\s(?:but|nhưng|and no longer|và không)\s", re.IGNORECASE)
 # Where a slot is said to hold its thing: "… is a ThinkPad", "… là Vietcombank", "a single phone, an iPhone".
+_FIRST_WORD = re.compile(r"\s*([^\W\d_]+)")
 _WHOSE_FIRST = re.compile(r"\s*([^\W\d_]+)['’]s\b")
 _HOLDS = re.compile(r"\s(?:is|là|la)\s|,\s+(?:an?|một)\s", re.IGNORECASE)
 
 
 class Slot(NamedTuple):
     """Whose slots these are (``people.about``: the owner, a relation, a name), the things a memory puts in
-    each (``{slot: frozenset of folded names}``), and how surely it says they are the one (``ONLY``,
-    ``MAIN``, ``USED``)."""
+    each (``{slot: frozenset of folded names}``), and how surely it says each holds them (``{slot: ONLY, MAIN
+    or USED}``); ``first``: a capitalised word the memory starts with, when it mentions no one else (then it is
+    the owner's), folded: a name a dictionary knows ("Lan lives in Hanoi now") is someone's when the owner's
+    memories say who."""
 
     whose: tuple
     things: dict
-    sure: int
+    sure: dict
+    first: str = ""
 
 
 # A text that names no tool and no slot fills none, and is passed over at once (the doctor reads every memory).
@@ -88,13 +95,57 @@ _MAY_FILL = re.compile(
         sorted(
             {re.escape(word) for word in states.TOOLS_OF}
             | {r"\s*".join(map(re.escape, _SPELT_APART_WORDS))}
-            | {r"\s+".join(re.escape(fold(word)) for word in words) for words in _SLOT_WORDS},
+            | {r"\s+".join(re.escape(fold(word)) for word in words) for words in _SLOT_WORDS}
+            | set(_PLACE_WORDS),
             key=len,
             reverse=True,
         )
     )
     + r")(?![^\W_])"
 )
+
+
+# Where someone lives, and where they come from: the verb, then the place to the end of its clause ("User lives
+# in Saigon, District 3", "Khoa has moved to Đà Nẵng", "Bà Ngọc sống một mình ở Đà Nẵng", "Quê chị Thảo ở Cần
+# Thơ", "Thảo is originally from Huế"). Where one lives is one place at a time, but a district is in a city
+# ("lives in Ba Đình" / "lives in Hanoi"): only a move, or a text saying it is new, says the other place is
+# no more. Where one comes from is one place.
+_LIVES = re.compile(
+    r"\b(?:lives?|living|resides?|(?:is )?based) (?:alone |now |together |with (?:\w+ ){1,3}?)?in\s"
+    r"|(?<!\w)(?:sống|song) (?:một mình |mot minh |(?:cùng|với|cung|voi) (?:\w+ ){1,3}?)?(?:ở|tại|o|tai)\s",
+    re.IGNORECASE,
+)
+_MOVED_TO = re.compile(
+    r"\b(?:moved|relocated) (?:back )?to\s"
+    r"|(?<!\w)(?:chuyển|dọn|chuyen|don)(?: nhà| nha)? (?:vào|ra|đến|tới|về|lên|vao|den|toi|ve|len)\s",
+    re.IGNORECASE,
+)
+_FROM = re.compile(
+    r"\bhometown (?:is|was)\s|\b(?:is|comes|was) originally from\s"
+    r"|(?<!\w)(?:quê|que)(?: quán| nhà| quan| nha)?(?: \w+){0,3}? (?:ở|là|tại|o|la)\s",
+    re.IGNORECASE,
+)
+_PLACE_ENDS = re.compile(r"[.;!?(]|\s(?:and|to|with|for|since|và|để|với|cùng|từ|va|de|voi|cung|tu)\s", re.IGNORECASE)
+
+
+def _places(text):
+    """``{slot: (places, sure)}`` for where ``text`` says someone lives ("home") and comes from ("hometown"):
+    the things named after the verb, to the end of its clause."""
+    found = {}
+    names = None
+    for pattern, slot, sure in ((_MOVED_TO, "home", ONLY), (_LIVES, "home", USED), (_FROM, "hometown", MAIN)):
+        match = pattern.search(text)
+        if match is None or slot in found:
+            continue
+        rest = text[match.end() :]
+        end = _PLACE_ENDS.search(rest)
+        rest = re.sub(r"\W", "", fold(rest[: end.start()] if end else rest).lower())
+        if names is None:
+            names = _named(text)
+        places = frozenset(name for name in names if name in rest)
+        if places:
+            found[slot] = (places, ONLY if slot == "home" and says_changed(text) else sure)
+    return found
 
 
 def _marked(words):
@@ -140,7 +191,7 @@ def _named(text):
 
 def _whose(text, things):
     """Whom ``text`` is about (``people.about``), not counting a thing it names as someone ("Neovim is the user's
-    main editor", "VS Code is …"): the owner when it names no one else ("Neovim is the main editor"). A
+    main editor", "VS Code is …"), or None when it names no one else ("Neovim is the main editor"). A
     capitalised word whose something is, first, names someone, even one a dictionary knows ("Lan's main
     laptop")."""
     whose = _WHOSE_FIRST.match(text)
@@ -150,7 +201,7 @@ def _whose(text, things):
             return "name", fold(whose.group(1)).lower()
     words = {fold(word).lower() for word in _WORD.findall(text)}
     besides = {word for word in words if word in states.TOOLS_OF or any(word in thing for thing in things)}
-    return people.about(text, besides) or (people.OWNER, people.OWNER)
+    return people.about(text, besides)
 
 
 def slot(text):
@@ -160,7 +211,8 @@ def slot(text):
     words = [match.group().lower() for match in _WORD.finditer(text)]
     marked = _marked(words)
     tools = _tools(text)
-    if not marked and not tools:
+    places = _places(text)
+    if not marked and not tools and not places:
         return None
     things = {kind: frozenset(found) for kind, found in tools.items()}
     if marked:
@@ -174,27 +226,42 @@ def slot(text):
             if slot_side is not None and named:
                 for found in marked:
                     things[found] = things.get(found, frozenset()) | named
+    if _ONLY.search(text) or says_changed(text):
+        level = ONLY
+    else:
+        level = MAIN if marked or _MAIN.search(text) else USED
+    sure = dict.fromkeys(things, level)
+    for kind, (found, place_sure) in places.items():
+        things[kind], sure[kind] = found, place_sure
     if not things:
         return None
-    whose = _whose(text, frozenset().union(*things.values()))
-    if _ONLY.search(text) or says_changed(text):
-        sure = ONLY
-    else:
-        sure = MAIN if marked or _MAIN.search(text) else USED
-    return Slot(whose, things, sure)
+    named = frozenset().union(*things.values())
+    whose = _whose(text, named)
+    if whose is not None:
+        return Slot(whose, things, sure)
+    first = _FIRST_WORD.match(text)
+    first = fold(first.group(1)).lower() if first and first.group(1)[0].isupper() else ""
+    return Slot((people.OWNER, people.OWNER), things, sure, "" if first in named else first)
 
 
 def otherwise(a, b, texts_naming):
-    """Two ``Slot``s put different things in one slot of one person (``people.same_person``; ``texts_naming(name)``: the
-    owner's memories naming someone), and say so surely enough: one that its thing is the only one, or both
-    that it is the main one ("User's main editor is Neovim" / "User uses VS Code for notebooks" may both be
-    true)."""
-    if max(a.sure, b.sure) < ONLY and min(a.sure, b.sure) < MAIN:
-        return False
-    shared = [kind for kind in a.things.keys() & b.things.keys() if a.things[kind] and b.things[kind]]
-    if not shared or any(a.things[kind] & b.things[kind] for kind in shared):
-        return False
-    return people.same_person(a.whose, b.whose, texts_naming)
+    """Two ``Slot``s put different things in one slot of one person (``people.same_person``;
+    ``texts_naming(name)``: the owner's memories naming someone), and say so surely enough: one that its thing
+    is the only one, or both that it is the main one ("User's main editor is Neovim" / "User uses VS Code for
+    notebooks" may both be true). A slot that one fills with something the other also names is not
+    otherwise."""
+    for kind in a.things.keys() & b.things.keys():
+        surely = max(a.sure[kind], b.sure[kind]) >= ONLY or min(a.sure[kind], b.sure[kind]) >= MAIN
+        if surely and a.things[kind] and b.things[kind] and not a.things[kind] & b.things[kind]:
+            return people.same_person(_who(a, texts_naming), _who(b, texts_naming), texts_naming)
+    return False
+
+
+def _who(found, texts_naming):
+    """Whose a ``Slot`` is: the one its first word names, when the owner's memories say who that is."""
+    if found.first and people.someone_besides_owner(found.first, texts_naming(found.first)):
+        return "name", found.first
+    return found.whose
 
 
 # Tools written as two words ("VS Code"), as the full-text index holds them.
