@@ -161,6 +161,15 @@ def test_a_state_and_what_it_rules_out_and_a_denial_of_a_kind_are_contradictions
         assert pair in conflicts
 
 
+def test_a_kind_denied_in_one_clause_denies_each_thing_of_it(db, frozen):
+    no_pets = pref("Trang has no pets; her apartment building bans them.", subject="pets", kind="fact")
+    corgi = pref("Trang has a corgi named Bơ.", subject="dog", kind="fact")
+    tea = pref("Trang has green tea every morning.", subject="drinks", kind="routine")
+    conflicts = doctor.analyze("conflicts").conflicts
+    assert [no_pets, corgi] in conflicts
+    assert not any(tea in group for group in conflicts)
+
+
 def test_an_allergy_denied_and_one_of_someone_else(db, frozen):
     none = pref("Người dùng không bị dị ứng thực phẩm nào.", subject="dị ứng", kind="health")
     peanut = pref("Anh Huy bị dị ứng đậu phộng.", subject="allergy", kind="health")

@@ -463,11 +463,12 @@ def test_the_check_by_meaning_leaves_what_the_owner_touched_and_what_was_written
 
     policies.set_write_policy("allow", actor=OWNER)
     add_memory("User lives in Hanoi.", kind="fact", subject="home", user="owner")
-    add_memory("User's main editor is Neovim.", kind="fact", subject="editor", user="owner")
+    add_memory("User's laptop is a MacBook Air.", kind="fact", subject="laptop", user="owner")
     pinned = _propose("User lives in Hue.", kind="fact", subject="city")
     lifecycle.pin(pinned.pk, actor=OWNER)
-    # Written before the last hour: embeddings turned on now are not a review of the past.
-    older = _propose("User's main editor is VS Code now.", kind="fact", subject="tools")
+    # Written before the last hour: embeddings turned on now are not a review of the past. (Neither is one the
+    # words alone would flag when proposed: no main laptop, no move.)
+    older = _propose("User's laptop is a ThinkPad now.", kind="fact", subject="tools")
     AuditEvent.objects.filter(memory_id=older.pk).update(at=older.created_at - timedelta(hours=2))
     assert "0 approved by the write policy queued again" in proposals.embed_and_check()
     _checked_by_meaning(pinned, older)

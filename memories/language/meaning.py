@@ -867,15 +867,19 @@ def denies(a, b, has_subject):
     # Firebase"), or of a thing it names when the two say more alike ("Chị Thảo thiết kế UI bằng Figma"
     # / "Chị Thảo đã chuyển hẳn sang Sketch, không dùng Figma nữa").
     covers = bool(positive.content) and _contained(positive.content, negated.content)
+    # A kind denied in one clause denies each thing of it: "Trang has no pets; her building bans them" /
+    # "Trang has a corgi named Bơ".
+    named = states.with_kinds(positive.content)
     for denied in _clause_denials(negated):
-        if not (denied and _contained(denied, positive.content)):
+        if not (denied and _contained(denied, named)):
             continue
         # A thing denied must be said as it is, not as a word a typo away ("đường" is not "lương").
         if covers or (
-            _denies_a_thing(denied, negated.named)
-            and denied <= positive.content
-            and (negated.content - denied) & positive.content
+            _denies_a_thing(denied, negated.named) and denied <= named and (negated.content - denied) & positive.content
         ):
+            return True
+        kinds = denied & states.kinds_of(positive.content)
+        if kinds and denied - kinds <= positive.content:
             return True
     # Which verb goes with a habit does not change the habit: "has an iced matcha every afternoon" and
     # "no longer drinks matcha", "đánh cầu lông" and "ngừng chơi cầu lông"; the other must say it is

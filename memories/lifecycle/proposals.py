@@ -642,7 +642,7 @@ def possible_updates(proposals):
     says otherwise than, as ``{proposal id: [Replaced, …]}``, newest first, compared as ``propose`` does
     (with the 50 newest of its user, kind and subject): one statement for them all, and those of each
     proposal's look beyond them (``otherwise_elsewhere``): one for a denial, two for words the lexicon
-    carries into the other language, one for a kind of thing or a state."""
+    carries into the other language, one for a kind of thing or a state, one for a slot it fills."""
     flagged = [memory for memory in proposals if POSSIBLE_UPDATE in (memory.flags or [])]
     if not flagged:
         return {}
