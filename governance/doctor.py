@@ -357,12 +357,12 @@ def _one_slot(findings):
     without embeddings. The pairs looked at share a slot, or a kind of standing, that few of them fill
     (``POSTING_CAP``)."""
     readers = (
-        (slots.slot, slots.otherwise, lambda found: found.things),
-        (standing.standing, standing.otherwise, lambda found: (found.kind,)),
+        (slots.slot, slots.otherwise, slots.same, lambda found: found.things),
+        (standing.standing, standing.otherwise, standing.same, lambda found: (found.kind,)),
     )
     for members in findings.people.values():
         texts_naming = _texts_naming(findings, members)
-        for read, otherwise, keys in readers:
+        for read, otherwise, same, keys in readers:
             filled, postings = {}, defaultdict(list)
             for memory_id in members:
                 found = read(findings.texts[memory_id])
@@ -377,8 +377,12 @@ def _one_slot(findings):
                 for pair in combinations(holders, 2)
             }
             for a, b in sorted(pairs):
-                if not findings.together(a, b) and otherwise(filled[a], filled[b], texts_naming):
+                if findings.together(a, b):
+                    continue
+                if otherwise(filled[a], filled[b], texts_naming):
                     findings.opposed.append((a, b))
+                elif same(filled[a], filled[b], texts_naming) and details_agree(findings.texts[a], findings.texts[b]):
+                    findings.join(a, b)
 
 
 def _texts_naming(findings, members):

@@ -4,6 +4,7 @@ person contradict each other, in the doctor whatever their kind, subject and lan
 import pytest
 
 from governance import doctor
+from memories.language import slots
 from memories.language.folding import fold
 from memories.language.slots import MAIN, ONLY, USED, otherwise, slot
 from memories.lifecycle import policies, proposals
@@ -146,3 +147,36 @@ def test_a_proposal_filling_another_persons_slot_is_no_update(db):
     assert (answer.status, answer.flags) == ("approved", ())
     answer = _propose("User also uses Vim on servers.", kind="fact", subject="servers")
     assert (answer.status, answer.flags) == ("approved", ())
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("The user carries a single phone, an iPhone 15.", "User's only phone is an iPhone 15.", True),
+        ("Tháng 10 Vy đã chuyển vào Sài Gòn sống.", "Vy relocated to Saigon in October and lives there now.", True),
+        ("User lives in Saigon, District 3.", "Anh Khoa đang sống ở quận 3, Sài Gòn.", True),
+        ("User's main editor is Neovim.", "Anh dùng Neovim làm editor chính.", True),
+        # A tool merely used is only part of what a memory says.
+        ("User prefers 4-space indentation in Python.", "User prefers 2-space indentation for Python.", False),
+        # Said less surely: "main" is not "only".
+        ("User lives in Hanoi.", "User moved to Hanoi.", False),
+        ("User's only phone is an iPhone 15.", "User's main phone is an iPhone 15.", True),
+    ],
+)
+def test_the_same_things_in_the_same_slots_of_one_person_are_one_fact(a, b, same):
+    assert slots.same(slot(a), slot(b), lambda name: []) is same
+
+
+def test_a_denial_fills_no_slot_but_by_its_other_clauses():
+    assert slot("User no longer lives in Hanoi.") is None
+    assert slot("User does not have a main bank.") is None
+
+
+def test_the_doctor_groups_one_slot_said_twice_in_other_words(db):
+    single = add_memory("The user carries a single phone, an iPhone 15.", kind="fact", subject="devices").pk
+    only = add_memory("User's only phone is an iPhone 15.", kind="fact", subject="phone").pk
+    four = add_memory("User prefers 4-space indentation in Python.", kind="preference", subject="python").pk
+    two = add_memory("User prefers 2-space indentation for Python.", kind="preference", subject="style").pk
+    duplicates = doctor.analyze("duplicates").duplicates
+    assert [single, only] in duplicates
+    assert not any(four in group or two in group for group in duplicates)

@@ -64,3 +64,13 @@ def test_the_doctor_reports_two_people_the_other_way_round_across_kinds_and_lang
     conflicts = doctor.analyze("conflicts").conflicts
     assert any(boss in group and manages in group for group in conflicts)
     assert not any(other in group for group in conflicts)
+
+
+def test_the_doctor_groups_one_standing_said_in_two_languages(db):
+    english = add_memory("Đạt is Khoa's direct manager.", kind="relationship", subject="manager").pk
+    plain = add_memory("Dat la sep truc tiep cua a Khoa", kind="fact", subject="sep").pk
+    older = add_memory("Minh is 3 years older than Lan.", kind="fact", subject="age").pk
+    other = add_memory("Minh lớn hơn Lan 5 tuổi.", kind="fact", subject="tuổi").pk
+    duplicates = doctor.analyze("duplicates").duplicates
+    assert [english, plain] in duplicates
+    assert not any(older in group or other in group for group in duplicates)

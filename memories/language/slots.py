@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from memories.language import people, states
 from memories.language.folding import fold
+from memories.language.meaning import meaning
 from memories.language.translation import names_in, says_changed
 
 # Words saying a thing is the only one, or the main one. Vietnamese as written: typed plainly, "chỉ" (only) is
@@ -128,6 +129,9 @@ _FROM = re.compile(
 _PLACE_ENDS = re.compile(r"[.;!?(]|\s(?:and|to|with|for|since|và|để|với|cùng|từ|va|de|voi|cung|tu)\s", re.IGNORECASE)
 
 
+_PLACE_SLOTS = frozenset({"home", "hometown"})
+
+
 def _places(text):
     """``{slot: (places, sure)}`` for where ``text`` says someone lives ("home") and comes from ("hometown"):
     the things named after the verb, to the end of its clause."""
@@ -208,10 +212,13 @@ def slot(text):
     """The ``Slot`` of ``text``, or None when it puts nothing in a slot."""
     if not _MAY_FILL.search(fold(text).lower()):
         return None
-    words = [match.group().lower() for match in _WORD.finditer(text)]
-    marked = _marked(words)
     tools = _tools(text)
-    places = _places(text)
+    # A denial puts nothing in a slot but by the tools its other clauses name ("User no longer lives in
+    # Hanoi", "User has no main bank").
+    if meaning(text).negated:
+        marked, places = [], {}
+    else:
+        marked, places = _marked([match.group().lower() for match in _WORD.finditer(text)]), _places(text)
     if not marked and not tools and not places:
         return None
     things = {kind: frozenset(found) for kind, found in tools.items()}
@@ -255,6 +262,25 @@ def otherwise(a, b, texts_naming):
         if surely and a.things[kind] and b.things[kind] and not a.things[kind] & b.things[kind]:
             return people.same_person(_who(a, texts_naming), _who(b, texts_naming), texts_naming)
     return False
+
+
+def same(a, b, texts_naming):
+    """Two ``Slot``s put the same things in the same slots of one person, as surely (both at least the main
+    one, or, for a place, alike; a tool merely used is only part of what a memory says): "The user carries a
+    single phone, an iPhone 15" / "User's only phone is an iPhone 15", "Tháng 10 Vy đã chuyển vào Sài Gòn
+    sống" / "Vy relocated to Saigon in October and lives there now". A place both name is the same place
+    ("User lives in Saigon, District 3" / "Anh Khoa đang sống ở quận 3, Sài Gòn")."""
+    if a.things.keys() != b.things.keys():
+        return False
+    for kind, things in a.things.items():
+        if not things & b.things[kind] or (kind not in _PLACE_SLOTS and things != b.things[kind]):
+            return False
+        # A tool used is only part of what a memory says ("User prefers 4-space indentation in Python").
+        if min(a.sure[kind], b.sure[kind]) < (USED if kind in _PLACE_SLOTS else MAIN):
+            return False
+        if a.sure[kind] != b.sure[kind] and min(a.sure[kind], b.sure[kind]) < MAIN:
+            return False
+    return people.same_person(_who(a, texts_naming), _who(b, texts_naming), texts_naming)
 
 
 def _who(found, texts_naming):

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from memories.language import people
 from memories.language.folding import fold
+from memories.language.meaning import meaning
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 _NUMBERS |= {"mot": 1, "hai": 2, "ba": 3, "bon": 4, "nam": 5, "sau": 6, "bay": 7, "tam": 8, "chin": 9, "ten": 10}
@@ -52,6 +53,12 @@ _PATTERNS = [
 _COMPILED = [(re.compile(pattern), kind, upper, lower, years) for pattern, kind, upper, lower, years in _PATTERNS]
 
 
+# A text holding none of these words says no standing, and is passed over at once.
+_MAY_STAND = re.compile(
+    r"\b(?:manager|boss|supervisor|manages|reports|report|sep|quan ly|nhan vien|older|younger|hon)\b"
+)
+
+
 class Standing(NamedTuple):
     kind: str
     upper: tuple
@@ -75,6 +82,8 @@ def _person(written):
 def standing(text):
     """The ``Standing`` ``text`` says, or None."""
     folded = fold(text).lower()
+    if not _MAY_STAND.search(folded) or meaning(text).negated:
+        return None
     for pattern, kind, upper, lower, years in _COMPILED:
         match = pattern.search(folded)
         if not match:
@@ -107,3 +116,10 @@ def otherwise(a, b, texts_naming):
         and same(a.upper, b.upper)
         and same(a.lower, b.lower)
     )
+
+
+def same(a, b, texts_naming):
+    """Two ``Standing``s set the same two people the same way, apart by the same years where both say."""
+    if a.kind != b.kind or (a.years is not None and b.years is not None and a.years != b.years):
+        return False
+    return people.same_person(a.upper, b.upper, texts_naming) and people.same_person(a.lower, b.lower, texts_naming)
