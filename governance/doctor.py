@@ -27,9 +27,17 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from memories import vectors
-from memories.language import embeddings, slots, standing, states
+from memories.language import embeddings, people, slots, standing, states
 from memories.language.folding import fold
-from memories.language.meaning import Variant, contradict, denies, meaning, own_words, same_fact
+from memories.language.meaning import (
+    Variant,
+    contradict,
+    denies,
+    denies_across_languages,
+    meaning,
+    own_words,
+    same_fact,
+)
 from memories.language.translation import (
     OPPOSED,
     SAME,
@@ -50,6 +58,8 @@ from memories.screening.venting import is_venting
 MODES = ("duplicates", "stale", "conflicts")
 # A word found in more variants of one block than this does not propose candidate pairs.
 POSTING_CAP = 40
+# Whom a memory naming no one is about: its owner's.
+OWNER_ITSELF = (people.OWNER, people.OWNER)
 # With embeddings on, each memory is also compared with this many of its closest in meaning.
 MEANING_NEIGHBOURS = 10
 # Across languages (``_with_meaning``): how many of each memory's closest in the other language are
@@ -314,9 +324,11 @@ def _across_languages_by_words(findings):
 
 
 def _negations_across_blocks(findings):
-    """A memory and one that denies it (``meaning.denies``), in one language, among all of a user's memories
-    of a project whatever their kind and subject, with or without embeddings: an agent files "User drinks a
-    black coffee every morning" as a routine and "User does not drink coffee anymore" as a preference. The
+    """A memory and one that denies it (``meaning.denies``), among all of a user's memories of a project
+    whatever their kind and subject, with or without embeddings: an agent files "User drinks a black coffee
+    every morning" as a routine and "User does not drink coffee anymore" as a preference. Across the two
+    languages, a denial that says no more than the words both are read into (``denies_across_languages``), of
+    the same person: "Anh Khoa không uống rượu bia" / "Khoa drinks beer with his friends every Friday". The
     denying side is a denial, a choice of one thing instead of another, or a state that rules things out
     ("User is vegetarian"); two values in one slot are left to the blocks and to meaning, which know what
     the slot is. The pairs looked at share a word, or a kind of thing (``states``), that few of them have
@@ -340,11 +352,20 @@ def _negations_across_blocks(findings):
         for affirmed, denying in postings.values():
             if affirmed and denying and len(affirmed) + len(denying) <= POSTING_CAP:
                 pairs.update((min(a, b), max(a, b)) for a in affirmed for b in denying if a != b)
+        texts_naming = _texts_naming(findings, members)
         for a, b in sorted(pairs):
             if findings.blocks[a] == findings.blocks[b] or findings.together(a, b):
                 continue
-            same_language = findings.meanings[a].vietnamese == findings.meanings[b].vietnamese
-            if same_language and denies(findings.variant(a), findings.variant(b), False):
+            first, second = findings.variant(a), findings.variant(b)
+            if first.vietnamese == second.vietnamese:
+                opposed = denies(first, second, False)
+            else:
+                opposed = denies_across_languages(first, second) and people.same_person(
+                    people.about(findings.texts[a]) or OWNER_ITSELF,
+                    people.about(findings.texts[b]) or OWNER_ITSELF,
+                    texts_naming,
+                )
+            if opposed:
                 findings.opposed.append((a, b))
 
 

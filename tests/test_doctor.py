@@ -170,6 +170,20 @@ def test_a_kind_denied_in_one_clause_denies_each_thing_of_it(db, frozen):
     assert not any(tea in group for group in conflicts)
 
 
+def test_a_denial_in_one_language_of_what_the_other_says(db, frozen):
+    no_alcohol = pref("Anh Khoa không uống rượu bia.", subject="rượu bia", kind="health")
+    beer = pref("Khoa drinks beer with his friends every Friday night.", subject="friday", kind="routine")
+    no_pets = pref("Người dùng không nuôi thú cưng nào.", subject="thú cưng", kind="fact")
+    cat = pref("User has a cat named Mochi.", subject="cat", kind="fact")
+    # A denial saying more than both languages are read into, and someone else's habit, are left alone.
+    late = pref("Anh Khoa không uống bia sau 10 giờ tối.", subject="bia", kind="health")
+    pref("Lan is the user's wife.", subject="family", kind="relationship")
+    wine = pref("Lan drinks wine every Saturday.", subject="lan", kind="routine")
+    conflicts = doctor.analyze("conflicts").conflicts
+    assert [no_alcohol, beer] in conflicts and [no_pets, cat] in conflicts
+    assert not any(late in group or wine in group for group in conflicts)
+
+
 def test_an_allergy_denied_and_one_of_someone_else(db, frozen):
     none = pref("Người dùng không bị dị ứng thực phẩm nào.", subject="dị ứng", kind="health")
     peanut = pref("Anh Huy bị dị ứng đậu phộng.", subject="allergy", kind="health")

@@ -970,6 +970,62 @@ def _spelt_in_vietnamese():
 _SPELT_IN_VIETNAMESE = _spelt_in_vietnamese()
 
 
+def _read_in_english():
+    """``{English word: the folded words of the Vietnamese written for it}`` for every English word a
+    Vietnamese text is read into (``_SYNONYMS``, ``states.VIETNAMESE``, ``_VIETNAMESE``): what the two
+    languages can be set side by side on."""
+    spellings = {}
+
+    def add(word, phrase):
+        if word.isascii() and word.isalpha() and word not in _ALL_NEGATIONS and word not in _FRAME:
+            spellings.setdefault(word, set()).update(fold(phrase).lower().split())
+
+    for phrase, word in states.VIETNAMESE.items():
+        add(word, phrase)
+    for written, read in _VIETNAMESE.items():
+        # "bia" is read as "bia beer": the Vietnamese word stays, beside its English one.
+        for word in set(read.split()) - {fold(written).lower()}:
+            add(word, written)
+    for pattern, replacement in _SYNONYMS:
+        words = replacement.split()
+        if len(words) == 1:
+            for written in pattern.pattern.split("|"):
+                written = written.replace(r"\b", "")
+                if re.fullmatch(r"[a-z ]+", written):
+                    add(words[0], written)
+    return {word: frozenset(written) - {word} for word, written in spellings.items()}
+
+
+_READ_IN_ENGLISH = _read_in_english()
+# Words of a Vietnamese text that say nothing a denial turns on: honorifics, particles, "người" (a person).
+_SAYS_NOTHING = frozenset(
+    "anh chi em ba ong co chu bac roi het gi ai nao ca nha ne luon dau cua la va thi ma nguoi".split()
+)
+
+
+def denies_across_languages(a, b):
+    """One of ``a`` and ``b`` (Variants, one Vietnamese and one English, of the same person) denies what the
+    other says, on the words a Vietnamese text is read into in English (``_READ_IN_ENGLISH``: kinds, things,
+    states, "allergy", "coffee"…) and the names both write: "Anh Khoa không uống rượu bia" / "Khoa drinks beer
+    with his friends every Friday night", "Người dùng không nuôi thú cưng nào" / "User has a cat named Mochi".
+    The denial must say nothing else (a verb of doing aside): "không uống bia sau 10 giờ tối" (no beer after
+    10pm) says more than can be set side by side, and is left alone."""
+    if a.vietnamese == b.vietnamese or a.negated == b.negated:
+        return False
+    negated, positive = (a, b) if a.negated else (b, a)
+    said = negated.content & _READ_IN_ENGLISH.keys()
+    if not said:
+        return False
+    rest = negated.content - said - _DOING - negated.named - _SAYS_NOTHING
+    if negated.vietnamese:
+        rest -= frozenset().union(*(_READ_IN_ENGLISH[word] for word in said))
+    else:
+        rest -= states.KINDS
+    if rest:
+        return False
+    return said <= states.with_kinds(positive.content)
+
+
 # English states a synonym reads from other words, which search must find as written ("WFH" is "remote").
 _ALSO_SPELT = {"remote": (("wfh",), ("from", "home"))}
 
