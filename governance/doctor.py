@@ -58,8 +58,6 @@ from memories.screening.venting import is_venting
 MODES = ("duplicates", "stale", "conflicts")
 # A word found in more variants of one block than this does not propose candidate pairs.
 POSTING_CAP = 40
-# Whom a memory naming no one is about: its owner's.
-OWNER_ITSELF = (people.OWNER, people.OWNER)
 # With embeddings on, each memory is also compared with this many of its closest in meaning.
 MEANING_NEIGHBOURS = 10
 # Across languages (``_with_meaning``): how many of each memory's closest in the other language are
@@ -361,8 +359,8 @@ def _negations_across_blocks(findings):
                 opposed = denies(first, second, False)
             else:
                 opposed = denies_across_languages(first, second) and people.same_person(
-                    people.about(findings.texts[a]) or OWNER_ITSELF,
-                    people.about(findings.texts[b]) or OWNER_ITSELF,
+                    people.whose(findings.texts[a], texts_naming),
+                    people.whose(findings.texts[b], texts_naming),
                     texts_naming,
                 )
             if opposed:

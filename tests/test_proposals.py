@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from memories import lifecycle, transfer
-from memories.language.meaning import text_key
+from memories.language.meaning import across_languages_words, text_key
 from memories.lifecycle import InvalidValue, Refused, policies, proposals
 from memories.models import AuditEvent, Memory, MemorySettings, Message
 from memories.screening.poisoning import is_instruction_like
@@ -373,13 +373,39 @@ def test_what_possible_updates_may_replace_is_read_in_one_statement_and_one_a_fl
     plain = Memory.objects.get(pk=propose("User lives in Hanoi.", subject="home").id)
     # The denial looks for what it denies under other kinds and subjects too, each flagged proposal for
     # what it says otherwise than in the other language (how many memories hold its words, then those that
-    # hold the rarest, when some are held at all), and the one naming a package manager for those putting
-    # another in its slot.
-    with django_assert_max_num_queries(2 + 1 + 2 * len(news) + 1):
+    # hold the rarest, when some are held at all), the one naming a package manager for those putting
+    # another in its slot, and each naming what both languages are read into ("coffee", "Vietnamese") for
+    # those denying it in the other language.
+    across = sum(1 for new in news if across_languages_words(new.text, new.kind))
+    with django_assert_max_num_queries(2 + 1 + 2 * len(news) + 1 + across):
         found = proposals.possible_updates([*news, plain])
     assert {new: [(r.pk, r.text) for r in rows] for new, rows in found.items()} == {
         new.pk: [(old.pk, old.text)] for new, old in zip(news, olds)
     }
+
+
+@pytest.mark.parametrize(
+    ("original", "denial"),
+    [
+        ("Khoa drinks beer with his friends every Friday night.", "Anh Khoa không uống rượu bia."),
+        ("Anh Khoa không uống rượu bia.", "Khoa drinks beer with his friends every Friday night."),
+        ("User has a cat named Mochi.", "Người dùng không nuôi thú cưng nào."),
+    ],
+)
+def test_a_denial_in_the_other_language_is_a_possible_update_whatever_its_kind(original, denial):
+    policies.set_write_policy("allow", actor=OWNER)
+    existing = add_memory(original, user="owner", kind="routine", subject="evenings")
+    answer = propose(denial, kind="health", subject="habits")
+    assert (answer.status, answer.flags) == ("pending", ("possible_update",))
+    assert f"says otherwise than memory {existing.pk}" in answer.reason
+
+
+def test_a_denial_in_the_other_language_of_someone_elses_habit_is_no_update():
+    policies.set_write_policy("allow", actor=OWNER)
+    add_memory("Lan is the user's wife.", user="owner", kind="relationship", subject="family")
+    add_memory("Lan drinks beer every Friday night.", user="owner", kind="routine", subject="lan")
+    answer = propose("Người dùng không uống rượu bia.", kind="health", subject="habits")
+    assert (answer.status, answer.flags) == ("approved", ())
 
 
 @pytest.mark.parametrize(

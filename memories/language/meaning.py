@@ -971,14 +971,14 @@ _SPELT_IN_VIETNAMESE = _spelt_in_vietnamese()
 
 
 def _read_in_english():
-    """``{English word: the folded words of the Vietnamese written for it}`` for every English word a
-    Vietnamese text is read into (``_SYNONYMS``, ``states.VIETNAMESE``, ``_VIETNAMESE``): what the two
-    languages can be set side by side on."""
+    """``{English word: the folded Vietnamese phrases written for it}`` for every English word a Vietnamese text
+    is read into (``_SYNONYMS``, ``states.VIETNAMESE``, ``_VIETNAMESE``): what the two languages can be set side
+    by side on."""
     spellings = {}
 
     def add(word, phrase):
         if word.isascii() and word.isalpha() and word not in _ALL_NEGATIONS and word not in _FRAME:
-            spellings.setdefault(word, set()).update(fold(phrase).lower().split())
+            spellings.setdefault(word, set()).add(fold(phrase).lower())
 
     for phrase, word in states.VIETNAMESE.items():
         add(word, phrase)
@@ -991,9 +991,9 @@ def _read_in_english():
         if len(words) == 1:
             for written in pattern.pattern.split("|"):
                 written = written.replace(r"\b", "")
-                if re.fullmatch(r"[a-z ]+", written):
+                if re.fullmatch(r"[a-z ]+", written) and language_of(written) == VIETNAMESE:
                     add(words[0], written)
-    return {word: frozenset(written) - {word} for word, written in spellings.items()}
+    return {word: frozenset(phrases) for word, phrases in spellings.items()}
 
 
 _READ_IN_ENGLISH = _read_in_english()
@@ -1001,6 +1001,18 @@ _READ_IN_ENGLISH = _read_in_english()
 _SAYS_NOTHING = frozenset(
     "anh chi em ba ong co chu bac roi het gi ai nao ca nha ne luon dau cua la va thi ma nguoi".split()
 )
+
+
+def _said_across(variant):
+    """The words of ``variant`` both languages are read into, and whether it says nothing more (a verb of
+    doing, a name, an honorific or a particle aside): what ``denies_across_languages`` sets side by side."""
+    said = variant.content & _READ_IN_ENGLISH.keys()
+    rest = variant.content - said - _DOING - variant.named - _SAYS_NOTHING
+    if variant.vietnamese:
+        rest -= {word for english in said for phrase in _READ_IN_ENGLISH[english] for word in phrase.split()}
+    else:
+        rest -= states.KINDS
+    return said, not rest
 
 
 def denies_across_languages(a, b):
@@ -1013,17 +1025,26 @@ def denies_across_languages(a, b):
     if a.vietnamese == b.vietnamese or a.negated == b.negated:
         return False
     negated, positive = (a, b) if a.negated else (b, a)
-    said = negated.content & _READ_IN_ENGLISH.keys()
-    if not said:
-        return False
-    rest = negated.content - said - _DOING - negated.named - _SAYS_NOTHING
-    if negated.vietnamese:
-        rest -= frozenset().union(*(_READ_IN_ENGLISH[word] for word in said))
-    else:
-        rest -= states.KINDS
-    if rest:
-        return False
-    return said <= states.with_kinds(positive.content)
+    said, alone = _said_across(negated)
+    return bool(said) and alone and said <= states.with_kinds(positive.content)
+
+
+def across_languages_words(text, kind=""):
+    """What a memory in the other language that ``text`` may deny, or be denied by (``denies_across_languages``),
+    holds, as ``search.matching_any`` takes it: for an English text, the Vietnamese written for the words it
+    would be set side by side on; for a Vietnamese one, those English words (as prefixes) and, for a thing, its
+    kind. Empty when ``text`` has none, or is a denial saying more than them."""
+    found = _variant(text, "", kind)
+    said, alone = _said_across(found)
+    if not said or (found.negated and not alone):
+        return []
+    if found.vietnamese:
+        # A kind denied is found by its things ("không nuôi thú cưng": "cat", "dog"…).
+        wanted = said | states.words_of(said & states.KINDS) if found.negated else said | states.kinds_of(said)
+        return [((word,), True) for word in sorted(wanted)]
+    wanted = said | (set() if found.negated else states.kinds_of(found.content))
+    phrases = {phrase for word in wanted for phrase in _READ_IN_ENGLISH.get(word, ())}
+    return [(tuple(phrase.split()), False) for phrase in sorted(phrases)]
 
 
 # English states a synonym reads from other words, which search must find as written ("WFH" is "remote").
@@ -1057,6 +1078,12 @@ def _ids_where(test, text, others, subject="", kind=""):
     Variants of one subject and kind."""
     new = _variant(text, subject, kind)
     return [memory_id for memory_id, other_text in others.items() if test(new, _variant(other_text, subject, kind))]
+
+
+def denying_across_languages(text, others, kind=""):
+    """The ids of ``others`` (``{id: text}``) in the other language than ``text`` that it denies or that deny it
+    (``denies_across_languages``), as the doctor compares memories across kinds, subjects and languages."""
+    return _ids_where(denies_across_languages, text, others, kind=kind)
 
 
 def denying(text, others, kind=""):

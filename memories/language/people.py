@@ -417,6 +417,29 @@ def same_person(whose_a, whose_b, texts_naming):
     return not someone_besides_owner(name, texts)
 
 
+_FIRST_WORD = re.compile(r"\s*([^\W\d_]+)")
+
+
+def first_word(text):
+    """The word ``text`` starts with, folded, when it is capitalised ("Lan" of "Lan drinks beer"), or ""."""
+    first = _FIRST_WORD.match(text)
+    return fold(first.group(1)).lower() if first and first.group(1)[0].isupper() else ""
+
+
+def whose(text, texts_naming):
+    """Whom a memory is about (``about``), or, when it mentions no one, the one its first word names where the
+    owner's memories say who that is (``someone_besides_owner``: "Lan drinks beer every Friday" beside "Lan is
+    the user's wife"; "Lan" is a word a dictionary knows), else the owner. ``texts_naming(name)``: the owner's
+    memories naming someone."""
+    found = about(text)
+    if found is not None:
+        return found
+    first = first_word(text)
+    if first and someone_besides_owner(first, texts_naming(first)):
+        return "name", first
+    return OWNER, OWNER
+
+
 def someone_besides_owner(name, texts):
     """Whether ``texts`` (the owner's memories naming ``name``, folded) say ``name`` is someone beside the
     owner: who they are to the owner ("Lan is the user's wife"), or naming them beside the owner ("Lan owes the

@@ -71,7 +71,6 @@ _DENYING = re.compile(
 _LEFT = re.compile(r"\b(?:from|từ|tu)\s.*?\s(?:to|sang)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[,;.!?]+|\s(?:but|nhưng|and no longer|và không)\s", re.IGNORECASE)
 # Where a slot is said to hold its thing: "… is a ThinkPad", "… là Vietcombank", "a single phone, an iPhone".
-_FIRST_WORD = re.compile(r"\s*([^\W\d_]+)")
 _WHOSE_FIRST = re.compile(r"\s*([^\W\d_]+)['’]s\b")
 _HOLDS = re.compile(r"\s(?:is|là|la)\s|,\s+(?:an?|một)\s", re.IGNORECASE)
 
@@ -246,8 +245,7 @@ def slot(text):
     whose = _whose(text, named)
     if whose is not None:
         return Slot(whose, things, sure)
-    first = _FIRST_WORD.match(text)
-    first = fold(first.group(1)).lower() if first and first.group(1)[0].isupper() else ""
+    first = people.first_word(text)
     return Slot((people.OWNER, people.OWNER), things, sure, "" if first in named else first)
 
 

@@ -31,13 +31,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from memories import lifecycle, vectors
-from memories.language import characters, embeddings, slots
+from memories.language import characters, embeddings, people, slots
 from memories.language.folding import fold
 from memories.language.meaning import (
+    across_languages_words,
     closest,
     contradicted,
     denied_words,
     denying,
+    denying_across_languages,
     kind_words,
     said_alike,
     said_with_more,
@@ -417,6 +419,7 @@ def otherwise_elsewhere(user, kind, subject, project, text, translations=None):
     more = opposed_in_other_language(translations)
     more.update(ruled_out_elsewhere(user, project, kind, subject, text))
     more.update(slotted_elsewhere(user, project, text))
+    more.update(denied_in_other_language(user, project, kind, text))
     found.update((pk, other) for pk, other in more.items() if pk not in found)
     return found
 
@@ -496,16 +499,46 @@ def slotted_elsewhere(user, project, text):
         return {}
     live = Memory.objects.live().filter(user=user, project=project)
     others = dict(matching_any(live, slots.phrases(found)).values_list("pk", "text")[:CANDIDATES])
-
-    @functools.cache
-    def texts_naming(name):
-        return list(matching_any(live, [((name,), False)], common=True).values_list("text", flat=True)[:CANDIDATES])
-
+    texts_naming = _texts_naming(live)
     return {
         pk: other
         for pk, other in others.items()
         if (filled := slots.slot(other)) is not None and slots.otherwise(found, filled, texts_naming)
     }
+
+
+def denied_in_other_language(user, project, kind, text):
+    """``{id: text}``: the live memories of ``user`` and ``project`` in the other language, whatever their kind
+    and subject, that ``text`` denies or that deny it, of the same person, as the doctor reports them
+    (``denies_across_languages``): "Anh Khoa không uống rượu bia" against "Khoa drinks beer with his friends
+    every Friday night". The full-text index finds the ``CANDIDATES`` newest holding the words both languages
+    are read into (``across_languages_words``). No statement for a text that has none."""
+    phrases = across_languages_words(text, kind)
+    if not phrases:
+        return {}
+    live = Memory.objects.live().filter(user=user, project=project)
+    others = dict(matching_any(live, phrases).values_list("pk", "text")[:CANDIDATES])
+    denied = denying_across_languages(text, others, kind)
+    if not denied:
+        return {}
+    texts_naming = _texts_naming(live)
+    whose = people.whose(text, texts_naming)
+    return {
+        pk: others[pk]
+        for pk in denied
+        if people.same_person(whose, people.whose(others[pk], texts_naming), texts_naming)
+    }
+
+
+def _texts_naming(live):
+    """A function giving the texts of the ``CANDIDATES`` newest of ``live`` holding a name (folded), each
+    looked up once."""
+
+    @functools.cache
+    def texts_naming(name):
+        return list(matching_any(live, [((name,), False)], common=True).values_list("text", flat=True)[:CANDIDATES])
+
+    return texts_naming
 
 
 @dataclass(frozen=True)
