@@ -7,7 +7,7 @@ import pytest
 
 from governance import doctor
 from memories import lifecycle
-from memories.language.meaning import meaning, saying_the_same
+from memories.language.meaning import Variant, denies, meaning, saying_the_same
 from memories.lifecycle import policies, proposals
 from memories.models import AuditEvent, Memory
 from tests.factories import OWNER, add_memory
@@ -173,3 +173,21 @@ def test_a_verb_is_one_word_however_it_is_written(gerund, verb):
 def test_being_based_somewhere_is_living_there():
     assert meaning("The user is based in Hanoi.").content == meaning("User lives in Hanoi.").content
     assert meaning("User resides in Da Nang.").content == meaning("User lives in Da Nang.").content
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opposed"),
+    [
+        # A state in a clause of its own rules out what it excludes, whatever else the text denies.
+        ("User is vegetarian and does not eat eggs.", "User eats beef phở every week.", True),
+        ("User is single and not seeing anyone.", "Lan is the user's wife.", True),
+        # A state denied, or a thing denied, rules out nothing.
+        ("User is not vegetarian.", "User eats beef phở every week.", False),
+        ("User is not single.", "Lan is the user's wife.", False),
+        ("User is vegetarian.", "User does not eat beef.", False),
+        ("Người dùng ăn chay trường.", "Người dùng không ăn thịt bò.", False),
+    ],
+)
+def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed):
+    assert denies(Variant(*meaning(a)), Variant(*meaning(b)), False) is opposed
+    assert denies(Variant(*meaning(b)), Variant(*meaning(a)), False) is opposed

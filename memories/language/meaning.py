@@ -826,20 +826,47 @@ def _of_owner(variant, whose=False):
     return OWNER in variant.order or whose and f"{OWNER}{POSSESSIVE}" in variant.order
 
 
+def _stated(variant):
+    """The content words of ``variant`` that state a state: all of them, or, in a text with a negation, those of
+    a clause stating one without it ("Long is single and not seeing anyone": "long", "single"); none when
+    the state is denied ("User is not vegetarian")."""
+    if not variant.negated:
+        return variant.content
+    for clause in _split(variant.order, JOINT):
+        said = {_base(token) for token in clause}
+        if states.states(said) and not said & _ALL_NEGATIONS:
+            return variant.content & said
+    return frozenset()
+
+
+def _affirmed(variant):
+    """The content words of ``variant`` outside a clause with a negation: what it says is so ("User does not
+    eat beef" affirms no beef)."""
+    if not variant.negated:
+        return variant.content
+    said = set()
+    for clause in _split(variant.order, JOINT):
+        words = {_base(token) for token in clause}
+        if not words & _ALL_NEGATIONS:
+            said |= words
+    return variant.content & said
+
+
 def _rules_out(a, b):
     """``a`` states of someone what rules out what ``b`` says of them: "User is vegetarian" / "User eats beef
     phở every week", "User is single" / "Lan is the user's wife". Both say it of the same person: the one
     ``a`` names is named in ``b``; else both speak of the owner ("User's wife Lan eats beef" is not of the
     owner, but "the user's wife" is the owner's partner)."""
-    ruled = states.ruled_out(a.content, b.content)
-    if a.negated or not ruled:
+    content = _stated(a)
+    ruled = states.ruled_out(content, _affirmed(b))
+    if not ruled:
         return False
     # The partner a state rules out is someone else by name: "single" / "the user's wife".
-    if _someone_else(a.content, b.content, kept=states.PEOPLE & states.words_of(ruled)):
+    if _someone_else(content, b.content, kept=states.PEOPLE & states.words_of(ruled)):
         return False
     # A state said with more ("eats vegetarian on the 1st and 15th of each lunar month") is not one that
     # rules out for good.
-    if not _contained(a.content - states.states(a.content) - a.named, b.content):
+    if not _contained(content - states.states(content) - a.named, b.content):
         return False
     if a.named:
         return a.named <= b.named
@@ -851,8 +878,11 @@ def denies(a, b, has_subject):
     instead of one it says, a state that rules it out. ``contradict`` without a slot given two values."""
     if _chosen_instead(a, b, has_subject) or _chosen_instead(b, a, has_subject):
         return True
+    # A state rules out whatever else either text denies: "User is single and not seeing anyone".
+    if _rules_out(a, b) or _rules_out(b, a):
+        return True
     if a.negated == b.negated:
-        return _rules_out(a, b) or _rules_out(b, a)
+        return False
     if _someone_else(a.content, b.content):
         # "User has no food allergies" / "User's wife is allergic to shrimp".
         return False
