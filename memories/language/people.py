@@ -431,10 +431,12 @@ def whose(text, texts_naming):
     owner's memories say who that is (``someone_besides_owner``: "Lan drinks beer every Friday" beside "Lan is
     the user's wife"; "Lan" is a word a dictionary knows), else the owner. ``texts_naming(name)``: the owner's
     memories naming someone."""
-    found = about(text)
-    if found is not None:
-        return found
-    first = first_word(text)
+    return about(text) or owner_or_first(first_word(text), texts_naming)
+
+
+def owner_or_first(first, texts_naming):
+    """Whom a memory mentioning no one is about: the one its first word (``first_word``) names, when the owner's
+    memories say who that is (``someone_besides_owner``), else the owner."""
     if first and someone_besides_owner(first, texts_naming(first)):
         return "name", first
     return OWNER, OWNER

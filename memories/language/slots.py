@@ -70,17 +70,18 @@ _DENYING = re.compile(
 # What a text says was left for another: "switched from Neovim to VS Code", "chuyển từ Vim sang VS Code".
 _LEFT = re.compile(r"\b(?:from|từ|tu)\s.*?\s(?:to|sang)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[,;.!?]+|\s(?:but|nhưng|and no longer|và không)\s", re.IGNORECASE)
-# Where a slot is said to hold its thing: "… is a ThinkPad", "… là Vietcombank", "a single phone, an iPhone".
+# A first word whose something is: "Lan's main laptop".
 _WHOSE_FIRST = re.compile(r"\s*([^\W\d_]+)['’]s\b")
+# Where a slot is said to hold its thing: "… is a ThinkPad", "… là Vietcombank", "a single phone, an iPhone".
 _HOLDS = re.compile(r"\s(?:is|là|la)\s|,\s+(?:an?|một)\s", re.IGNORECASE)
 
 
 class Slot(NamedTuple):
-    """Whose slots these are (``people.about``: the owner, a relation, a name), the things a memory puts in
-    each (``{slot: frozenset of folded names}``), and how surely it says each holds them (``{slot: ONLY, MAIN
-    or USED}``); ``first``: a capitalised word the memory starts with, when it mentions no one else (then it is
-    the owner's), folded: a name a dictionary knows ("Lan lives in Hanoi now") is someone's when the owner's
-    memories say who."""
+    """Whose slots these are (``people.about``: the owner, a relation, a name; None when the memory mentions no
+    one), the things a memory puts in each (``{slot: frozenset of folded names}``), how surely it says each
+    holds them (``{slot: ONLY, MAIN or USED}``), and the capitalised word it starts with, folded, unless that
+    is a thing it names: a name a dictionary knows ("Lan lives in Hanoi now") is someone's when the owner's
+    memories say who (``people.owner_or_first``)."""
 
     whose: tuple
     things: dict
@@ -242,11 +243,8 @@ def slot(text):
     if not things:
         return None
     named = frozenset().union(*things.values())
-    whose = _whose(text, named)
-    if whose is not None:
-        return Slot(whose, things, sure)
     first = people.first_word(text)
-    return Slot((people.OWNER, people.OWNER), things, sure, "" if first in named else first)
+    return Slot(_whose(text, named), things, sure, "" if first in named else first)
 
 
 def otherwise(a, b, texts_naming):
@@ -282,10 +280,8 @@ def same(a, b, texts_naming):
 
 
 def _who(found, texts_naming):
-    """Whose a ``Slot`` is: the one its first word names, when the owner's memories say who that is."""
-    if found.first and people.someone_besides_owner(found.first, texts_naming(found.first)):
-        return "name", found.first
-    return found.whose
+    """Whose a ``Slot`` is (``people.owner_or_first`` when it mentions no one)."""
+    return found.whose or people.owner_or_first(found.first, texts_naming)
 
 
 # Tools written as two words ("VS Code"), as the full-text index holds them.
