@@ -4,8 +4,9 @@ the other way round, or apart by another number of years, cannot both be true: "
 tuổi" / "Long is two years older than Nhi".
 
 A memory is read by a few patterns in each language (``_PATTERNS``), folded, and gives ``(kind, upper, lower,
-years)``: kind "boss" (upper is the boss) or "older" (upper is the older), each person as ``people.about``
-says whom a text is about (the owner, a relation, a name).
+years)``: kind "boss" (upper is the boss) or "older" (upper is the older), each person the owner ("the user",
+"người dùng") or a name (its honorific aside: "anh Quân" is "quan"). Whether two of them are one person is
+``people.same_person``'s to say. Someone's relation ("older than Lan's brother") is no one a pattern reads.
 """
 
 import re
@@ -22,26 +23,28 @@ _NUMBERS |= {"mot": 1, "hai": 2, "ba": 3, "bon": 4, "nam": 5, "sau": 6, "bay": 7
 _P = r"((?:the )?user|nguoi dung|ng dung|(?:(?:anh|chi|em|ong|ba|co|chu|a|c|mr|mrs|ms) )?[a-z]+)"
 _YEARS = r"(\d+|" + "|".join(_NUMBERS) + r")"
 _DIRECT = r"(?:direct |truc tiep )?"
+# A person ends where a word does, not as whose someone else is ("Lan's brother").
+_END = r"\b(?!['’]s\b)"
 
 # (pattern, kind, which group is upper, which lower, which years or 0)
 _PATTERNS = [
     (rf"\b{_P} is {_P}'s {_DIRECT}(?:line )?(?:manager|boss|supervisor)\b", "boss", 1, 2, 0),
-    (rf"\b{_P}'s {_DIRECT}(?:manager|boss|supervisor) is {_P}\b", "boss", 2, 1, 0),
-    (rf"\b{_P} (?:directly )?manages {_P}\b", "boss", 1, 2, 0),
-    (rf"\b{_P} (?:directly )?reports to {_P}\b", "boss", 2, 1, 0),
+    (rf"\b{_P}'s {_DIRECT}(?:manager|boss|supervisor) is {_P}{_END}", "boss", 2, 1, 0),
+    (rf"\b{_P} (?:directly )?manages {_P}{_END}", "boss", 1, 2, 0),
+    (rf"\b{_P} (?:directly )?reports to {_P}{_END}", "boss", 2, 1, 0),
     (rf"\b{_P} is {_P}'s {_DIRECT}report\b", "boss", 2, 1, 0),
-    (rf"\b{_P} la (?:sep|quan ly) {_DIRECT}(?:cua )?{_P}\b", "boss", 1, 2, 0),
-    (rf"\b(?:sep|quan ly) {_DIRECT}(?:cua )?{_P} la {_P}\b", "boss", 2, 1, 0),
-    (rf"\b{_P} la nhan vien (?:duoi quyen |cap duoi )?(?:cua )?{_P}\b", "boss", 2, 1, 0),
+    (rf"\b{_P} la (?:sep|quan ly) {_DIRECT}(?:cua )?{_P}{_END}", "boss", 1, 2, 0),
+    (rf"\b(?:sep|quan ly) {_DIRECT}(?:cua )?{_P} la {_P}{_END}", "boss", 2, 1, 0),
+    (rf"\b{_P} la nhan vien (?:duoi quyen |cap duoi )?(?:cua )?{_P}{_END}", "boss", 2, 1, 0),
     (
-        rf"\b{_P} (?:la|is) (?:\w+ )?(?:{_YEARS} (?:years? )?)?older than (?:his |her |their )?(?:\w+ )?{_P}\b",
+        rf"\b{_P} (?:la|is) (?:\w+ )?(?:{_YEARS} (?:years? )?)?older than (?:his |her |their )?(?:\w+ )?{_P}{_END}",
         "older",
         1,
         3,
         2,
     ),
     (
-        rf"\b{_P} (?:la|is) (?:{_YEARS} (?:years? )?)?younger than (?:his |her |their )?(?:\w+ )?{_P}\b",
+        rf"\b{_P} (?:la|is) (?:{_YEARS} (?:years? )?)?younger than (?:his |her |their )?(?:\w+ )?{_P}{_END}",
         "older",
         3,
         1,
