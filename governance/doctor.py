@@ -405,11 +405,15 @@ def _one_slot(findings):
 
 
 def _texts_naming(findings, members):
-    """A function giving the texts of ``members`` that hold a name (folded), each looked for once."""
+    """A function giving the texts of ``members`` that hold a name (folded), each looked for once, in the
+    members' texts folded once, when first asked for."""
+    folded = []
 
     @functools.cache
     def texts_naming(name):
-        return [findings.texts[i] for i in members if name in fold(findings.texts[i]).lower()]
+        if not folded:
+            folded.extend((fold(findings.texts[i]).lower(), findings.texts[i]) for i in members)
+        return [text for plain, text in folded if name in plain]
 
     return texts_naming
 
