@@ -384,7 +384,7 @@ def _one_slot(findings):
         for read, otherwise, same, keys in readers:
             filled, postings = {}, defaultdict(list)
             for memory_id in members:
-                found = read(findings.texts[memory_id])
+                found = read(findings.texts[memory_id], findings.meanings[memory_id].negated)
                 if found is not None:
                     filled[memory_id] = found
                     for key in keys(found):

@@ -959,6 +959,11 @@ def _variant(text, subject, kind):
     return Variant(*meaning(text, subject, kind))
 
 
+def is_denial(text):
+    """Whether ``text`` is negated (``meaning``), kept with the proposal's other readings."""
+    return _variant(text, "", "").negated
+
+
 def denied_words(text, kind=""):
     """The words, folded as written, that a memory holding what ``text`` denies holds (all of them, but for
     a verb of doing it: ``denies``), as search needs them to find it: ("drink", "coffee") for "User does not
@@ -1063,10 +1068,16 @@ def across_languages_words(text, kind=""):
     """What a memory in the other language that ``text`` may deny, or be denied by (``denies_across_languages``),
     holds, as ``search.matching_any`` takes it: for an English text, the Vietnamese written for the words it
     would be set side by side on; for a Vietnamese one, those English words (as prefixes) and, for a thing, its
-    kind. Empty when ``text`` has none, or is a denial saying more than them."""
+    kind. Empty when ``text`` has none, is a denial saying more than them, or is no denial and names no thing
+    of a kind."""
     found = _variant(text, "", kind)
     said, alone = _said_across(found)
     if not said or (found.negated and not alone):
+        return []
+    # What is not a denial is looked for in the other language's denials by the kinds of thing it names only
+    # ("User has a cat": "không nuôi thú cưng"), as ``kind_words`` does in its own: a memory naming no kind
+    # waits for the doctor.
+    if not found.negated and not states.kinds_of(found.content):
         return []
     if found.vietnamese:
         # A kind denied is found by its things ("không nuôi thú cưng": "cat", "dog"…).

@@ -16,12 +16,13 @@ to"). Using two tools without saying either is the one ("User uses Vim" / "User 
 otherwise; nor are the slots of two people ("Laptop chính của chị Thu" / "User's main laptop").
 """
 
+import functools
 import re
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from memories.language import people, states
 from memories.language.folding import fold
-from memories.language.meaning import meaning
+from memories.language.meaning import is_denial
 from memories.language.translation import names_in, says_changed
 
 # Words saying a thing is the only one, or the main one. Vietnamese as written: typed plainly, "chỉ" (only) is
@@ -76,17 +77,28 @@ _WHOSE_FIRST = re.compile(r"\s*([^\W\d_]+)['’]s\b")
 _HOLDS = re.compile(r"\s(?:is|là|la)\s|,\s+(?:an?|một)\s", re.IGNORECASE)
 
 
-class Slot(NamedTuple):
-    """Whose slots these are (``people.about``: the owner, a relation, a name; None when the memory mentions no
-    one), the things a memory puts in each (``{slot: frozenset of folded names}``), how surely it says each
-    holds them (``{slot: ONLY, MAIN or USED}``), and the capitalised word it starts with, folded, unless that
-    is a thing it names: a name a dictionary knows ("Lan lives in Hanoi now") is someone's when the owner's
-    memories say who (``people.owner_or_first``)."""
+@dataclass(eq=False)
+class Slot:
+    """The things a memory puts in each slot (``{slot: frozenset of folded names}``) and how surely it says
+    each holds them (``{slot: ONLY, MAIN or USED}``); whose slots they are is read from its text when a
+    comparison needs it (``whose``, ``first``)."""
 
-    whose: tuple
+    text: str
     things: dict
     sure: dict
-    first: str = ""
+
+    @functools.cached_property
+    def whose(self):
+        """Whom the memory is about (``_whose``), None when it mentions no one."""
+        return _whose(self.text, frozenset().union(*self.things.values()))
+
+    @functools.cached_property
+    def first(self):
+        """The capitalised word it starts with, folded, unless that is a thing it names: a name a dictionary
+        knows ("Lan lives in Hanoi now") is someone's when the owner's memories say who
+        (``people.owner_or_first``)."""
+        first = people.first_word(self.text)
+        return "" if any(first in things for things in self.things.values()) else first
 
 
 # A text that names no tool and no slot fills none, and is passed over at once (the doctor reads every memory).
@@ -208,14 +220,16 @@ def _whose(text, things):
     return people.about(text, besides)
 
 
-def slot(text):
-    """The ``Slot`` of ``text``, or None when it puts nothing in a slot."""
+@functools.lru_cache(maxsize=4096)
+def slot(text, negated=None):
+    """The ``Slot`` of ``text``, or None when it puts nothing in a slot. ``negated``: whether ``text`` is a
+    denial, when the caller has read it (``meaning``)."""
     if not _MAY_FILL.search(fold(text).lower()):
         return None
     tools = _tools(text)
     # A denial puts nothing in a slot but by the tools its other clauses name ("User no longer lives in
     # Hanoi", "User has no main bank").
-    if meaning(text).negated:
+    if is_denial(text) if negated is None else negated:
         marked, places = [], {}
     else:
         marked, places = _marked([match.group().lower() for match in _WORD.finditer(text)]), _places(text)
@@ -242,9 +256,7 @@ def slot(text):
         things[kind], sure[kind] = found, place_sure
     if not things:
         return None
-    named = frozenset().union(*things.values())
-    first = people.first_word(text)
-    return Slot(_whose(text, named), things, sure, "" if first in named else first)
+    return Slot(text, things, sure)
 
 
 def otherwise(a, b, texts_naming):

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from memories.language import people
 from memories.language.folding import fold
-from memories.language.meaning import meaning
+from memories.language.meaning import is_denial
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 _NUMBERS |= {"mot": 1, "hai": 2, "ba": 3, "bon": 4, "nam": 5, "sau": 6, "bay": 7, "tam": 8, "chin": 9, "ten": 10}
@@ -82,10 +82,11 @@ def _person(written):
     return None if name in _NO_ONE else ("name", name)
 
 
-def standing(text):
-    """The ``Standing`` ``text`` says, or None."""
+def standing(text, negated=None):
+    """The ``Standing`` ``text`` says, or None. ``negated``: whether ``text`` is a denial, when the caller has
+    read it (``meaning``)."""
     folded = fold(text).lower()
-    if not _MAY_STAND.search(folded) or meaning(text).negated:
+    if not _MAY_STAND.search(folded) or (is_denial(text) if negated is None else negated):
         return None
     for pattern, kind, upper, lower, years in _COMPILED:
         match = pattern.search(folded)
