@@ -12,7 +12,8 @@ from tests.factories import OWNER, add_memory
 
 
 def _otherwise(a, b, texts=()):
-    return otherwise(slot(a), slot(b), lambda name: [text for text in texts if name in fold(text).lower()])
+    a, b = slot(a), slot(b)
+    return bool(a and b) and otherwise(a, b, lambda name: [text for text in texts if name in fold(text).lower()])
 
 
 @pytest.mark.parametrize(
@@ -32,6 +33,11 @@ def _otherwise(a, b, texts=()):
         ("Hiện tại người dùng sống ở Đà Nẵng.", "User lives in Hanoi."),
         ("Quê chị Thảo ở Cần Thơ.", "Thảo is originally from Huế."),
         ("chi Thao que o Can Tho", "Thảo's hometown is Hue."),
+        # What was left is not in the slot ("migrated off").
+        (
+            "User migrated the app off PostgreSQL; its main database is now MongoDB.",
+            "The app's main database is PostgreSQL.",
+        ),
     ],
 )
 def test_different_things_in_one_slot_of_one_person_contradict(a, b):
@@ -62,6 +68,8 @@ def test_different_things_in_one_slot_of_one_person_contradict(a, b):
         ("Quê chị Thảo ở Cần Thơ.", "chi Thao que o Can Tho"),
         # Where one lives is not where one comes from.
         ("User moved to Hanoi.", "User is originally from Huế."),
+        # A cache beside the database.
+        ("The app's main database is now MongoDB.", "The app uses Redis as a cache."),
     ],
 )
 def test_what_can_both_be_true_is_not_otherwise(a, b):

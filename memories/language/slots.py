@@ -62,9 +62,10 @@ _PLACE_WORDS += ("song", "chuyen", "don", "que")
 # Words that may stand between a marker and its slot: "main work laptop", "only personal phone".
 _BETWEEN = frozenset("work personal daily home office design coding code text".split())
 _WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)?")
-# A clause that denies, or turns away from, what it names: its tools are not in the slot.
+# A clause that denies, or turns away from, what it names ("migrated off PostgreSQL"): its tools are not in
+# the slot.
 _DENYING = re.compile(
-    r"\b(?:not|never|no|n['’]t|avoids?|avoided|hates?|hated|dislikes?|instead of|rather than|from)\b"
+    r"\b(?:not|never|no|n['’]t|avoids?|avoided|hates?|hated|dislikes?|instead of|rather than|from|off)\b"
     r"|(?<!\w)(?:không|ko|k|chưa|chẳng|ghét|tránh|thay vì|bỏ|từ)(?!\w)",
     re.IGNORECASE,
 )

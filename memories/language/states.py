@@ -173,7 +173,8 @@ TOOLS_OF = {
         "python javascript typescript golang rust java kotlin php elixir haskell scala".split(),
         {"programming language"},
     ),
-    **dict.fromkeys("postgres postgresql mysql mariadb sqlite mongodb redis".split(), {"database"}),
+    # Redis is as often a project's cache or queue, beside its database.
+    **dict.fromkeys("postgres postgresql mysql mariadb sqlite mongodb".split(), {"database"}),
 }
 
 # Languages people speak and are answered in.
