@@ -400,12 +400,15 @@ def someone_else(asked, memory, names=None):
 
 
 def same_person(whose_a, whose_b, texts_naming):
-    """Whether two memories' ``whose`` may be one person: the same one; or the owner and a name that none of
+    """Whether two memories' ``whose`` may be one person: the same one (of a relation, one only one person is:
+    a partner, the mother, the father); or the owner and a name that none of
     ``texts_naming(name)`` (the owner's memories naming it) says is someone beside the owner ("Lan is the
     user's wife", "Chị Thu, vợ anh Quân", "Lan owes the user 200k"), unless one says it is the owner's ("User's
-    name is Huy"); or a relation and a name those memories say is that relation ("Vợ tôi là Thảo")."""
+    name is Huy"); or a relation only one person is and a name those memories say is that one ("Vợ tôi là
+    Thảo"; two sisters may be two people)."""
     if whose_a == whose_b:
-        return True
+        # Two of a relation more than one person has may be two people ("the owner's sister").
+        return whose_a[0] != "relation" or whose_a[1] in _ONE_PERSON
     kinds = {whose_a[0], whose_b[0]}
     if kinds not in ({OWNER, "name"}, {"relation", "name"}):
         return False
@@ -413,11 +416,16 @@ def same_person(whose_a, whose_b, texts_naming):
     other = whose_b if whose_a[0] == "name" else whose_a
     texts = texts_naming(name)
     if other[0] == "relation":
-        return relations_of_names(texts).get(name) == other[1]
+        return other[1] in _ONE_PERSON and relations_of_names(texts).get(name) == other[1]
     return not someone_besides_owner(name, texts)
 
 
 _FIRST_WORD = re.compile(r"\s*([^\W\d_]+)")
+
+
+def relations_in(text):
+    """The relations ``text`` names anyone by ("the owner's sister", "bạn thân của chủ nhân"), as a set."""
+    return frozenset(value for kind, value, _index, _length in _mentions(_Text(text)) if kind == "relation")
 
 
 def first_word(text):

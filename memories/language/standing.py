@@ -15,6 +15,7 @@ from typing import NamedTuple
 from memories.language import people
 from memories.language.folding import fold
 from memories.language.meaning import is_denial
+from memories.language.translation import names_agree
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 _NUMBERS |= {"mot": 1, "hai": 2, "ba": 3, "bon": 4, "nam": 5, "sau": 6, "bay": 7, "tam": 8, "chin": 9, "ten": 10}
@@ -63,10 +64,14 @@ _MAY_STAND = re.compile(
 
 
 class Standing(NamedTuple):
+    """What a text says of two people (``kind``: "boss" or "older"), who is above, who below, by how many years
+    (or None), and the text it says it in."""
+
     kind: str
     upper: tuple
     lower: tuple
     years: int | None
+    text: str = ""
 
 
 # Words a pattern may take for a person that name no one.
@@ -98,7 +103,7 @@ def standing(text, negated=None):
         amount = match.group(years) if years else None
         if amount is not None:
             amount = int(amount) if amount.isdigit() else _NUMBERS[amount]
-        return Standing(kind, above, below, amount)
+        return Standing(kind, above, below, amount, text)
     return None
 
 
@@ -125,5 +130,7 @@ def otherwise(a, b, texts_naming):
 def same(a, b, texts_naming):
     """Two ``Standing``s set the same two people the same way, apart by the same years where both say."""
     if a.kind != b.kind or (a.years is not None and b.years is not None and a.years != b.years):
+        return False
+    if not names_agree(a.text, b.text):
         return False
     return people.same_person(a.upper, b.upper, texts_naming) and people.same_person(a.lower, b.lower, texts_naming)
