@@ -423,6 +423,7 @@ def same_person(whose_a, whose_b, texts_naming):
 _FIRST_WORD = re.compile(r"\s*([^\W\d_]+)")
 
 
+@functools.lru_cache(maxsize=65_536)
 def relations_in(text):
     """The relations ``text`` names anyone by ("the owner's sister", "bạn thân của chủ nhân"), as a set."""
     return frozenset(value for kind, value, _index, _length in _mentions(_Text(text)) if kind == "relation")

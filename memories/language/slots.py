@@ -279,9 +279,7 @@ def same(a, b, texts_naming):
     single phone, an iPhone 15" / "User's only phone is an iPhone 15", "Tháng 10 Vy đã chuyển vào Sài Gòn
     sống" / "Vy relocated to Saigon in October and lives there now". A place both name is the same place
     ("User lives in Saigon, District 3" / "Anh Khoa đang sống ở quận 3, Sài Gòn")."""
-    # Whom else they speak of must agree: "Anna is the owner's sister and lives in Sài Gòn" is not "Anna là bạn
-    # thân của chủ nhân, sống ở Sài Gòn" (a friend).
-    if a.things.keys() != b.things.keys() or people.relations_in(a.text) != people.relations_in(b.text):
+    if a.things.keys() != b.things.keys():
         return False
     for kind, things in a.things.items():
         if not things & b.things[kind] or (kind not in _PLACE_SLOTS and things != b.things[kind]):
@@ -291,6 +289,10 @@ def same(a, b, texts_naming):
             return False
         if a.sure[kind] != b.sure[kind] and min(a.sure[kind], b.sure[kind]) < MAIN:
             return False
+    # Whom else they speak of must agree: "Anna is the owner's sister and lives in Sài Gòn" is not "Anna là bạn
+    # thân của chủ nhân, sống ở Sài Gòn" (a friend).
+    if people.relations_in(a.text) != people.relations_in(b.text):
+        return False
     return people.same_person(_who(a, texts_naming), _who(b, texts_naming), texts_naming)
 
 
