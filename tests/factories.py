@@ -43,3 +43,15 @@ def child_env():
         s = connection.settings_dict
         env["DATABASE_URL"] = f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{name}"
     return env
+
+
+def propose(text="User prefers pnpm over npm.", **fields):
+    """``text`` proposed by an agent, as the owner said it in a chat (``proposals.propose``)."""
+    from memories.lifecycle import proposals
+
+    fields.setdefault("kind", "preference")
+    fields.setdefault("source", "telegram message 42")
+    fields.setdefault("source_kind", "user_message")
+    fields.setdefault("agent", "bestie")
+    fields.setdefault("user", "owner")
+    return proposals.propose(text=text, **fields)

@@ -17,18 +17,9 @@ from memories.language.meaning import across_languages_words, text_key
 from memories.lifecycle import InvalidValue, Refused, policies, proposals
 from memories.models import AuditEvent, Memory, MemorySettings, Message
 from memories.screening.poisoning import is_instruction_like
-from tests.factories import OWNER, add_memory, child_env
+from tests.factories import OWNER, add_memory, child_env, propose
 
 pytestmark = pytest.mark.django_db
-
-
-def propose(text="User prefers pnpm over npm.", **fields):
-    fields.setdefault("kind", "preference")
-    fields.setdefault("source", "telegram message 42")
-    fields.setdefault("source_kind", "user_message")
-    fields.setdefault("agent", "bestie")
-    fields.setdefault("user", "owner")
-    return proposals.propose(text=text, **fields)
 
 
 def store():

@@ -7,8 +7,8 @@ from governance import doctor
 from memories.language import slots
 from memories.language.folding import fold
 from memories.language.slots import MAIN, ONLY, USED, otherwise, slot
-from memories.lifecycle import policies, proposals
-from tests.factories import OWNER, add_memory
+from memories.lifecycle import policies
+from tests.factories import OWNER, add_memory, propose
 
 
 def _otherwise(a, b, texts=()):
@@ -116,15 +116,6 @@ def test_the_doctor_reports_one_slot_across_kinds_subjects_and_languages(db):
     assert not any(vim in group or lan in group for group in conflicts)
 
 
-def _propose(text, **fields):
-    fields.setdefault("kind", "preference")
-    fields.setdefault("source", "telegram message 42")
-    fields.setdefault("source_kind", "user_message")
-    fields.setdefault("agent", "bestie")
-    fields.setdefault("user", "owner")
-    return proposals.propose(text=text, **fields)
-
-
 @pytest.mark.parametrize(
     ("stored", "stored_kind", "proposed", "proposed_kind"),
     [
@@ -142,7 +133,7 @@ def test_a_proposal_filling_a_slot_otherwise_is_a_possible_update(db, stored, st
     it may replace."""
     policies.set_write_policy("allow", actor=OWNER)
     existing = add_memory(stored, kind=stored_kind, subject="tools", user="owner")
-    answer = _propose(proposed, kind=proposed_kind, subject="setup")
+    answer = propose(proposed, kind=proposed_kind, subject="setup")
     assert (answer.status, answer.flags) == ("pending", ("possible_update",))
     assert f"says otherwise than memory {existing.pk}" in answer.reason
 
@@ -151,9 +142,9 @@ def test_a_proposal_filling_another_persons_slot_is_no_update(db):
     policies.set_write_policy("allow", actor=OWNER)
     add_memory("Lan is the user's wife.", kind="relationship", subject="family", user="owner")
     add_memory("User's main laptop is a ThinkPad.", kind="fact", subject="laptop", user="owner")
-    answer = _propose("Lan's main laptop is a Dell XPS.", kind="fact", subject="lan")
+    answer = propose("Lan's main laptop is a Dell XPS.", kind="fact", subject="lan")
     assert (answer.status, answer.flags) == ("approved", ())
-    answer = _propose("User also uses Vim on servers.", kind="fact", subject="servers")
+    answer = propose("User also uses Vim on servers.", kind="fact", subject="servers")
     assert (answer.status, answer.flags) == ("approved", ())
 
 
