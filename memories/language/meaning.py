@@ -777,8 +777,9 @@ def _someone_else(content_a, content_b, kept=frozenset()):
 
 
 # Words a clause may deny that name no thing: honorifics, times of day and the week.
-_NO_THING = frozenset(
-    "anh chi em ba ong co chu bac morning afternoon evening night day week weekend sang chieu toi dem ngay tuan".split()
+_HONORIFIC_WORDS = frozenset("anh chi em ba ong co chu bac".split())
+_NO_THING = _HONORIFIC_WORDS | frozenset(
+    "morning afternoon evening night day week weekend sang chieu toi dem ngay tuan".split()
 )
 
 
@@ -1033,9 +1034,7 @@ def _read_in_english():
 
 _READ_IN_ENGLISH = _read_in_english()
 # Words of a Vietnamese text that say nothing a denial turns on: honorifics, particles, "người" (a person).
-_SAYS_NOTHING = frozenset(
-    "anh chi em ba ong co chu bac roi het gi ai nao ca nha ne luon dau cua la va thi ma nguoi".split()
-)
+_SAYS_NOTHING = _HONORIFIC_WORDS | frozenset("roi het gi ai nao ca nha ne luon dau cua la va thi ma nguoi".split())
 
 
 def _said_across(variant):

@@ -412,7 +412,9 @@ def otherwise_elsewhere(user, kind, subject, project, text, translations=None):
     than, by the words alone, as the doctor would report them: those it denies under another kind or subject
     (``denied_elsewhere``), those in the other language (``opposed_in_other_language``; ``translations``:
     what ``translated`` found of them, when the caller has it), and those a state or a kind of thing sets
-    against it (``ruled_out_elsewhere``)."""
+    against it (``ruled_out_elsewhere``), those putting another thing in a slot it fills
+    (``slotted_elsewhere``), and those of the other language it denies or that deny it
+    (``denied_in_other_language``)."""
     found = denied_elsewhere(user, kind, subject, text)
     if translations is None:
         translations = translated(user, kind, project, text)
@@ -675,7 +677,8 @@ def possible_updates(proposals):
     says otherwise than, as ``{proposal id: [Replaced, …]}``, newest first, compared as ``propose`` does
     (with the 50 newest of its user, kind and subject): one statement for them all, and those of each
     proposal's look beyond them (``otherwise_elsewhere``): one for a denial, two for words the lexicon
-    carries into the other language, one for a kind of thing or a state, one for a slot it fills."""
+    carries into the other language, one for a kind of thing or a state, one for a slot it fills, one for
+    what it denies, or is denied by, in the other language (and one for each name those need told apart)."""
     flagged = [memory for memory in proposals if POSSIBLE_UPDATE in (memory.flags or [])]
     if not flagged:
         return {}
