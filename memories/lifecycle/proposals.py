@@ -411,7 +411,7 @@ def otherwise_elsewhere(user, kind, subject, project, text, translations=None):
     """``{id: text}``: the live memories of ``user`` beyond its subject's newest that ``text`` says otherwise
     than, by the words alone, as the doctor would report them: those it denies under another kind or subject
     (``denied_elsewhere``), those in the other language (``opposed_in_other_language``; ``translations``:
-    what ``translated`` found of them, when the caller has it), and those a state or a kind of thing sets
+    what ``translated`` found of them, when the caller has it), those a state or a kind of thing sets
     against it (``ruled_out_elsewhere``), those putting another thing in a slot it fills
     (``slotted_elsewhere``), and those of the other language it denies or that deny it
     (``denied_in_other_language``)."""
