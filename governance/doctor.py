@@ -206,7 +206,7 @@ def find_duplicates_and_conflicts(now=None):
     findings = _Findings(gathered, duplicates, conflicts, meanings)
     _across_languages_by_words(findings)
     _negations_across_blocks(findings)
-    _one_slot(findings)
+    _slots_and_standing(findings)
     if embeddings.enabled():
         _with_meaning(findings)
     duplicates, conflicts = findings.result()
@@ -358,16 +358,14 @@ def _negations_across_blocks(findings):
             if first.vietnamese == second.vietnamese:
                 opposed = denies(first, second, False)
             else:
-                opposed = denies_across_languages(first, second) and people.same_person(
-                    people.whose(findings.texts[a], texts_naming),
-                    people.whose(findings.texts[b], texts_naming),
-                    texts_naming,
+                opposed = denies_across_languages(first, second) and people.one_person(
+                    findings.texts[a], findings.texts[b], texts_naming
                 )
             if opposed:
                 findings.opposed.append((a, b))
 
 
-def _one_slot(findings):
+def _slots_and_standing(findings):
     """Memories putting different things in one slot of one person (``slots``: "User's main editor is Neovim" /
     "VS Code is the user's primary editor", "Laptop chính của người dùng là MacBook Pro" / "User's main work
     laptop is a ThinkPad"), or setting two people the other way round (``standing``: "Đạt is Khoa's direct

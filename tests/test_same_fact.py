@@ -8,8 +8,9 @@ import pytest
 from governance import doctor
 from memories import lifecycle
 from memories.language.meaning import Variant, denies, meaning, saying_the_same
-from memories.lifecycle import policies, proposals
+from memories.lifecycle import policies
 from memories.models import AuditEvent, Memory
+from tests import factories
 from tests.factories import OWNER, add_memory
 
 pytestmark = pytest.mark.django_db
@@ -54,12 +55,7 @@ SAME = [
 
 
 def propose(text, **fields):
-    fields.setdefault("kind", "fact")
-    fields.setdefault("source", "telegram message 42")
-    fields.setdefault("source_kind", "user_message")
-    fields.setdefault("agent", "bestie")
-    fields.setdefault("user", "owner")
-    return proposals.propose(text=text, **fields)
+    return factories.propose(text, **{"kind": "fact", **fields})
 
 
 def _untouched(memory):

@@ -168,7 +168,7 @@ def test_the_same_things_in_the_same_slots_of_one_person_are_one_fact(a, b, same
 
 def test_a_denial_fills_no_slot_but_by_its_other_clauses():
     assert slot("User no longer lives in Hanoi.") is None
-    assert slot("User does not have a main bank.") is None
+    assert slot("User's main bank is not Vietcombank.") is None
 
 
 def test_the_doctor_groups_one_slot_said_twice_in_other_words(db):

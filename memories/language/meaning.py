@@ -827,17 +827,22 @@ def _of_owner(variant, whose=False):
     return OWNER in variant.order or whose and f"{OWNER}{POSSESSIVE}" in variant.order
 
 
+def _clauses_affirmed(variant):
+    """The words of each clause of a negated ``variant`` that holds no negation."""
+    for clause in _split(variant.order, JOINT):
+        said = {_base(token) for token in clause}
+        if not said & _ALL_NEGATIONS:
+            yield said
+
+
 def _stated(variant):
     """The content words of ``variant`` that state a state: all of them, or, in a text with a negation, those of
     a clause stating one without it ("Long is single and not seeing anyone": "long", "single"); none when
     the state is denied ("User is not vegetarian")."""
     if not variant.negated:
         return variant.content
-    for clause in _split(variant.order, JOINT):
-        said = {_base(token) for token in clause}
-        if states.states(said) and not said & _ALL_NEGATIONS:
-            return variant.content & said
-    return frozenset()
+    said = next((said for said in _clauses_affirmed(variant) if states.states(said)), frozenset())
+    return variant.content & said
 
 
 def _affirmed(variant):
@@ -845,12 +850,7 @@ def _affirmed(variant):
     eat beef" affirms no beef)."""
     if not variant.negated:
         return variant.content
-    said = set()
-    for clause in _split(variant.order, JOINT):
-        words = {_base(token) for token in clause}
-        if not words & _ALL_NEGATIONS:
-            said |= words
-    return variant.content & said
+    return variant.content & set().union(*_clauses_affirmed(variant))
 
 
 def _rules_out(a, b):

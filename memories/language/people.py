@@ -455,7 +455,16 @@ def someone_besides_owner(name, texts):
     """Whether ``texts`` (the owner's memories naming ``name``, folded) say ``name`` is someone beside the
     owner: who they are to the owner ("Lan is the user's wife"), or naming them beside the owner ("Lan owes the
     user 200k"), unless one says it is the owner's name ("User's name is Lan")."""
-    if name in relations_of_names(texts):
-        return True
-    beside = [text for text in texts if speaks_of_owner(text) and names_someone(text, name)]
-    return bool(beside) and not any(name in owner_named(text) for text in beside)
+    return name in relations_of_names(texts) or placed_beside_owner(name, texts)
+
+
+def placed_beside_owner(name, texts):
+    """Whether one of ``texts`` (the owner's memories) names ``name`` (folded) beside the owner ("Lan owes the
+    user 200k"), and none of those speaking of the owner says it is the owner's name ("User's name is Lan")."""
+    beside = [text for text in texts if speaks_of_owner(text)]
+    return any(names_someone(text, name) for text in beside) and not any(name in owner_named(text) for text in beside)
+
+
+def one_person(text_a, text_b, texts_naming):
+    """Whether two memories are of one person (``same_person`` of whom each is about, ``whose``)."""
+    return same_person(whose(text_a, texts_naming), whose(text_b, texts_naming), texts_naming)

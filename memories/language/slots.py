@@ -55,7 +55,8 @@ _SLOTS = {
 }
 _SLOT_WORDS = {tuple(words.split("_")): slot for words, slot in _SLOTS.items()}
 _LONGEST = max(len(words) for words in _SLOT_WORDS)
-_SPELT_APART_WORDS = ("vs", "code")
+# Tools written as two words ("VS Code"), as texts and the full-text index hold them.
+_SPELT_APART = {"vscode": ("vs", "code")}
 # The words a text saying where someone lives or comes from holds (folded), for ``_MAY_FILL``.
 _PLACE_WORDS = ("live", "lives", "living", "resides", "reside", "based", "moved", "relocated", "hometown", "originally")
 _PLACE_WORDS += ("song", "chuyen", "don", "que")
@@ -108,7 +109,7 @@ _MAY_FILL = re.compile(
     + "|".join(
         sorted(
             {re.escape(word) for word in states.TOOLS_OF}
-            | {r"\s*".join(map(re.escape, _SPELT_APART_WORDS))}
+            | {r"\s*".join(map(re.escape, words)) for words in _SPELT_APART.values()}
             | {r"\s+".join(re.escape(fold(word)) for word in words) for words in _SLOT_WORDS}
             | set(_PLACE_WORDS),
             key=len,
@@ -301,17 +302,18 @@ def _who(found, texts_naming):
     return found.whose or people.owner_or_first(found.first, texts_naming)
 
 
-# Tools written as two words ("VS Code"), as the full-text index holds them.
-_SPELT_APART = {"vscode": _SPELT_APART_WORDS}
+# slot -> what a memory filling it holds, as ``search.matching_any`` takes its words: the tools of its kind
+# and the words naming it.
+_HELD_BY = {}
+for _tool, _kinds in states.TOOLS_OF.items():
+    for _kind in _kinds:
+        _HELD_BY.setdefault(_kind, set()).add(_SPELT_APART.get(_tool, (_tool,)))
+for _words, _slot in _SLOT_WORDS.items():
+    _HELD_BY.setdefault(_slot, set()).add(_words)
 
 
 def phrases(found):
     """What a memory putting something in one of the slots of ``found`` (a ``Slot``) holds, as
     ``search.matching_any`` takes it: the tools of its kinds, and the words naming its slots."""
-    wanted = set()
-    for kind in found.things:
-        for tool, kinds in states.TOOLS_OF.items():
-            if kind in kinds:
-                wanted.add(_SPELT_APART.get(tool, (tool,)))
-        wanted.update(words for words, slot in _SLOT_WORDS.items() if slot == kind)
+    wanted = set().union(*(_HELD_BY.get(kind, ()) for kind in found.things))
     return [(words, False) for words in sorted(wanted)]

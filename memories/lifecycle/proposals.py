@@ -59,10 +59,7 @@ from memories.language.translation import (
     lexicon_words,
     named_for_owner,
     names_instead,
-    names_someone,
-    owner_named,
     share_between,
-    speaks_of_owner,
     translated_verdict,
 )
 from memories.language.words import language_of
@@ -398,13 +395,8 @@ def beside_owner(user, names):
     it is the owner's name ("User's name is Huy", "Người dùng tên là Huy"). One look-up of the full-text
     index for them all, of the ``CANDIDATES`` newest holding one."""
     live = Memory.objects.live().filter(user=user)
-    texts = matching_any(live, [((name,), False) for name in names]).values_list("text", flat=True)[:CANDIDATES]
-    beside = [text for text in texts if speaks_of_owner(text)]
-    return {
-        name
-        for name in names
-        if any(names_someone(text, name) for text in beside) and not any(name in owner_named(text) for text in beside)
-    }
+    texts = list(matching_any(live, [((name,), False) for name in names]).values_list("text", flat=True)[:CANDIDATES])
+    return {name for name in names if people.placed_beside_owner(name, texts)}
 
 
 def otherwise_elsewhere(user, kind, subject, project, text, translations=None):
@@ -524,12 +516,7 @@ def denied_in_other_language(user, project, kind, text):
     if not denied:
         return {}
     texts_naming = _texts_naming(live)
-    whose = people.whose(text, texts_naming)
-    return {
-        pk: others[pk]
-        for pk in denied
-        if people.same_person(whose, people.whose(others[pk], texts_naming), texts_naming)
-    }
+    return {pk: others[pk] for pk in denied if people.one_person(text, others[pk], texts_naming)}
 
 
 def _texts_naming(live):
