@@ -19,7 +19,8 @@ Scores:
 - duplicates, over pairs: a pair the doctor groups is right when both memories are in one labelled group
   (precision); a labelled pair should be grouped (recall);
 - contradictions, over labelled pairs of groups: found when the doctor reports a conflict between a
-  memory of each; a reported conflict between two groups the set says are compatible is a false one;
+  memory of each; a reported conflict between two groups the set says are compatible is a false one, and
+  so is one between memories of one group (counted apart, as conflicts inside a group);
 - look-alikes taken for duplicates: labelled look-alike pairs the doctor grouped.
 The doctor compares the memories of one block (user, kind, subject), as it does in the store.
 """
@@ -101,10 +102,12 @@ def score(module, duplicates, conflicts):
     truth, guessed = _pairs(labelled.values()), _pairs(duplicates)
     right = truth & guessed
     contradictions = {tuple(sorted(pair)) for pair in module.CONTRADICTIONS}
-    reported = set()
+    reported, inside = set(), 0
     for keys in conflicts:
         groups = {group_of[key] for key in keys}
         reported.update(tuple(sorted(pair)) for pair in combinations(sorted(groups), 2))
+        # A conflict between two memories stating one fact is a false one the pairs of groups cannot count.
+        inside += len(groups) == 1
     lookalikes = {tuple(sorted(pair)) for pair in getattr(module, "LOOKALIKES", [])}
     grouped_groups = {tuple(sorted((group_of[a], group_of[b]))) for a, b in guessed if group_of[a] != group_of[b]}
     return {
@@ -117,6 +120,7 @@ def score(module, duplicates, conflicts):
         "contradictions_found": len(contradictions & reported),
         "contradictions_missed": len(contradictions - reported),
         "false_contradictions": len(reported - contradictions),
+        "conflicts_inside_a_group": inside,
         "lookalikes_taken_for_duplicates": len(lookalikes & grouped_groups),
     }
 

@@ -7,7 +7,7 @@ import pytest
 
 from governance import doctor
 from memories import lifecycle
-from memories.language.meaning import Variant, denies, meaning, saying_the_same
+from memories.language.meaning import Variant, contradict, denies, meaning, saying_the_same
 from memories.lifecycle import policies
 from memories.models import AuditEvent, Memory
 from tests import factories
@@ -133,6 +133,12 @@ def test_the_doctor_groups_the_same_fact_in_other_words(original, again):
     assert groups == [sorted(ids)]
 
 
+def test_the_doctor_takes_a_word_written_together_or_apart_for_one_word():
+    ids, groups = _groups(["User's homelab has two servers.", "User's home lab has two servers."])
+    assert groups == [sorted(ids)]
+    assert doctor.analyze("conflicts").conflicts == []
+
+
 def test_the_doctor_keeps_a_fact_and_its_swap_in_separate_groups():
     ids, groups = _groups(
         ["Minh owes Lan 200k.", "minh owes lan 200K", "Lan owes Minh 200k.", "Lan owes Minh 200k!", "Lan nợ Minh 200k"]
@@ -187,3 +193,20 @@ def test_being_based_somewhere_is_living_there():
 def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed):
     assert denies(Variant(*meaning(a)), Variant(*meaning(b)), False) is opposed
     assert denies(Variant(*meaning(b)), Variant(*meaning(a)), False) is opposed
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opposed"),
+    [
+        ("User drinks green tea.", "User drinks black tea.", True),
+        # Two denials deny two things, unless one rule is given another number.
+        ("Minh no longer eats pork.", "Minh hates durian.", False),
+        ("User does not drink coffee.", "User does not drink beer.", False),
+        ("Don't call Lan before 8am.", "Don't call Lan before 9am.", True),
+        # A word of the frame said on one side only changes no value.
+        ("tet nay a nam ve da lat an tet", "Tết này cả nhà anh Nam sẽ về Đà Lạt.", False),
+    ],
+)
+def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):
+    assert contradict(Variant(*meaning(a)), Variant(*meaning(b)), False) is opposed
+    assert contradict(Variant(*meaning(b)), Variant(*meaning(a)), False) is opposed

@@ -706,15 +706,14 @@ def _typo_partner(word, others):
 
 
 def _unmatched(mine, theirs, limit):
-    """Words of ``mine`` found in ``theirs`` neither as they are nor as a typo of a word of their own; once
-    more than ``limit`` are found, the rest are not looked for."""
+    """Words of ``mine`` found in ``theirs`` neither as they are, nor as a typo of a word of their own, nor
+    written apart or together (``_compound``); once more than ``limit`` are found, the rest are not looked
+    for."""
     own = mine - theirs
     others = [word for word in theirs - mine if may_be_typo(word)]
-    if not others:
-        return own
     unmatched = set()
     for word in own:
-        if not _typo_partner(word, others):
+        if not (others and _typo_partner(word, others)) and not _compound(word, mine, theirs):
             unmatched.add(word)
             if len(unmatched) > limit:
                 break
@@ -722,9 +721,21 @@ def _unmatched(mine, theirs, limit):
 
 
 def _contained(smaller, larger):
-    """Every word of ``smaller`` is in ``larger``, as it is or as a typo."""
+    """Every word of ``smaller`` is in ``larger``, as it is, as a typo or written apart or together."""
     others = [word for word in larger - smaller if may_be_typo(word)]
-    return all(_typo_partner(word, others) for word in smaller - larger)
+    return all(_typo_partner(word, others) or _compound(word, smaller, larger) for word in smaller - larger)
+
+
+def _compound(word, mine, theirs):
+    """Whether ``word`` of ``mine`` is one that ``theirs`` writes as two ("homelab" / "home lab"), or half of
+    one that it writes as one ("home" with "lab" / "homelab"); each half has two letters at least."""
+    if not word.isalpha():
+        return False
+    if any(word[:cut] in theirs and word[cut:] in theirs for cut in range(2, len(word) - 1)):
+        return True
+    return len(word) > 1 and any(
+        len(other) > 1 and (word + other in theirs or other + word in theirs) for other in mine if other != word
+    )
 
 
 def _restricted(order, kept):
@@ -924,6 +935,10 @@ def denies(a, b, has_subject):
     )
 
 
+def _numbers(words):
+    return any(any(character.isdigit() for character in word) for word in words)
+
+
 def contradict(a, b, has_subject):
     """``a`` and ``b`` (Variants of one user, kind and subject, not the same fact) cannot both be true."""
     if denies(a, b, has_subject):
@@ -944,6 +959,15 @@ def contradict(a, b, has_subject):
         return False
     only_b = _unmatched(words_b, words_a, limit=2)
     if not 1 <= len(only_b) <= 2:
+        return False
+    # A value in place of another is a word that says something on each side, not a word of the frame
+    # ("đang", "on") said on one side only: "Tết 2027 cả nhà anh Quân sẽ về Huế" adds to, not changes,
+    # "tet 2027 a quan ve hue an tet".
+    if not (only_a & a.content and only_b & b.content):
+        return False
+    # Two denials deny two things, which may both be true ("Thảo no longer drinks matcha" / "Thảo hates
+    # cilantro"), unless they are one rule with another number ("Don't message Lan before 9am" / "… 10am").
+    if a.negated and not (_numbers(only_a) and _numbers(only_b)):
         return False
     shared_content = (a.content & b.content) - only_a - only_b
     shared = words_a - only_a
