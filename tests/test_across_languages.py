@@ -203,6 +203,12 @@ def test_another_value_is_one_value_in_place_of_another_in_either_language():
     assert another_value("User wears size 42 shoes.", "Cỡ giày của người dùng là 43.")
 
 
+def test_one_height_or_hour_written_two_ways_is_one_value_and_another_is_another():
+    assert across_languages("An is 115 cm tall.", "Bé An cao 1m15.") == SAME
+    assert across_languages("An is 120 cm tall.", "Bé An cao 1m15.") == OPPOSED
+    assert across_languages("Dad goes to bed at 10pm.", "Bố đi ngủ lúc 11 giờ tối.") == OPPOSED
+
+
 def test_another_value_is_not_a_value_left_out_another_kind_of_value_or_another_polarity():
     # The same amount written two ways; a time told more exactly.
     assert not another_value("User's monthly rent is 12 million dong.", "User rents the flat for 12M VND a month.")
@@ -239,6 +245,13 @@ def test_what_is_also_so_puts_nothing_in_the_place_of_another():
         ("Chuyến đi dời sang tháng 4/2027.", {"month 4", 2027.0}),
         ("Nhà giá 2 tỷ.", {2_000_000_000.0}),
         ("User runs 5m sprints.", {5.0}),
+        # A length in metres is one in centimetres; an hour of the evening is one of the 24-hour clock.
+        ("Bé An cao 1m15.", {115.0}),
+        ("An is 1.15 m tall.", {115.0}),
+        ("An is 115 cm tall.", {115.0}),
+        ("Bố đi ngủ lúc 10 giờ tối.", {10.0, 22.0}),
+        ("Mẹ về nhà lúc 5 giờ 30 chiều.", {5.0, 30.0, 17.0}),
+        ("Mẹ dậy lúc 5 giờ sáng.", {5.0}),
     ],
 )
 def test_amounts_and_months_are_read_as_written(text, values):

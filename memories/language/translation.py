@@ -403,7 +403,10 @@ _NUMBER_WORDS = {
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
     )
 } | {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
-_AFTERNOON = re.compile(r"(?::\d+)?\s*pm\b")
+_AFTERNOON = re.compile(r"(?::\d+)?\s*(?:pm\b|gio(?:\s+\d+)?(?:\s+phut)?\s+(?:chieu|toi|dem)\b)")
+# A length in metres is read in centimetres: "1m62", "1,62 m" and "162 cm" are one height.
+_METRES_AND = re.compile(r"\b(\d)m(\d\d)\b")
+_METRES = re.compile(r"\s*m\b")
 # "30/5/2027", "15/6": a day of a month (and a year).
 _DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{4}))?\b")
 _MONTHS = "january february march april may june july august september october november december".split()
@@ -454,6 +457,7 @@ def _numbers(text):
     for days in _DAYS.findall(folded):
         values.update(f"day {day}" for day in re.findall(r"\d", days))
     folded = _DAYS.sub(" ", _DATE.sub(" ", folded))
+    folded = _METRES_AND.sub(r"\1.\2 m", folded)
     # English number words in English texts only: folded, "tên" (a name) is "ten".
     if _english(text):
         values.update(float(_NUMBER_WORDS[word]) for word in re.findall(r"[a-z]+", folded) if word in _NUMBER_WORDS)
@@ -468,7 +472,10 @@ def _numbers(text):
         value = float(digits.replace(",", ".")) * _TIMES.get(scale, 1)
         values.add(value)
         if _AFTERNOON.match(folded, match.end()) and value < 12:
-            values.add(value + 12)  # "3pm" is 15h too
+            values.add(value + 12)  # "3pm" and "3 giờ chiều" are 15h too
+        elif _METRES.match(folded, match.end()) and value < 3 and not value.is_integer():
+            values.discard(value)
+            values.add(round(value * 100, 1))
     return values
 
 
