@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from memories import lifecycle, vectors
-from memories.language import characters, embeddings, people, slots
+from memories.language import characters, embeddings, partners, people, slots
 from memories.language.folding import fold
 from memories.language.meaning import (
     across_languages_words,
@@ -485,20 +485,28 @@ def ruled_out_elsewhere(user, project, kind, subject, text):
 def slotted_elsewhere(user, project, text):
     """``{id: text}``: the live memories of ``user`` and ``project``, whatever their kind and subject, putting
     another thing in a slot ``text`` fills, as the doctor reports them (``slots.otherwise``): "User uses VS Code
-    now" against "Neovim is the main editor". The full-text index finds the ``CANDIDATES`` newest holding a
-    tool of its kind or a word naming its slot (``slots.phrases``), and those naming someone it speaks of,
-    to tell whether that one is the owner. No statement for a text that fills no slot."""
-    found = slots.slot(text)
-    if found is None:
-        return {}
-    live = Memory.objects.live().filter(user=user, project=project)
-    others = dict(matching_any(live, slots.phrases(found)).values_list("pk", "text")[:CANDIDATES])
-    texts_naming = _texts_naming(live)
-    return {
-        pk: other
-        for pk, other in others.items()
-        if (filled := slots.slot(other)) is not None and slots.otherwise(found, filled, texts_naming)
-    }
+    now" against "Neovim is the main editor"; or giving someone a husband or wife ``text`` says they do not
+    have, or another one (``partners.otherwise``): "Vy chưa lập gia đình" against "Vy's husband Long works at
+    FPT". The full-text index finds the ``CANDIDATES`` newest holding a tool of its kind or a word naming its
+    slot (``slots.phrases``, ``partners.PHRASES``), and those naming someone it speaks of, to tell whether that
+    one is the owner. No statement for a text that fills no slot and speaks of no spouse."""
+    found = {}
+    for read, otherwise, phrases in (
+        (slots.slot, slots.otherwise, slots.phrases),
+        (partners.spouse, partners.otherwise, lambda _found: partners.PHRASES),
+    ):
+        filled = read(text)
+        if filled is None:
+            continue
+        live = Memory.objects.live().filter(user=user, project=project)
+        others = dict(matching_any(live, phrases(filled)).values_list("pk", "text")[:CANDIDATES])
+        texts_naming = _texts_naming(live)
+        found.update(
+            (pk, other)
+            for pk, other in others.items()
+            if (theirs := read(other)) is not None and otherwise(filled, theirs, texts_naming)
+        )
+    return found
 
 
 def denied_in_other_language(user, project, kind, text):
