@@ -49,6 +49,7 @@ def test_whose_spouse_a_memory_speaks_of_and_who_that_is(text, whose, who):
         "Lan is a single mother.",
         "My friend is single.",
         "Tùng single-handedly rebuilt the kitchen.",
+        "Bích's husband died in 2019.",
     ],
 )
 def test_what_speaks_of_no_spouse(text):
@@ -67,6 +68,15 @@ def test_what_speaks_of_no_spouse(text):
         ("Chồng của Vy là anh Long.", "Vy's husband Long is a doctor.", False),
         ("Vy's husband works at FPT.", "Vy's husband is Long.", False),
         ("Vy is single.", "Vy chưa lập gia đình.", False),
+        # Divorced or widowed is no husband or wife now; single is no one at all, unmarried no spouse only.
+        ("Chị Hằng đã ly hôn, hiện sống một mình.", "Hằng's husband is Sang, a tour guide.", True),
+        ("Bích is a widow.", "Ông Tường, chồng bà Bích, vẫn còn khỏe mạnh.", True),
+        ("Long hiện độc thân, chưa hẹn hò ai.", "Long's girlfriend Nhi is a nurse.", True),
+        ("Yến is single.", "Yến got engaged to Sơn in September.", True),
+        ("Vy is not married.", "Vy's boyfriend Minh is a pilot.", False),
+        ("Long's girlfriend is Nhi.", "Long's girlfriend is Mai.", False),
+        # What a spouse named by apposition holds is not the spouse's name.
+        ("Vợ anh Quân tên Thu, làm kế toán.", "Laptop chính của chị Thu, vợ anh Quân, là MacBook Air.", False),
     ],
 )
 def test_no_spouse_against_a_spouse_or_two_spouses_cannot_both_be_true(a, b, opposed):

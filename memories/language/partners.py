@@ -18,39 +18,72 @@ from memories.language.meaning import is_denial
 from memories.language.translation import owner_named
 
 NO_ONE, SOMEONE = "", None
+# How two people are bound: married, or seeing each other (a girlfriend, a fiancé).
+MARRIED, DATING = "married", "dating"
 
 # A person as written: the owner, or a capitalised name after an optional honorific.
 _HONORIFIC = r"(?:anh|chị|chi|em|ông|ong|bà|ba|cô|co|chú|chu|a|c|mr|mrs|ms)\.? "
 _NAME = r"[^\W\d_]+"
 _OWNER = r"(?:the )?user|người dùng|nguoi dung|ng dung|tôi|toi|mình|minh|i|my"
 _PERSON = rf"({_OWNER}|(?:{_HONORIFIC})?{_NAME})"
-_SPOUSE = r"(wife|husband|spouse|vợ|chồng|vo|chong)"
-_THE_SPOUSE = rf"(?:{_HONORIFIC})?({_NAME})"
-_SINGLE = re.compile(
-    rf"(?<!\w){_PERSON} (?:(?:is|are|'m|’m|am) )?(?:still |vẫn còn |vẫn |còn |van con |van |con )?"
-    r"(?:single|unmarried|not married|never married|độc thân|doc than"
-    r"|chưa (?:lập gia đình|kết hôn|lấy (?:vợ|chồng)|có (?:vợ|chồng))"
-    r"|chua (?:lap gia dinh|ket hon|lay (?:vo|chong)|co (?:vo|chong)))(?![-\w])",
-    re.IGNORECASE,
+_SPOUSE = (
+    r"(wife|husband|spouse|girlfriend|boyfriend|fianc[ée]e?|vợ sắp cưới|chồng sắp cưới|vợ|chồng|vo|chong"
+    r"|bạn gái|bạn trai|người yêu|ban gai|ban trai|nguoi yeu)"
 )
-# (pattern, the group of whose spouse it is, the group of the spouse's name or 0)
+_MARRIED_WORDS = frozenset({"wife", "husband", "spouse", "vo", "chong"})
+_THE_SPOUSE = rf"(?:{_HONORIFIC})?({_NAME})"
+_NOW = r"(?:(?:is|are|'m|’m|am|has been|was) )?(?:still |now |currently |vẫn còn |vẫn |còn |hiện đang |hiện |đang )?"
+# Saying there is no one: single rules out anyone, unmarried a husband or wife only.
+_NO_ONE = [
+    (
+        rf"(?<!\w){_PERSON} {_NOW}(?:single|not seeing anyone|not dating|độc thân|doc than"
+        r"|chưa (?:có người yêu|hẹn hò)|chua (?:co nguoi yeu|hen ho))(?![-\w])",
+        DATING,
+    ),
+    (
+        rf"(?<!\w){_PERSON} {_NOW}(?:unmarried|not married|never married|divorced|widowed|an? widow(?:er)?"
+        r"|(?:đã )?(?:ly hôn|ly dị|góa (?:vợ|chồng))|(?:da )?(?:ly hon|ly di|goa (?:vo|chong))"
+        r"|chưa (?:lập gia đình|kết hôn|lấy (?:vợ|chồng)|có (?:vợ|chồng))"
+        r"|chua (?:lap gia dinh|ket hon|lay (?:vo|chong)|co (?:vo|chong)))(?![-\w])",
+        MARRIED,
+    ),
+]
+_NO_ONE_COMPILED = [(re.compile(pattern, re.IGNORECASE), bond) for pattern, bond in _NO_ONE]
+# (pattern, the group of whose spouse it is, the group of the spouse's word or 0 for an engagement, the group of
+# the spouse's name or 0)
 _SPOUSE_PATTERNS = [
     # "Mai is Tùng's wife", "Mai là vợ anh Tùng".
-    (rf"(?<!\w){_THE_SPOUSE} (?:is|là|la) {_PERSON}['’]s {_SPOUSE}\b", 2, 1),
-    (rf"(?<!\w){_THE_SPOUSE} (?:is|là|la) {_SPOUSE} (?:của |cua )?{_PERSON}", 3, 1),
+    (rf"(?<!\w){_THE_SPOUSE} (?:is|là|la) {_PERSON}['’]s {_SPOUSE}\b", 2, 3, 1),
+    (rf"(?<!\w){_THE_SPOUSE} (?:is|là|la) {_SPOUSE} (?:của |cua )?{_PERSON}", 3, 2, 1),
     # "Vy's husband (is) Long", "the user's wife", "my wife"; "chồng (của) Vy (là anh) Long", "vợ tôi".
-    (rf"(?<!\w){_PERSON}['’]s (?:\w+ )?{_SPOUSE}\b(?:,? (?:is )?{_THE_SPOUSE})?", 1, 3),
-    (rf"(?<!\w)(my) {_SPOUSE}\b(?:,? (?:is )?{_THE_SPOUSE})?", 1, 3),
-    (rf"(?<!\w){_SPOUSE} (?:của |cua )?{_PERSON}(?:,? (?:là |la |tên là |ten la ){_THE_SPOUSE})?", 2, 3),
+    (rf"(?<!\w){_PERSON}['’]s (?:\w+ )?{_SPOUSE}\b(?:,? (?:is )?{_THE_SPOUSE})?", 1, 2, 3),
+    (rf"(?<!\w)(my) {_SPOUSE}\b(?:,? (?:is )?{_THE_SPOUSE})?", 1, 2, 3),
+    (rf"(?<!\w){_SPOUSE} (?:của |cua )?{_PERSON}(?: (?:là |la |tên là |ten la |tên |ten ){_THE_SPOUSE})?", 2, 1, 3),
+    # "Yến got engaged to Sơn", "Yến đính hôn với anh Sơn".
+    (
+        rf"(?<!\w){_PERSON} (?:(?:got|is|was|has been|đã|da) )?(?:engaged to|đính hôn với|dinh hon voi) {_THE_SPOUSE}",
+        1,
+        0,
+        2,
+    ),
 ]
-_SPOUSE_COMPILED = [(re.compile(pattern, re.IGNORECASE), whose, named) for pattern, whose, named in _SPOUSE_PATTERNS]
+_SPOUSE_COMPILED = [(re.compile(pattern, re.IGNORECASE), *groups) for pattern, *groups in _SPOUSE_PATTERNS]
 # A former spouse is no spouse: taken out before the patterns are read.
 _FORMER = re.compile(
-    r"\b(?:ex-?|former |late )(?:wife|husband|spouse)\b|(?<!\w)(?:vợ|chồng|vo|chong) (?:cũ|cu|quá cố|qua co)(?!\w)",
+    r"\b(?:ex-?|former |late )(?:wife|husband|spouse|girlfriend|boyfriend|fianc[ée]e?)\b"
+    r"|(?<!\w)(?:vợ|chồng|vo|chong|người yêu|nguoi yeu|bạn gái|bạn trai|ban gai|ban trai)"
+    r" (?:cũ|cu|quá cố|qua co)(?!\w)"
+    # One who has died: "Bích's husband died in 2019", "chồng bà Bích đã mất".
+    r"|(?<!\w)(?:wife|husband|spouse|vợ|chồng|vo|chong)(?: [^\W\d_]+){0,3}?"
+    r" (?:died|passed away|qua đời|đã mất|mất|qua doi|da mat)(?!\w)",
     re.IGNORECASE,
 )
 # A text holding none of these words speaks of no spouse, and is passed over at once.
-_MAY_SAY = re.compile(r"\b(?:wife|husband|spouse|vo|chong|single|unmarried|married|doc than|lap gia dinh|ket hon)\b")
+_MAY_SAY = re.compile(
+    r"\b(?:wife|husband|spouse|girlfriend|boyfriend|fiance|fiancee|engaged|vo|chong|ban gai|ban trai|nguoi yeu"
+    r"|dinh hon|single|unmarried|married|divorced|widowed|widow|widower|seeing|dating|doc than|lap gia dinh"
+    r"|ket hon|ly hon|ly di|goa|hen ho)\b"
+)
 # Words the patterns may take for a person or a name that name no one.
 _NOT_NAMES = frozenset(
     "he she him her his they them their it who that this one a an the is of and not no".split()
@@ -62,16 +95,25 @@ _OWNER_WORDS = frozenset({"user", "the user", "nguoi dung", "ng dung", "toi", "m
 # What a memory speaking of a spouse, or of having none, holds, as ``search.matching_any`` takes it (as written
 # and typed without marks).
 PHRASES = [
-    ((word,), False) for word in "wife husband spouse vợ chồng vo chong single unmarried married độc doc".split()
-] + [(tuple(words.split()), False) for words in ("lập gia đình", "lap gia dinh", "kết hôn", "ket hon")]
+    ((word,), False)
+    for word in "wife husband spouse girlfriend boyfriend fiance fiancee engaged vợ chồng vo chong single".split()
+    + "unmarried married divorced widowed widow widower seeing dating độc doc góa goa".split()
+] + [
+    (tuple(words.split()), False)
+    for words in ("lập gia đình", "lap gia dinh", "kết hôn", "ket hon", "ly hôn", "ly hon", "ly dị", "ly di")
+    + ("bạn gái", "ban gai", "bạn trai", "ban trai", "người yêu", "nguoi yeu", "đính hôn", "dinh hon")
+    + ("hẹn hò", "hen ho")
+]
 
 
 class Spouse(NamedTuple):
     """Whose spouse a text speaks of (``("owner", OWNER)`` or ``("name", folded name)``), who the spouse is
-    (``NO_ONE``, ``SOMEONE`` or a folded name), and the text."""
+    (``NO_ONE``, ``SOMEONE`` or a folded name), how they are bound (``MARRIED`` or ``DATING``; for ``NO_ONE``,
+    the bond it rules out: single is no one at all, unmarried no husband or wife), and the text."""
 
     whose: tuple
     spouse: str | None
+    bond: str = MARRIED
     text: str = ""
 
 
@@ -99,29 +141,37 @@ def spouse(text, negated=None):
     ("User is not single") says nothing here."""
     if not _MAY_SAY.search(fold(text).lower()):
         return None
-    single = _SINGLE.search(text)
-    if single is not None:
-        whose = _person(single.group(1))
+    for pattern, bond in _NO_ONE_COMPILED:
+        single = pattern.search(text)
+        whose = _person(single.group(1)) if single else None
         if whose is not None:
-            return Spouse(whose, NO_ONE, text)
+            return Spouse(whose, NO_ONE, bond, text)
     if is_denial(text) if negated is None else negated:
         return None
     text_now = _FORMER.sub(" ", text)
-    for pattern, whose_group, named_group in _SPOUSE_COMPILED:
+    for pattern, whose_group, word_group, named_group in _SPOUSE_COMPILED:
         for match in pattern.finditer(text_now):
             whose = _person(match.group(whose_group))
             if whose is not None:
-                return Spouse(whose, _named(match.group(named_group)), text)
+                word = fold(match.group(word_group)).lower() if word_group else ""
+                bond = MARRIED if word in _MARRIED_WORDS else DATING
+                return Spouse(whose, _named(match.group(named_group)), bond, text)
     return None
 
 
 def otherwise(a, b, texts_naming):
     """Two ``Spouse``s of one person (``people.same_person``, but the owner and a name only where a memory says it
     is the owner's name; ``texts_naming(name)``: the owner's memories naming someone) that cannot both be true:
-    one says there is no one, the other that there is someone; or they name two people."""
+    one says there is no one, the other that there is someone it rules out ("Long is single" / "Bạn gái Long
+    tên Nhi"; "Vy is not married" / "Vy's boyfriend Minh" may both be); or they name two husbands or wives."""
     if a.spouse == NO_ONE and b.spouse == NO_ONE:
         return False
-    if NO_ONE not in (a.spouse, b.spouse) and (a.spouse is SOMEONE or b.spouse is SOMEONE or a.spouse == b.spouse):
+    if a.spouse == NO_ONE or b.spouse == NO_ONE:
+        none, someone = (a, b) if a.spouse == NO_ONE else (b, a)
+        # Unmarried is no husband or wife, and may be seeing someone.
+        if none.bond == MARRIED and someone.bond == DATING:
+            return False
+    elif a.spouse is SOMEONE or b.spouse is SOMEONE or a.spouse == b.spouse or DATING in (a.bond, b.bond):
         return False
     if {a.whose[0], b.whose[0]} == {people.OWNER, "name"}:
         # The owner and a name are one person here only where the owner's memories say it is the owner's name:
