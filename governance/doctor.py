@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from memories import vectors
-from memories.language import embeddings, partners, people, slots, standing, states
+from memories.language import attributes, embeddings, partners, people, slots, standing, states
 from memories.language.folding import fold
 from memories.language.meaning import (
     Variant,
@@ -370,14 +370,16 @@ def _slots_and_standing(findings):
     "VS Code is the user's primary editor", "Laptop chính của người dùng là MacBook Pro" / "User's main work
     laptop is a ThinkPad"), setting two people the other way round (``standing``: "Đạt is Khoa's direct
     manager" / "Khoa là quản lý trực tiếp của Đạt", "Nhi lớn hơn Long 1 tuổi" / "Long is two years older than
-    Nhi"), or giving one person a husband or wife and none (``partners``: "Vy chưa lập gia đình" / "Vy's husband
-    Long works at FPT"), among all of a user's memories of a project, whatever their kind, subject and language, with or
-    without embeddings. The pairs looked at share a slot, or a kind of standing, that few of them fill
-    (``POSTING_CAP``)."""
+    Nhi"), giving one person a husband or wife and none (``partners``: "Vy chưa lập gia đình" / "Vy's husband
+    Long works at FPT"), or two birthdays or blood types (``attributes``: "Mai's birthday is March 14" / "Sinh
+    nhật của chị Mai là ngày 14/4"), among all of a user's memories of a project, whatever their kind,
+    subject and language, with or without embeddings. The pairs looked at share a slot, a kind of standing,
+    whose spouse or which attribute, that few of them fill (``POSTING_CAP``)."""
     readers = (
         (slots.slot, slots.otherwise, slots.same, lambda found: found.things),
         (standing.standing, standing.otherwise, standing.same, lambda found: (found.kind,)),
         (partners.spouse, partners.otherwise, partners.same, lambda found: (found.whose,)),
+        (attributes.attribute, attributes.otherwise, attributes.same, lambda found: (found.name,)),
     )
     for members in findings.people.values():
         texts_naming = _texts_naming(findings, members)

@@ -302,6 +302,14 @@ def _who(found, texts_naming):
     return found.whose or people.owner_or_first(found.first, texts_naming)
 
 
+def whose(text, texts_naming):
+    """Whom ``text`` is about, as a ``Slot`` of it would be: a capitalised first word whose something is names
+    someone ("Lan's birthday"), even one a dictionary knows; else ``people.about``, or the one its first word
+    names where the owner's memories say who, else the owner. ``texts_naming(name)``: the owner's memories
+    naming someone."""
+    return _whose(text, frozenset()) or people.owner_or_first(people.first_word(text), texts_naming)
+
+
 # slot -> what a memory filling it holds, as ``search.matching_any`` takes its words: the tools of its kind
 # and the words naming it.
 _HELD_BY = {}

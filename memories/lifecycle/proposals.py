@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from memories import lifecycle, vectors
-from memories.language import characters, embeddings, partners, people, slots
+from memories.language import attributes, characters, embeddings, partners, people, slots
 from memories.language.folding import fold
 from memories.language.meaning import (
     across_languages_words,
@@ -487,13 +487,16 @@ def slotted_elsewhere(user, project, text):
     another thing in a slot ``text`` fills, as the doctor reports them (``slots.otherwise``): "User uses VS Code
     now" against "Neovim is the main editor"; or giving someone a husband or wife ``text`` says they do not
     have, or another one (``partners.otherwise``): "Vy chưa lập gia đình" against "Vy's husband Long works at
-    FPT". The full-text index finds the ``CANDIDATES`` newest holding a tool of its kind or a word naming its
-    slot (``slots.phrases``, ``partners.PHRASES``), and those naming someone it speaks of, to tell whether that
-    one is the owner. No statement for a text that fills no slot and speaks of no spouse."""
+    FPT"; or giving someone another birthday or blood type (``attributes.otherwise``). The full-text index
+    finds the ``CANDIDATES`` newest holding a tool of its kind or a word naming its slot (``slots.phrases``,
+    ``partners.PHRASES``, ``attributes.PHRASES``), and those naming someone it speaks of, to tell whether that
+    one is the owner. No statement for a text that fills no slot and speaks of no spouse, birthday or blood
+    type."""
     found = {}
     for read, otherwise, phrases in (
         (slots.slot, slots.otherwise, slots.phrases),
         (partners.spouse, partners.otherwise, lambda _found: partners.PHRASES),
+        (attributes.attribute, attributes.otherwise, lambda _found: attributes.PHRASES),
     ):
         filled = read(text)
         if filled is None:

@@ -1,0 +1,52 @@
+"""What a person has one of (``memories.language.attributes``): two memories giving one person two birthdays or
+two blood types contradict each other in the doctor and when proposed, whatever their kind, subject and
+language."""
+
+import pytest
+
+from governance import doctor
+from memories.language.attributes import attribute, otherwise
+from memories.language.folding import fold
+from memories.lifecycle import policies
+from tests.factories import OWNER, add_memory, propose
+
+
+def _otherwise(a, b, texts=()):
+    a, b = attribute(a), attribute(b)
+    return bool(a and b) and otherwise(a, b, lambda name: [text for text in texts if name in fold(text).lower()])
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opposed"),
+    [
+        ("Hoa's birthday is June 3.", "Sinh nhật của chị Hoa là ngày 3/7.", True),
+        ("sn chi Hoa 3/7 nha", "Hoa was born on 3 June 1992.", True),
+        ("Nhóm máu của anh Tín là B.", "Tín's blood type is O.", True),
+        # The same day written two ways, a year of birth beside it; two people; a time that is no date.
+        ("Hoa's birthday is June 3.", "Hoa was born on 3 June 1992.", False),
+        ("Hoa's birthday is June 3.", "Lan's birthday is on 4 July.", False),
+        ("Hoa's birthday party starts at 7pm.", "Hoa's birthday is June 3.", False),
+        # A denial gives no value.
+        ("Tín's blood type is not B.", "Nhóm máu của anh Tín là B.", False),
+    ],
+)
+def test_one_person_has_one_birthday_and_one_blood_type(a, b, opposed):
+    assert _otherwise(a, b) is opposed
+    assert _otherwise(b, a) is opposed
+
+
+def test_a_name_placed_beside_the_owner_has_a_birthday_of_their_own():
+    assert _otherwise("User's birthday is June 3.", "Hoa was born on 4 July.") is True
+    assert _otherwise("User's birthday is June 3.", "Hoa was born on 4 July.", ["Hoa is the user's wife."]) is False
+
+
+def test_the_doctor_and_the_write_path_report_them(db):
+    stored = add_memory("Hoa's birthday is June 3.", kind="fact", subject="birthdays", user="owner").pk
+    other = add_memory("Sinh nhật của chị Hoa là ngày 3/7.", kind="preference", subject="hoa", user="owner").pk
+    add_memory("Lan's birthday is on 4 July.", kind="fact", subject="lan", user="owner")
+    assert doctor.analyze("conflicts").conflicts == [sorted([stored, other])]
+    policies.set_write_policy("allow", actor=OWNER)
+    answer = propose("Hoa was born on 12 August 1992.", kind="fact", subject="hoa-born")
+    assert (answer.status, answer.flags) == ("pending", ("possible_update",))
+    answer = propose("Minh's blood type is O.", kind="fact", subject="minh")
+    assert (answer.status, answer.flags) == ("approved", ())
