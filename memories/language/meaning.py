@@ -731,11 +731,13 @@ def _compound(word, mine, theirs):
     one that it writes as one ("home" with "lab" / "homelab"); each half has two letters at least."""
     if not word.isalpha():
         return False
-    if any(word[:cut] in theirs and word[cut:] in theirs for cut in range(2, len(word) - 1)):
-        return True
-    return len(word) > 1 and any(
-        len(other) > 1 and (word + other in theirs or other + word in theirs) for other in mine if other != word
-    )
+    size = len(word)
+    for other in theirs:
+        if len(other) > size + 1 and (
+            (other.startswith(word) and other[size:] in mine) or (other.endswith(word) and other[:-size] in mine)
+        ):
+            return True
+    return size > 3 and any(word[:cut] in theirs and word[cut:] in theirs for cut in range(2, size - 1))
 
 
 def _restricted(order, kept):
