@@ -1,6 +1,7 @@
 """Small builders for tests: memories go through the real write path."""
 
 from memories import lifecycle
+from memories.language.folding import fold
 
 OWNER = "owner:test"
 
@@ -55,3 +56,10 @@ def propose(text="User prefers pnpm over npm.", **fields):
     fields.setdefault("agent", "bestie")
     fields.setdefault("user", "owner")
     return proposals.propose(text=text, **fields)
+
+
+def read_otherwise(read, otherwise, a, b, texts=()):
+    """Whether ``otherwise`` holds of what ``read`` makes of two texts (a slot, a standing, a spouse, an
+    attribute), the owner's memories being ``texts``."""
+    a, b = read(a), read(b)
+    return bool(a and b) and otherwise(a, b, lambda name: [text for text in texts if name in fold(text).lower()])

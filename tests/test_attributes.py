@@ -6,14 +6,12 @@ import pytest
 
 from governance import doctor
 from memories.language.attributes import attribute, otherwise
-from memories.language.folding import fold
 from memories.lifecycle import policies
-from tests.factories import OWNER, add_memory, propose
+from tests.factories import OWNER, add_memory, propose, read_otherwise
 
 
 def _otherwise(a, b, texts=()):
-    a, b = attribute(a), attribute(b)
-    return bool(a and b) and otherwise(a, b, lambda name: [text for text in texts if name in fold(text).lower()])
+    return read_otherwise(attribute, otherwise, a, b, texts)
 
 
 @pytest.mark.parametrize(

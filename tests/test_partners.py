@@ -5,15 +5,13 @@ whatever their kind, subject and language."""
 import pytest
 
 from governance import doctor
-from memories.language.folding import fold
 from memories.language.partners import NO_ONE, SOMEONE, otherwise, spouse
 from memories.lifecycle import policies
-from tests.factories import OWNER, add_memory, propose
+from tests.factories import OWNER, add_memory, propose, read_otherwise
 
 
 def _otherwise(a, b, texts=()):
-    a, b = spouse(a), spouse(b)
-    return bool(a and b) and otherwise(a, b, lambda name: [text for text in texts if name in fold(text).lower()])
+    return read_otherwise(spouse, otherwise, a, b, texts)
 
 
 @pytest.mark.parametrize(

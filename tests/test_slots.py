@@ -5,15 +5,13 @@ import pytest
 
 from governance import doctor
 from memories.language import slots
-from memories.language.folding import fold
 from memories.language.slots import MAIN, ONLY, USED, otherwise, slot
 from memories.lifecycle import policies
-from tests.factories import OWNER, add_memory, propose
+from tests.factories import OWNER, add_memory, propose, read_otherwise
 
 
 def _otherwise(a, b, texts=()):
-    a, b = slot(a), slot(b)
-    return bool(a and b) and otherwise(a, b, lambda name: [text for text in texts if name in fold(text).lower()])
+    return read_otherwise(slot, otherwise, a, b, texts)
 
 
 @pytest.mark.parametrize(

@@ -5,14 +5,12 @@ and language."""
 import pytest
 
 from governance import doctor
-from memories.language.folding import fold
 from memories.language.standing import otherwise, standing
-from tests.factories import add_memory
+from tests.factories import add_memory, read_otherwise
 
 
 def _otherwise(a, b, texts=()):
-    a, b = standing(a), standing(b)
-    return bool(a and b) and otherwise(a, b, lambda name: [text for text in texts if name in fold(text).lower()])
+    return read_otherwise(standing, otherwise, a, b, texts)
 
 
 @pytest.mark.parametrize(
