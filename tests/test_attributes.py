@@ -26,6 +26,12 @@ def _otherwise(a, b, texts=()):
         ("Hoa's birthday party starts at 7pm.", "Hoa's birthday is June 3.", False),
         # A denial gives no value.
         ("Tín's blood type is not B.", "Nhóm máu của anh Tín là B.", False),
+        # How long replies should be, read clause by clause: a clause denying one length wants the other.
+        ("Keep replies brief, no long paragraphs.", "Người dùng muốn được giải thích thật chi tiết.", True),
+        ("Trả lời ngắn gọn thôi.", "User wants thorough, in-depth answers.", True),
+        ("Keep replies brief, no long paragraphs.", "Trả lời ngắn gọn thôi.", False),
+        ("Keep replies brief.", "User has a long commute and answers emails on the bus.", False),
+        ("Keep replies brief.", "User answers emails in the long run.", False),
     ],
 )
 def test_one_person_has_one_birthday_and_one_blood_type(a, b, opposed):

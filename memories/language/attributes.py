@@ -1,10 +1,12 @@
-"""What a person has one of: a birthday, a blood type. Two memories of one person giving it two values cannot
-both be true: "Mai's birthday is March 14" / "Sinh nhật của chị Mai là ngày 14/4", "sn chi Mai 14/4 nha" /
-"Mai was born on 14 March 1990", "Nhóm máu của anh Khoa là A" / "Khoa's blood type is O".
+"""What a person has one of: a birthday, a blood type, a length they want replies. Two memories of one person
+giving it two values cannot both be true: "Mai's birthday is March 14" / "Sinh nhật của chị Mai là ngày 14/4",
+"sn chi Mai 14/4 nha" / "Mai was born on 14 March 1990", "Nhóm máu của anh Khoa là A" / "Khoa's blood type is
+O", "User prefers short, to-the-point answers" / "Người dùng thích được giải thích dài và thật chi tiết".
 
 A memory naming such an attribute gives its values as a translation keeps them (``translation.values``): for a
 birthday, the day and the month (a year of birth may be left out: "14 March 1990" is "14/3"); for a blood
-type, its letters. Whose it is, is whom the memory is about (``slots.whose``).
+type, its letters; for replies, short or long, read clause by clause ("keep it short, no long explanations" is
+short). Whose it is, is whom the memory is about (``slots.whose``).
 """
 
 import re
@@ -21,12 +23,37 @@ _ATTRIBUTES = re.compile(
     r"|(blood type|blood group|nhom mau))\b"
 )
 _NAMES = ("birthday", "blood type")
+# How long someone wants replies: the words for each length (as written, and typed without marks), found in a
+# text naming replies, clause by clause; a clause that denies one wants the other ("no long explanations").
+_LENGTHS = {
+    "short": r"short|shorter|brief|briefly|concise|concisely|terse|to-the-point"
+    r"|ngắn gọn|ngắn|súc tích|ngan gon|suc tich",
+    # Not "in the long run", "a long time", "as long as", "how long".
+    "long": r"(?<!as )(?<!how )(?<!so )(?:long(?! (?:run|time|term|ago|as)\b)|longer)|lengthy|detailed|in-depth"
+    r"|thorough|dài|chi tiết|dai|chi tiet",
+}
+_LENGTH_WORDS = {
+    length: re.compile(rf"(?<![\w-])(?:{words})(?![\w-])", re.IGNORECASE) for length, words in _LENGTHS.items()
+}
+_REPLY_WORDS = (
+    r"answers?|repl(?:y|ies)|responses?|explanations?|explain|summar(?:y|ies)|messages?|paragraphs?"
+    r"|trả lời|câu trả lời|giải thích|tóm tắt|tin nhắn|tra loi|giai thich|tom tat|tin nhan"
+)
+_REPLIES = re.compile(rf"(?<!\w)(?:{_REPLY_WORDS})(?!\w)", re.IGNORECASE)
+_REPLY_BEFORE = re.compile(rf"(?<!\w)(?:{_REPLY_WORDS})[^\w-]+(?:[\w-]+[^\w-]+)?$", re.IGNORECASE)
+_REPLY_AFTER = re.compile(rf"[^\w-]+(?:[\w-]+[^\w-]+)?(?:{_REPLY_WORDS})(?!\w)", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[,;.!?]")
+_DENYING = re.compile(
+    r"\b(?:not|no|never|avoid|don['’]t|without)\b|(?<!\w)(?:đừng|không|tránh|dung|khong|tranh)(?!\w)", re.IGNORECASE
+)
+_OTHER_LENGTH = {"short": "long", "long": "short"}
 # What a memory naming an attribute holds, as ``search.matching_any`` takes it (as written and typed without
 # marks).
 PHRASES = [
     (tuple(words.split()), False)
     for words in ("birthday", "born", "sinh nhật", "sinh nhat", "ngày sinh", "ngay sinh", "sn")
     + ("blood type", "blood group", "nhóm máu", "nhom mau")
+    + ("short", "brief", "concise", "long", "detailed", "ngắn", "ngan", "dài", "dai", "chi tiết", "chi tiet")
 ]
 
 
@@ -49,9 +76,31 @@ def _a_day(value):
     return isinstance(value, float) and value.is_integer() and 1 <= value <= 31
 
 
+def _reply_length(text):
+    """The length ``text`` wants replies, ``frozenset({"short"})`` or ``{"long"}``, or None: it names no length
+    beside a word for replies (at most one word between: "short, to-the-point answers", "câu trả lời ngắn
+    gọn"; not "a long commute and answers emails"), or both lengths. A length after a denial in its clause
+    wants the other ("keep it short, no long explanations")."""
+    if not _REPLIES.search(text):
+        return None
+    wanted = set()
+    for length, words in _LENGTH_WORDS.items():
+        for match in words.finditer(text):
+            before, after = text[: match.start()], text[match.end() :]
+            if not (_REPLY_BEFORE.search(before) or _REPLY_AFTER.match(after)):
+                continue
+            clause = _CLAUSE_END.split(before)[-1]
+            wanted.add(_OTHER_LENGTH[length] if _DENYING.search(clause) else length)
+    return frozenset(wanted) if len(wanted) == 1 else None
+
+
 def attribute(text, negated=None):
     """The ``Attribute`` ``text`` gives, or None (it names none, gives no value, or is a denial). ``negated``:
-    whether ``text`` is a denial, when the caller has read it (``meaning``)."""
+    whether ``text`` is a denial, when the caller has read it (``meaning``); how long replies should be is
+    read clause by clause, whatever the text denies."""
+    length = _reply_length(text)
+    if length is not None:
+        return Attribute("reply length", length, text)
     match = _ATTRIBUTES.search(fold(text).lower())
     if match is None or (is_denial(text) if negated is None else negated):
         return None
