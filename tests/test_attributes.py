@@ -32,6 +32,8 @@ def _otherwise(a, b, texts=()):
         ("Keep replies brief, no long paragraphs.", "Trả lời ngắn gọn thôi.", False),
         ("Keep replies brief.", "User has a long commute and answers emails on the bus.", False),
         ("Keep replies brief.", "User answers emails in the long run.", False),
+        # "as long as" is no length, even beside a word for replies.
+        ("Keep replies brief.", "Reply as long as the user keeps asking.", False),
     ],
 )
 def test_one_person_has_one_birthday_and_one_blood_type(a, b, opposed):

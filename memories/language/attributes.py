@@ -47,9 +47,8 @@ _DENYING = re.compile(
     r"\b(?:not|no|never|avoid|don['’]t|without)\b|(?<!\w)(?:đừng|không|tránh|dung|khong|tranh)(?!\w)", re.IGNORECASE
 )
 _OTHER_LENGTH = {"short": "long", "long": "short"}
-# What a memory naming an attribute holds, as ``search.matching_any`` takes it (as written and typed without
-# marks).
-PHRASES = [
+# What a memory naming an attribute holds (as written and typed without marks).
+_PHRASES = [
     (tuple(words.split()), False)
     for words in ("birthday", "born", "sinh nhật", "sinh nhat", "ngày sinh", "ngay sinh", "sn")
     + ("blood type", "blood group", "nhóm máu", "nhom mau")
@@ -58,7 +57,8 @@ PHRASES = [
 
 
 class Attribute(NamedTuple):
-    """The attribute a text gives (``"birthday"`` or ``"blood type"``), its values, and the text."""
+    """The attribute a text gives (``"birthday"``, ``"blood type"`` or ``"reply length"``), its values, and the
+    text."""
 
     name: str
     values: frozenset
@@ -121,6 +121,12 @@ def otherwise(a, b, texts_naming):
         and values_instead(a.values, b.values)
         and people.same_person(slots.whose(a.text, texts_naming), slots.whose(b.text, texts_naming), texts_naming)
     )
+
+
+def phrases(_found):
+    """What a memory that an ``Attribute`` may say otherwise than holds, as ``search.matching_any`` takes it: a
+    word naming an attribute, whichever."""
+    return _PHRASES
 
 
 def same(_a, _b, _texts_naming):

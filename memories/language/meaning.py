@@ -937,7 +937,7 @@ def denies(a, b, has_subject):
     )
 
 
-def _numbers(words):
+def _with_digits(words):
     return any(any(character.isdigit() for character in word) for word in words)
 
 
@@ -969,7 +969,7 @@ def contradict(a, b, has_subject):
         return False
     # Two denials deny two things, which may both be true ("Thảo no longer drinks matcha" / "Thảo hates
     # cilantro"), unless they are one rule with another number ("Don't message Lan before 9am" / "… 10am").
-    if a.negated and not (_numbers(only_a) and _numbers(only_b)):
+    if a.negated and not (_with_digits(only_a) and _with_digits(only_b)):
         return False
     shared_content = (a.content & b.content) - only_a - only_b
     shared = words_a - only_a

@@ -92,9 +92,8 @@ _NOT_NAMES = frozenset(
 _OWNER_WORDS = frozenset({"user", "the user", "nguoi dung", "ng dung", "toi", "minh", "i", "my"})
 
 
-# What a memory speaking of a spouse, or of having none, holds, as ``search.matching_any`` takes it (as written
-# and typed without marks).
-PHRASES = [
+# What a memory speaking of a spouse, or of having none, holds (as written and typed without marks).
+_PHRASES = [
     ((word,), False)
     for word in "wife husband spouse girlfriend boyfriend fiance fiancee engaged vợ chồng vo chong single".split()
     + "unmarried married divorced widowed widow widower seeing dating độc doc góa goa".split()
@@ -113,8 +112,8 @@ class Spouse(NamedTuple):
 
     whose: tuple
     spouse: str | None
-    bond: str = MARRIED
-    text: str = ""
+    bond: str
+    text: str
 
 
 def _person(written):
@@ -179,6 +178,12 @@ def otherwise(a, b, texts_naming):
         name = a.whose[1] if a.whose[0] == "name" else b.whose[1]
         return any(name in owner_named(text) for text in texts_naming(name))
     return people.same_person(a.whose, b.whose, texts_naming)
+
+
+def phrases(_found):
+    """What a memory that a ``Spouse`` may say otherwise than holds, as ``search.matching_any`` takes it: a word
+    for a spouse or for having none, whoever's."""
+    return _PHRASES
 
 
 def same(_a, _b, _texts_naming):

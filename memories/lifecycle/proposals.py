@@ -487,23 +487,23 @@ def slotted_elsewhere(user, project, text):
     another thing in a slot ``text`` fills, as the doctor reports them (``slots.otherwise``): "User uses VS Code
     now" against "Neovim is the main editor"; or giving someone a husband or wife ``text`` says they do not
     have, or another one (``partners.otherwise``): "Vy chưa lập gia đình" against "Vy's husband Long works at
-    FPT"; or giving someone another birthday or blood type (``attributes.otherwise``). The full-text index
-    finds the ``CANDIDATES`` newest holding a tool of its kind or a word naming its slot (``slots.phrases``,
-    ``partners.PHRASES``, ``attributes.PHRASES``), and those naming someone it speaks of, to tell whether that
-    one is the owner. No statement for a text that fills no slot and speaks of no spouse, birthday or blood
-    type."""
+    FPT"; or giving someone another birthday, blood type or length of replies (``attributes.otherwise``). The
+    full-text index finds the ``CANDIDATES`` newest holding a tool of its kind or a word naming its slot,
+    spouse or attribute (``slots.phrases``, ``partners.phrases``, ``attributes.phrases``), and those naming
+    someone it speaks of, each looked up once, to tell whether that one is the owner. No statement for a text
+    that fills no slot and speaks of no spouse or attribute."""
     found = {}
+    live = Memory.objects.live().filter(user=user, project=project)
+    texts_naming = _texts_naming(live)
     for read, otherwise, phrases in (
         (slots.slot, slots.otherwise, slots.phrases),
-        (partners.spouse, partners.otherwise, lambda _found: partners.PHRASES),
-        (attributes.attribute, attributes.otherwise, lambda _found: attributes.PHRASES),
+        (partners.spouse, partners.otherwise, partners.phrases),
+        (attributes.attribute, attributes.otherwise, attributes.phrases),
     ):
         filled = read(text)
         if filled is None:
             continue
-        live = Memory.objects.live().filter(user=user, project=project)
         others = dict(matching_any(live, phrases(filled)).values_list("pk", "text")[:CANDIDATES])
-        texts_naming = _texts_naming(live)
         found.update(
             (pk, other)
             for pk, other in others.items()
