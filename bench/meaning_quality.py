@@ -7,6 +7,7 @@
     .venv/bin/python bench/meaning_quality.py --held-out-4    # a fourth, the one held out for good
     .venv/bin/python bench/meaning_quality.py --held-out-5    # a fifth, written blind later, for measuring only
     .venv/bin/python bench/meaning_quality.py --held-out-6    # a sixth, written blind on 2026-12-03, for measuring only
+    .venv/bin/python bench/meaning_quality.py --held-out-7    # a seventh, written blind on 2026-12-04, never opened
     BESTIE_EMBEDDINGS=local .venv/bin/python bench/meaning_quality.py --store [--held-out]   # with meaning
 
 The sets were written blind (by someone who saw only a description of them): memories of several people
@@ -130,7 +131,7 @@ def load_set(options):
     name = next(
         (
             part
-            for part in ("held_out_6", "held_out_5", "held_out_4", "held_out_3", "held_out_2", "held_out")
+            for part in ("held_out_7", "held_out_6", "held_out_5", "held_out_4", "held_out_3", "held_out_2", "held_out")
             if getattr(options, part, False)
         ),
         "tune",
@@ -153,6 +154,9 @@ def main():
     )
     parser.add_argument(
         "--held-out-6", action="store_true", help="the sixth held-out part, written blind later, for measuring only"
+    )
+    parser.add_argument(
+        "--held-out-7", action="store_true", help="the seventh held-out part, written blind later, never opened"
     )
     parser.add_argument(
         "--store",

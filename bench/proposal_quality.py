@@ -1,6 +1,6 @@
 """Contradictions the write path flags when they are proposed, on the blind bilingual meaning sets.
 
-    .venv/bin/python bench/proposal_quality.py [--held-out | --held-out-2 | … | --held-out-6] [--policy allow]
+    .venv/bin/python bench/proposal_quality.py [--held-out | --held-out-2 | … | --held-out-7] [--policy allow]
     BESTIE_EMBEDDINGS=local .venv/bin/python bench/proposal_quality.py …   # with meaning
 
 The set's memories are written to a fresh SQLite store, approved. Then, for each labelled pair of groups
@@ -153,7 +153,7 @@ def _repeats(module, group_of, members, rows_of):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    for number in ("", "-2", "-3", "-4", "-5", "-6"):
+    for number in ("", "-2", "-3", "-4", "-5", "-6", "-7"):
         parser.add_argument(f"--held-out{number}", action="store_true")
     parser.add_argument("--policy", choices=("ask", "allow"), default="ask", help="the write policy (default ask)")
     options = parser.parse_args()
