@@ -26,8 +26,14 @@ def test_across_languages_what_a_translation_keeps_decides():
     assert across_languages("User is vegetarian.", "Người dùng ăn chay.") == SAME
     assert across_languages("Huy lives in Hanoi.", "Anh Huy sống ở Hà Nội.") == SAME
     assert across_languages("Minh's birthday is August 12.", "Sinh nhật Minh là ngày 12 tháng 8.") == SAME
-    # The parties in each other's places, another place: neither the same nor its negation.
-    assert across_languages("Lan owes Minh 200k.", "Minh nợ Lan 200k.") is None
+    # The parties in each other's places cannot both be so, in two languages as in one ("Lan owes Minh" /
+    # "Minh owes Lan"); the owner may be one of them. After "with", or in a passive, they may change places.
+    assert across_languages("Lan owes Minh 200k.", "Minh nợ Lan 200k.") == OPPOSED
+    assert across_languages("Yến còn nợ anh Phong 20 triệu.", "Phong owes Yến 20 million VND.") == OPPOSED
+    assert across_languages("User owes Tuấn 5 million.", "Tuấn nợ người dùng 5 triệu.") == OPPOSED
+    assert across_languages("Lan plays tennis with Minh.", "Minh chơi tennis với Lan.") is None
+    assert across_languages("Minh gave Lan a book.", "Lan được Minh tặng một cuốn sách.") is None
+    # Someone else in the owner's place, maybe the owner by name: neither.
     assert across_languages("User owes Tuấn 500k.", "Tuấn đang nợ anh Huy 500k.") is None
     assert across_languages("Server has 32GB of RAM.", "Máy chủ có 64GB RAM.") == OPPOSED
     assert across_languages("User lives in Hanoi.", "Người dùng sống ở Đà Nẵng.") is None

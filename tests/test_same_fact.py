@@ -127,6 +127,29 @@ def test_the_doctor_reports_swapped_roles_as_a_contradiction(original, other):
     assert doctor.analyze("conflicts").conflicts == [sorted(ids)]
 
 
+# The same swaps written in the two languages, the words of one translating the other's.
+ROLES_SWAPPED_ACROSS = [
+    ("User owes Tuấn 5 million.", "Tuấn nợ người dùng 5 triệu."),
+    ("Yến còn nợ anh Phong 20 triệu.", "Phong owes Yến 20 million VND."),
+]
+
+
+@pytest.mark.parametrize("original, other", ROLES_SWAPPED_ACROSS)
+def test_the_doctor_reports_swapped_roles_across_languages_as_a_contradiction(original, other):
+    ids, groups = _groups([original, other])
+    assert groups == []
+    assert doctor.analyze("conflicts").conflicts == [sorted(ids)]
+
+
+@pytest.mark.parametrize("original, other", ROLES_SWAPPED_ACROSS)
+def test_swapped_roles_across_languages_are_a_possible_update(original, other):
+    policies.set_write_policy("allow", actor=OWNER)
+    existing = add_memory(original, kind="fact", user="owner", subject="money")
+    answer = propose(other, subject="tiền")
+    assert (answer.status, answer.flags) == ("pending", ("possible_update",))
+    assert f"says otherwise than memory {existing.pk}" in answer.reason
+
+
 @pytest.mark.parametrize("original, again", SAME)
 def test_the_doctor_groups_the_same_fact_in_other_words(original, again):
     ids, groups = _groups([original, again])
@@ -208,5 +231,30 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
     ],
 )
 def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):
+    assert contradict(Variant(*meaning(a)), Variant(*meaning(b)), False) is opposed
+    assert contradict(Variant(*meaning(b)), Variant(*meaning(a)), False) is opposed
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opposed"),
+    [
+        # When a habit stopped, and since when, is not what stopped.
+        ("Khánh swims at the club on Sunday mornings.", "Khánh stopped swimming this spring.", True),
+        ("User plays chess online most evenings.", "The user quit chess at Tet 2026 and has not played since.", True),
+        ("User cycles to work every day.", "The user has not cycled at all since the accident.", True),
+        ("Chị Hà uống trà sữa mỗi chiều.", "Chị Hà đã bỏ trà sữa từ khi bị đau dạ dày.", True),
+        # A denial in a clause of its own, of the owner, with more said after it.
+        ("User jogs around the lake every morning.", "User stopped jogging in May and has no plans to start again.", True),
+        # A condition is part of what is denied: "no coffee after 2pm" is not "no coffee".
+        ("User drinks coffee every morning.", "User does not drink coffee after 2pm.", False),
+        # Not doing something in the morning says nothing of another thing done then.
+        ("The user has a green tea every morning.", "The user only goes to the gym in the evening, never in the morning.", False),
+        ("Anh Tú uống thuốc mỗi sáng.", "Anh Tú chỉ đi bơi buổi tối, không bao giờ bơi buổi sáng.", False),
+        # Liking and not standing something, in either language.
+        ("Bảo can't stand karaoke.", "Bảo adores karaoke.", True),
+        ("Chị Thu rất ghét mít.", "Thu mê mít lắm.", True),
+    ],
+)
+def test_a_denial_is_of_what_stopped_not_of_when(a, b, opposed):
     assert contradict(Variant(*meaning(a)), Variant(*meaning(b)), False) is opposed
     assert contradict(Variant(*meaning(b)), Variant(*meaning(a)), False) is opposed

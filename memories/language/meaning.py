@@ -356,6 +356,13 @@ _FRAME = frozenset(
         "luc",
         # "nào": any ("không nuôi thú cưng nào"), every ("sáng nào").
         "nao",
+        # Quantifiers and rough measures: "has not run at all", "runs about 5 km around the lake every
+        # Saturday".
+        "all",
+        "about",
+        "around",
+        "every",
+        "up",
         # Words of time that go with a negation: "not … anymore", "không … nữa".
         "anymore",
         "nua",
@@ -403,7 +410,9 @@ _SYNONYMS = _compiled(
         (r"\bsu dung\b", " use "),
         # Working remotely is one state, however it is said: "works fully remote", "WFH full-time".
         (_REMOTE, " remote "),
-        (r"\bghet\b|\bhate[sd]?\b|\bdislike[sd]?\b", " not like "),
+        (r"\bkhong bao gio\b", " never "),
+        (r"\bghet\b|\bhate[sd]?\b|\bdislike[sd]?\b|\b(?:ca not|cannot) (?:stand|bear)\b", " not like "),
+        (r"\bador(?:es?|ed|ing)\b", " love "),
         # A favourite is what one likes best: "User's favourite tea is jasmine tea" / "User likes jasmine tea
         # best", "Món yêu thích của người dùng là phở" / "Người dùng thích phở nhất".
         (r"\bfavou?rites?\b|\byeu thich\b", " like "),
@@ -425,6 +434,11 @@ _VIETNAMESE_SYNONYMS = _compiled((rf"\b{phrase}\b", f" {word} ") for phrase, wor
 # means for; "tên" is a name, "ten" a number), into the English word the frame and the synonyms know.
 _VIETNAMESE = {
     "đừng": "không",
+    # Being crazy about something is liking it: "mê sầu riêng" ("hôn mê" is a coma).
+    "mê": "thích",
+    "hôn mê": "coma",
+    # "Very", after what it says more of: "mê sầu riêng lắm" ("làm" is to do).
+    "lắm": "",
     "đã bỏ": "không",
     "bỏ hẳn": "không",
     "ngừng": "không",
@@ -508,11 +522,16 @@ _GERUND = re.compile(r"\b([a-z]+)ing\b")
 _LOST_E = re.compile(r"[^aeiou]*[aeiou][^aeiouwxy]")
 
 
+# "-ing" words that are no verb's: "morning", "evening" (as "buổi sáng" and "buổi tối" are read).
+_NO_VERB = frozenset(["morn", "even"])
+
+
 def _verb(match):
     """The verb of an "-ing" form: "drinking" -> "drink", "smoking" -> "smoke", "running" -> "run", "using" ->
-    "use"; "thing", "spring" and "morning" stay words of their own (but for "morn", the same on both sides)."""
+    "use"; "morning" and "evening" stay words of their own ("thing" and "spring" too; "meeting" is "meet"
+    on both sides)."""
     stem = match.group(1)
-    if len(stem) < 2 or not any(letter in "aeiou" for letter in stem):
+    if len(stem) < 2 or not any(letter in "aeiou" for letter in stem) or stem in _NO_VERB:
         return match.group()
     if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeiouslz":
         return stem[:-1]
@@ -623,13 +642,22 @@ _WHEN_CHANGED = re.compile(
     r"\b(?:last (?:week|weekend|month|year|spring|summer|autumn|fall|winter|night)"
     r"|yesterday|recently|lately"
     rf"|(?:a|one|two|three|four|five|six|several|a few|a couple of|\d+) {_SPAN} ago"
-    r"|(?:earlier )?this (?:week|month|year)"
-    rf"|since (?:last )?(?:{_MONTH}|\d{{4}}|week|month|year)(?: \d{{4}})?"
+    r"|(?:earlier )?this (?:week|month|year|spring|summer|autumn|fall|winter)"
+    # Since when, to the end of its clause: "since October", "since her knee injury", "hasn't touched one since".
+    r"|since\b[^,;.!?]*"
     rf"|in (?:{_MONTH}(?: \d{{4}})?|\d{{4}})"
+    # A holiday: "at Tet 2027", "từ Tết".
+    r"|(?:at|after|tu|sau) tet(?: \d{4})?"
     r"|(?:tuan|thang|nam) (?:truoc|ngoai|roi)|nam ngoai|hom qua|(?:dao )?gan day"
     r"|tu (?:(?:tuan|thang|nam) (?:truoc|ngoai|\d+(?:/\d+)?)|\d{4}|dau nam)"
+    # "từ khi bị mất ngủ", "kể từ lúc chuyển nhà": since, to the end of its clause.
+    r"|(?:ke )?tu (?:khi|luc)\b[^,;.!?]*"
     r"|(?:vai|mot|hai|ba|\d+) (?:ngay|tuan|thang|nam) (?:truoc|nay))\b"
 )
+
+
+# A denial, folded: since when it holds is not what it denies ("has not run at all since her knee injury").
+_DENIAL = re.compile(r"\b(?:not|never|khong|chua|ko)\b")
 
 
 def says_changed(text):
@@ -672,7 +700,7 @@ def meaning(text, subject="", kind=""):
         # "User quit smoking" denies "User smokes": a verb is one word however it is written.
         text = _GERUND.sub(_verb, text)
     folded = _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
-    if _CHANGE.search(written):
+    if _CHANGE.search(written) or _DENIAL.search(folded):
         folded = _WHEN_CHANGED.sub(" ", folded)
     if vietnamese:
         # Chat writes the commonest words short: "ng dung" is "nguoi dung", "ko" is "khong".
@@ -904,7 +932,10 @@ def denies(a, b, has_subject):
     # coffee at 7:30am", or is the kind of what it names ("has no pets" / "has a cat named Mochi"). A
     # denial that says more ("no coffee after 2pm") denies less than "likes coffee".
     negated, positive = (a, b) if a.negated else (b, a)
-    if negated.content and _contained(negated.content, states.with_kinds(positive.content)):
+    # An honorific one side gives a name is no more of what is denied: "Chị Mai rất ghét sầu riêng" / "Mai
+    # mê sầu riêng".
+    denied_all = negated.content - (_HONORIFIC_WORDS - positive.content) if negated.vietnamese else negated.content
+    if denied_all and _contained(denied_all, states.with_kinds(positive.content)):
         return True
     # A denial in one clause ("Bếp Nhà moved its backend to Supabase and no longer uses Firebase"), of
     # what the other says, in a text that says all the other says ("The backend of Bếp Nhà is
@@ -918,9 +949,10 @@ def denies(a, b, has_subject):
         if not (denied and _contained(denied, named)):
             continue
         # A thing denied must be said as it is, not as a word a typo away ("đường" is not "lương").
-        if covers or (
-            _denies_a_thing(denied, negated.named) and denied <= named and (negated.content - denied) & positive.content
-        ):
+        # The two must say it of one person: more alike than what is denied, or both of the owner ("The user
+        # stopped running in October and has no plans to pick it back up" / "User runs 5 km every Saturday").
+        alike = (negated.content - denied) & positive.content or _of_owner(negated) and _of_owner(positive)
+        if covers or (_denies_a_thing(denied, negated.named) and denied <= named and alike):
             return True
         kinds = denied & states.kinds_of(positive.content)
         if kinds and denied - kinds <= positive.content:

@@ -255,6 +255,23 @@ def names_agree(text_a, text_b):
     return False
 
 
+# Words after which the parties of a text may change places and say the same: "Lan plays tennis with
+# Minh" / "Minh chơi tennis với Lan", "Minh được Lan tặng sách" (a passive), folded.
+_PLACES_FREE = frozenset("with and together each other by va voi cung nhau duoc bi".split())
+
+
+def parties_swapped(text_a, text_b):
+    """Two texts name the same parties (two at least, the owner among them or not), not in the same order,
+    with no "is" between them and nothing that lets parties change places (``_PLACES_FREE``): "Lan owes
+    Minh 200k" / "Minh nợ Lan 200k", "Hiếu reports to the user" / "Người dùng báo cáo cho Hiếu"."""
+    a = [name for name, _ in _named(text_a, text_b)]
+    b = [name for name, _ in _named(text_b, text_a)]
+    if len(a) < 2 or a == b or Counter(a) != Counter(b):
+        return False
+    said = set(re.findall(r"\w+", fold(f"{text_a} {text_b}").lower()))
+    return not said & (_COPULAS | _PLACES_FREE)
+
+
 # A capital letter standing alone inside a sentence is a value: a blood type, a grade, a size ("nhóm máu
 # O", "size M"); "I" is a word.
 _LETTER_VALUE = re.compile(r"(?<=\s)([A-HJ-Z][+-]?)(?=[\s.,;!?]|$)")
@@ -489,7 +506,9 @@ def across_languages(text_a, text_b):
     only in polarity is its negation; one with one value in place of another says the same of another
     value ("size 42" / "cỡ giày 43"): both cannot be true."""
     if not names_agree(text_a, text_b):
-        return None
+        # The same words with the parties in each other's places: "Lan owes Minh 200k" / "Minh nợ Lan 200k".
+        alike = meaning(text_a).negated == meaning(text_b).negated
+        return OPPOSED if alike and parties_swapped(text_a, text_b) and values(text_a) == values(text_b) else None
     vietnamese, english = (text_a, text_b) if language_of(text_a) == VIETNAMESE else (text_b, text_a)
     if not _loanwords_kept(vietnamese, english):
         return None
