@@ -244,11 +244,19 @@ def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):
         ("User cycles to work every day.", "The user has not cycled at all since the accident.", True),
         ("Chị Hà uống trà sữa mỗi chiều.", "Chị Hà đã bỏ trà sữa từ khi bị đau dạ dày.", True),
         # A denial in a clause of its own, of the owner, with more said after it.
-        ("User jogs around the lake every morning.", "User stopped jogging in May and has no plans to start again.", True),
+        (
+            "User jogs around the lake every morning.",
+            "User stopped jogging in May and has no plans to start again.",
+            True,
+        ),
         # A condition is part of what is denied: "no coffee after 2pm" is not "no coffee".
         ("User drinks coffee every morning.", "User does not drink coffee after 2pm.", False),
         # Not doing something in the morning says nothing of another thing done then.
-        ("The user has a green tea every morning.", "The user only goes to the gym in the evening, never in the morning.", False),
+        (
+            "The user has a green tea every morning.",
+            "The user only goes to the gym in the evening, never in the morning.",
+            False,
+        ),
         ("Anh Tú uống thuốc mỗi sáng.", "Anh Tú chỉ đi bơi buổi tối, không bao giờ bơi buổi sáng.", False),
         # Liking and not standing something, in either language.
         ("Bảo can't stand karaoke.", "Bảo adores karaoke.", True),
