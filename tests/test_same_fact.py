@@ -211,6 +211,9 @@ def test_being_based_somewhere_is_living_there():
         ("User is not single.", "Lan is the user's wife.", False),
         ("User is vegetarian.", "User does not eat beef.", False),
         ("Người dùng ăn chay trường.", "Người dùng không ăn thịt bò.", False),
+        # A name starting the text is the one the other names: "ăn chay thuần" is vegan.
+        ("Hiếu ăn chay thuần, không đụng trứng sữa.", "Trưa nào Hiếu cũng ăn cơm gà.", True),
+        ("Hiếu ăn chay thuần.", "Trưa nào Quý cũng ăn cơm gà.", False),
     ],
 )
 def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed):
@@ -258,6 +261,9 @@ def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):
             False,
         ),
         ("Anh Tú uống thuốc mỗi sáng.", "Anh Tú chỉ đi bơi buổi tối, không bao giờ bơi buổi sáng.", False),
+        # Coffee as it is ordered is coffee.
+        ("Đức has a cappuccino at the office every afternoon.", "Đức no longer drinks coffee.", True),
+        ("Đức drinks a latte every morning.", "Đức drinks an espresso after lunch.", False),
         # Liking and not standing something, in either language.
         ("Bảo can't stand karaoke.", "Bảo adores karaoke.", True),
         ("Chị Thu rất ghét mít.", "Thu mê mít lắm.", True),

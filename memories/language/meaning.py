@@ -912,6 +912,10 @@ def _rules_out(a, b):
         return False
     if a.named:
         return a.named <= b.named
+    # A name starting the text is written as any first word is: "Long ăn chay thuần" / "Sáng nào Long cũng
+    # ăn phở bò".
+    if b.named & a.content:
+        return True
     return _of_owner(a) and _of_owner(b, whose=ruled <= states.PARTNERS)
 
 
@@ -965,7 +969,7 @@ def denies(a, b, has_subject):
         bool(done)
         and done != negated.content
         and bool(positive.word_set & _DOING)
-        and _contained(done, positive.content)
+        and _contained(done, states.with_kinds(positive.content))
     )
 
 

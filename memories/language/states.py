@@ -27,6 +27,8 @@ KINDS_OF = {
     **dict.fromkeys("cat dog puppy kitten corgi poodle husky hamster rabbit parrot".split(), {"pet"}),
     **dict.fromkeys("beef pork chicken duck lamb bacon ham steak sausage".split(), {"meat"}),
     **dict.fromkeys("beer wine whisky whiskey vodka soju cocktail".split(), {"alcohol"}),
+    # Coffee as it is ordered: "has an oat latte every morning" is drinking coffee.
+    **dict.fromkeys("latte cappuccino espresso americano macchiato mocha frappuccino".split(), {"coffee"}),
     **dict.fromkeys("gym yoga jogging running swimming badminton tennis football pilate".split(), {"exercise"}),
     **dict.fromkeys("wife husband spouse".split(), {"partner", "married"}),
     **dict.fromkeys("girlfriend boyfriend fiance fiancee".split(), {"partner"}),
@@ -50,6 +52,8 @@ VIETNAMESE = {
     "con meo": "cat",
     "meo": "cat",
     "thu cung": "pet",
+    "an chay thuan": "vegan",
+    "chay thuan": "vegan",
     "an chay truong": "vegetarian",
     "chay truong": "vegetarian",
     "an chay": "vegetarian",
