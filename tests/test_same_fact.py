@@ -252,6 +252,9 @@ def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):
             "User stopped jogging in May and has no plans to start again.",
             True,
         ),
+        # A denial in a clause of its own says whose it is: one person, the other's.
+        ("Quý has never had migraines or any headaches.", "Quý gets migraines when she sleeps badly.", True),
+        ("Lan moved to Huế and does not drink coffee.", "Minh drinks coffee every morning.", False),
         # A condition is part of what is denied: "no coffee after 2pm" is not "no coffee".
         ("User drinks coffee every morning.", "User does not drink coffee after 2pm.", False),
         # Not doing something in the morning says nothing of another thing done then.

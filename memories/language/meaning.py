@@ -955,7 +955,14 @@ def denies(a, b, has_subject):
         # A thing denied must be said as it is, not as a word a typo away ("đường" is not "lương").
         # The two must say it of one person: more alike than what is denied, or both of the owner ("The user
         # stopped running in October and has no plans to pick it back up" / "User runs 5 km every Saturday").
-        alike = (negated.content - denied) & positive.content or _of_owner(negated) and _of_owner(positive)
+        # Or the clause denies more than a thing and a verb of doing it (whose it is, too): "Long has never had
+        # asthma or any breathing problems" / "Long has mild asthma".
+        alike = (
+            (negated.content - denied) & positive.content
+            or len(denied - _DOING) > 1
+            or _of_owner(negated)
+            and _of_owner(positive)
+        )
         if covers or (_denies_a_thing(denied, negated.named) and denied <= named and alike):
             return True
         kinds = denied & states.kinds_of(positive.content)
