@@ -229,6 +229,13 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
         ("Minh no longer eats pork.", "Minh hates durian.", False),
         ("User does not drink coffee.", "User does not drink beer.", False),
         ("Don't call Lan before 8am.", "Don't call Lan before 9am.", True),
+        # A value in place of another stands where the other's does; a word each side adds elsewhere is the
+        # same fact typed two ways.
+        ("Chị Ngọc đang sống ở Hải Phòng.", "c ngoc o hai phong, le chan", False),
+        ("Mùng 1 và rằm chị Ngọc ăn chay.", "mung 1 ram c ngoc an chay nha", False),
+        ("Chị Ngọc sống ở Hải Phòng.", "Chị Ngọc sống ở Hà Nội.", True),
+        # Across "is", the sides may change places.
+        ("User likes jasmine tea best.", "User's favourite tea is oolong.", True),
         # A word of the frame said on one side only changes no value.
         ("tet nay a nam ve da lat an tet", "Tết này cả nhà anh Nam sẽ về Đà Lạt.", False),
     ],

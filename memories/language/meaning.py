@@ -28,6 +28,7 @@ own in the same slot: "prefers pnpm" and "prefers npm", "before 9am" and "before
 and "không thích cà phê".
 """
 
+import difflib
 import functools
 import hashlib
 import os
@@ -980,6 +981,22 @@ def denies(a, b, has_subject):
     )
 
 
+def _in_one_slot(a, b, only_a, only_b):
+    """A word of each side's own stands in one place, between the same words of both: "prefers pnpm" /
+    "prefers npm", "before 9am" / "before 10am"; not words each side says in another place, as the same fact
+    typed two ways does ("Anh Quân đang sống ở Sài Gòn" / "a quan o sai gon, q3"). Across "is" the two sides
+    may change places ("User likes jasmine tea best" / "User's favourite tea is oolong"): any place will do."""
+    if IS in a.order or IS in b.order:
+        return True
+    order_a = [token.removesuffix(POSSESSIVE) for token in a.order]
+    order_b = [token.removesuffix(POSSESSIVE) for token in b.order]
+    matcher = difflib.SequenceMatcher(None, order_a, order_b, autojunk=False)
+    return any(
+        tag == "replace" and only_a.intersection(order_a[i1:i2]) and only_b.intersection(order_b[j1:j2])
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+    )
+
+
 def _with_digits(words):
     return any(any(character.isdigit() for character in word) for word in words)
 
@@ -1009,6 +1026,8 @@ def contradict(a, b, has_subject):
     # ("đang", "on") said on one side only: "Tết 2027 cả nhà anh Quân sẽ về Huế" adds to, not changes,
     # "tet 2027 a quan ve hue an tet".
     if not (only_a & a.content and only_b & b.content):
+        return False
+    if not _in_one_slot(a, b, only_a, only_b):
         return False
     # Two denials deny two things, which may both be true ("Thảo no longer drinks matcha" / "Thảo hates
     # cilantro"), unless they are one rule with another number ("Don't message Lan before 9am" / "… 10am").
