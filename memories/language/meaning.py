@@ -841,6 +841,18 @@ def _clause_denials(variant):
                 yield variant.content.intersection(_base(token) for token in clause)
 
 
+def _of_one_person(negated, positive, denied):
+    """A clause of ``negated`` denying ``denied`` speaks of whom ``positive`` does: the two say more alike than
+    what is denied, or the clause says whose it is (more than a thing and a verb of doing it: "Long has never
+    had asthma or any breathing problems" / "Long has mild asthma"), or both are of the owner ("The user
+    stopped running in October and has no plans to pick it back up" / "User runs 5 km every Saturday")."""
+    return bool(
+        (negated.content - denied) & positive.content
+        or len(denied - _DOING) > 1
+        or (_of_owner(negated) and _of_owner(positive))
+    )
+
+
 def _left_for_another(a, b):
     """``a`` names as left, or passed over, something ``b`` says, which ``b`` does not: "switched from
     Android to iPhone" / "uses Android"."""
@@ -953,18 +965,11 @@ def denies(a, b, has_subject):
     for denied in _clause_denials(negated):
         if not (denied and _contained(denied, named)):
             continue
-        # A thing denied must be said as it is, not as a word a typo away ("đường" is not "lương").
-        # The two must say it of one person: more alike than what is denied, or both of the owner ("The user
-        # stopped running in October and has no plans to pick it back up" / "User runs 5 km every Saturday").
-        # Or the clause denies more than a thing and a verb of doing it (whose it is, too): "Long has never had
-        # asthma or any breathing problems" / "Long has mild asthma".
-        alike = (
-            (negated.content - denied) & positive.content
-            or len(denied - _DOING) > 1
-            or _of_owner(negated)
-            and _of_owner(positive)
-        )
-        if covers or (_denies_a_thing(denied, negated.named) and denied <= named and alike):
+        # A thing denied must be said as it is, not as a word a typo away ("đường" is not "lương"), of one
+        # person.
+        if covers or (
+            _denies_a_thing(denied, negated.named) and denied <= named and _of_one_person(negated, positive, denied)
+        ):
             return True
         kinds = denied & states.kinds_of(positive.content)
         if kinds and denied - kinds <= positive.content:

@@ -264,12 +264,12 @@ def parties_swapped(text_a, text_b):
     """Two texts name the same parties (two at least, the owner among them or not), not in the same order,
     with no "is" between them and nothing that lets parties change places (``_PLACES_FREE``): "Lan owes
     Minh 200k" / "Minh nợ Lan 200k", "Hiếu reports to the user" / "Người dùng báo cáo cho Hiếu"."""
+    said = set(re.findall(r"\w+", fold(f"{text_a} {text_b}")))
+    if said & (_COPULAS | _PLACES_FREE):
+        return False
     a = [name for name, _ in _named(text_a, text_b)]
     b = [name for name, _ in _named(text_b, text_a)]
-    if len(a) < 2 or a == b or Counter(a) != Counter(b):
-        return False
-    said = set(re.findall(r"\w+", fold(f"{text_a} {text_b}").lower()))
-    return not said & (_COPULAS | _PLACES_FREE)
+    return len(a) > 1 and a != b and Counter(a) == Counter(b)
 
 
 # A capital letter standing alone inside a sentence is a value: a blood type, a grade, a size ("nhóm máu
@@ -507,8 +507,12 @@ def across_languages(text_a, text_b):
     value ("size 42" / "cỡ giày 43"): both cannot be true."""
     if not names_agree(text_a, text_b):
         # The same words with the parties in each other's places: "Lan owes Minh 200k" / "Minh nợ Lan 200k".
-        alike = meaning(text_a).negated == meaning(text_b).negated
-        return OPPOSED if alike and parties_swapped(text_a, text_b) and values(text_a) == values(text_b) else None
+        swapped = (
+            parties_swapped(text_a, text_b)
+            and values(text_a) == values(text_b)
+            and meaning(text_a).negated == meaning(text_b).negated
+        )
+        return OPPOSED if swapped else None
     vietnamese, english = (text_a, text_b) if language_of(text_a) == VIETNAMESE else (text_b, text_a)
     if not _loanwords_kept(vietnamese, english):
         return None
