@@ -150,6 +150,18 @@ def test_days_and_months_are_translated_not_names_and_having_stopped_is_a_negati
     )
     assert across_languages("Thảo no longer drinks matcha.", "Chị Thảo đã bỏ uống matcha.") == SAME
     assert across_languages("User quit coffee.", "Người dùng uống cà phê mỗi sáng.") == OPPOSED
+    # Without "đã": quitting what one does or takes ("bỏ hút thuốc", "bỏ thuốc lá rồi", "cai cà phê").
+    assert across_languages("User smokes.", "Người dùng bỏ thuốc lá rồi.") == OPPOSED
+    assert across_languages("User quit smoking.", "Người dùng bỏ hút thuốc.") == SAME
+    assert across_languages("User no longer drinks coffee.", "Người dùng cai cà phê rồi.") == SAME
+    # One thing chosen and another left, said with "instead of" or with a clause that stops it.
+    assert (
+        across_languages(
+            "Ngân chuyển hết ghi chú sang app Ghi Nhanh, thôi dùng sổ giấy.",
+            "Ngân keeps all her notes in the Ghi Nhanh app instead of paper notebooks.",
+        )
+        == SAME
+    )
 
 
 def test_what_a_translation_changes_is_not_held_against_it():

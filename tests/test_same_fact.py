@@ -32,13 +32,20 @@ NEGATED = [
     ("Người dùng thích cà phê.", "Người dùng không thích cà phê."),
     # What one used to do, one does no more.
     ("User works at Google.", "User used to work at Google."),
+    # Quitting a habit said without "đã" is not doing it any more.
+    ("Người dùng hút thuốc.", "Người dùng bỏ hút thuốc."),
+    ("Anh Tuấn hút thuốc lá mỗi ngày.", "Anh Tuấn bỏ thuốc lá rồi."),
 ]
 OTHER_NUMBERS = [
     ("User owes Lan 200k.", "User owes Lan 300k."),
     ("User wakes at 6am.", "User wakes at 7am."),
     ("Người dùng dậy lúc 6 giờ sáng.", "Người dùng dậy lúc 7 giờ sáng."),
 ]
-DIFFERENT = ROLES_SWAPPED + NEGATED + OTHER_NUMBERS
+# Switching to something is doing it now: the word of the switch is no value ("sang" is no morning there).
+SWITCHED = [
+    ("Người dùng làm ca sáng.", "Người dùng chuyển sang làm ca tối."),
+]
+DIFFERENT = ROLES_SWAPPED + NEGATED + OTHER_NUMBERS + SWITCHED
 
 # The same fact in other words: each pair is one memory.
 SAME = [
@@ -284,4 +291,49 @@ def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):
     ],
 )
 def test_a_denial_is_of_what_stopped_not_of_when(a, b, opposed):
+    assert _both_ways(contradict, a, b) == (opposed, opposed)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opposed"),
+    [
+        # Quitting or stopping a habit, said without "đã": what one does ("bỏ hút", "thôi uống", "nghỉ tập")
+        # or what one takes ("bỏ thuốc lá", "cai cà phê").
+        ("Người dùng uống bia mỗi tối.", "Người dùng thôi uống bia rồi.", True),
+        ("Người dùng tập gym 3 buổi một tuần.", "Người dùng nghỉ tập gym rồi.", True),
+        ("Chị Mai uống cà phê mỗi sáng.", "Chị Mai cai cà phê từ tháng 3.", True),
+        # Putting something somewhere is not quitting it; "thôi" ending a clause is "only".
+        ("Người dùng uống cà phê đen.", "Người dùng bỏ đường vào cà phê.", False),
+        ("Người dùng dùng vim.", "Người dùng thích xài vim thôi.", False),
+        # Why it stopped is not what stopped.
+        ("User runs every morning.", "User stopped running because of knee pain.", True),
+        ("User eats beef.", "User no longer eats meat for health reasons.", True),
+        ("Người dùng chạy bộ mỗi sáng.", "Người dùng dừng chạy bộ vì đau gối.", True),
+        ("Người dùng uống cà phê mỗi sáng.", "Người dùng đã bỏ cà phê do mất ngủ.", True),
+        # A reason where nothing is denied stays part of the fact.
+        ("User runs every morning.", "User runs because of knee pain.", False),
+    ],
+)
+def test_a_habit_stopped_however_it_is_said_and_whatever_the_reason(a, b, opposed):
+    assert _both_ways(contradict, a, b) == (opposed, opposed)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opposed"),
+    [
+        # A plan put off or moved to another time has its time changed: the new time stands in the old's place.
+        ("The dentist appointment is on Tuesday.", "The dentist appointment was moved to Thursday.", True),
+        ("Lan's wedding is on May 20.", "Lan's wedding was postponed to June 15.", True),
+        ("The trip to Đà Lạt is in March.", "The trip to Đà Lạt has been pushed back to April.", True),
+        ("Cuộc họp với khách hàng vào thứ Năm.", "Cuộc họp với khách hàng dời sang thứ Sáu.", True),
+        ("Đám cưới của Lan vào ngày 20/5.", "Đám cưới của Lan lùi sang ngày 15/6.", True),
+        ("Buổi khám răng của bé Na vào thứ Ba.", "Buổi khám răng của bé Na được chuyển sang thứ Tư.", True),
+        # Moved to the time it was at is the same time.
+        ("The dentist appointment is on Thursday.", "The dentist appointment was moved to Thursday.", False),
+        # Switched to another shift, in either language.
+        ("User works the morning shift.", "User switched to the night shift.", True),
+        ("Người dùng làm ca sáng.", "Người dùng chuyển sang làm ca tối.", True),
+    ],
+)
+def test_a_plan_moved_to_another_time_or_a_switch_is_another_value(a, b, opposed):
     assert _both_ways(contradict, a, b) == (opposed, opposed)

@@ -390,8 +390,30 @@ _LIKED_BEST = (
 _USED_TO = "".join(rf"(?<!\b{word} )" for word in "is am are was were be get got".split()) + r"\bused to\b|\bformerly\b"
 _REMOTE = r"\b(?:work(?:s|ed|ing)? )?(?:fully |full[- ]time )?(?:wfh|remote(?:ly)?|from home)(?: full[- ]time)?\b"
 # Folded phrases that name the same thing in both languages, in order.
+# A time, folded: a day, a month, a date, a part of the day ("Friday", "June 15", "thứ Sáu", "ngày 15/6").
+_TIME = (
+    r"(?:the |next |this )*(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|week|month|year"
+    r"|tomorrow|january|february|march|april|may|june|july|august|september|october|november|december|\d"
+    r"|thu (?:hai|ba|tu|nam|sau|bay)|chu nhat|ngay|thang|tuan|mai|mung|sang|trua|chieu|toi|cuoi tuan)\b"
+)
+# Putting off or moving a plan to another time is its time changed: "was moved to Thursday", "postponed to
+# June 15", "dời sang thứ Sáu", "lùi sang ngày 15/6" say the new time where "is on Tuesday" said the old.
+_RESCHEDULED = (
+    r"\b(?:(?:was|were|is|are|has been|have been|had been|got|will be) )?(?:moved|postponed|rescheduled|delayed"
+    r"|pushed|brought|put off|shifted|bumped)(?: (?:back|up|forward|off))? (?:to|for|until|till)\b(?= " + _TIME + ")"
+)
+_RESCHEDULED_VIETNAMESE = (
+    r"\b(?:da |duoc |bi )?(?:doi|lui|chuyen|hoan|day)(?: lich| lai)? (?:sang|den|toi|vao|xuong|len|qua)\b(?= "
+    + _TIME
+    + ")"
+)
 _SYNONYMS = _compiled(
     (
+        (_RESCHEDULED, " on "),
+        (_RESCHEDULED_VIETNAMESE, " vao "),
+        # Having switched to something is doing it now: "chuyển sang làm ca tối" is "làm ca tối" now ("sang" is
+        # no morning there), "switched to the night shift".
+        (r"\b(?:chuyen|doi)(?: han)? sang\b|\bswitched (?:over )?to\b", " now "),
         (r"\btieng viet\b|\bvietnamese\b", " vietnamese "),
         (r"\btieng anh\b|\benglish\b", " english "),
         (r"\bco dau\b|\bdiacritics?\b", " diacritic "),
@@ -492,6 +514,17 @@ _VIETNAMESE = {
 }
 _VIETNAMESE_WORDS = re.compile(
     r"(?<!\w)(" + "|".join(sorted(map(re.escape, _VIETNAMESE), key=len, reverse=True)) + r")(?!\w)", re.IGNORECASE
+)
+# Stopping a habit, said without "đã": quitting ("bỏ", "cai"), stopping ("thôi", "nghỉ", "ngưng", "dừng") a
+# thing one does ("bỏ hút thuốc", "nghỉ tập gym rồi", "thôi uống bia") or quitting what one takes ("bỏ thuốc
+# lá rồi", "cai cà phê"), is not doing it any more. Not what is put somewhere ("bỏ đường vào cà phê"), nor
+# "thôi" ending a clause ("xài vim thôi" is only vim).
+_HABIT_VERBS = r"hút|uống|ăn|chơi|tập|dùng|xài|nhậu|chạy|đi tập|đi bơi|bơi|ăn mặn|ăn thịt"
+_TAKEN = r"thuốc|rượu|bia|cà phê|cafe|cf|trà|thịt|đường|đồ ngọt|nước ngọt|sữa|game|mạng xã hội|facebook"
+_STOPPED_HABIT = re.compile(
+    rf"(?<!\w)(?:(?:bỏ|cai|thôi|nghỉ|ngưng|dừng)(?=\s+(?:{_HABIT_VERBS})(?!\w))"
+    rf"|(?:bỏ|cai)(?=\s+(?:{_TAKEN})(?!\w)))(?![^,;.!?]*(?<!\w)(?:vào|ra|lại|xuống)(?!\w))",
+    re.IGNORECASE,
 )
 # Vietnamese chat's short forms, folded, and the words they stand for.
 CHAT_WORDS = {
@@ -657,6 +690,15 @@ _WHEN_CHANGED = re.compile(
 )
 
 
+# Why something stopped or is not done, to the end of its clause, is not what stopped either: "stopped running
+# because of knee pain", "no longer eats meat for health reasons", "đã bỏ cà phê do mất ngủ", "không ăn thịt
+# vì lý do sức khỏe" ("thay vì" is instead of, "tự do" freedom, "lý do" a reason's own word).
+_WHY = re.compile(r"\b(?:because|due to|owing to)\b[^,;.!?]*|\bfor (?:\w+ ){0,2}reasons?\b", re.IGNORECASE)
+_WHY_VIETNAMESE = re.compile(
+    r"(?<!\w)(?:bởi vì|tại vì|bởi|(?<!thay )vì|(?<!tự )(?<!lý )do)(?!\w)[^,;.!?]*|" + _WHY.pattern, re.IGNORECASE
+)
+
+
 # A denial, folded: since when it holds is not what it denies ("has not run at all since her knee injury").
 _DENIAL = re.compile(r"\b(?:not|never|khong|chua|ko)\b")
 
@@ -696,12 +738,17 @@ def meaning(text, subject="", kind=""):
         text = _MOVED.sub(" lives in ", text)
     if "chuyển" in lowered or "dọn" in lowered:
         text = _MOVED_VIETNAMESE.sub(" sống ở ", text)
+    if vietnamese:
+        text = _STOPPED_HABIT.sub("không", text)
     text = _VIETNAMESE_WORDS.sub(lambda match: f" {_VIETNAMESE[match.group(1).lower()]} ", text)
     if not vietnamese:
         # "User quit smoking" denies "User smokes": a verb is one word however it is written.
         text = _GERUND.sub(_verb, text)
     folded = _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
     if _CHANGE.search(written) or _DENIAL.search(folded):
+        why = _WHY_VIETNAMESE if vietnamese else _WHY
+        if why.search(text):
+            folded = _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(why.sub(" ", text))))
         folded = _WHEN_CHANGED.sub(" ", folded)
     if vietnamese:
         # Chat writes the commonest words short: "ng dung" is "nguoi dung", "ko" is "khong".
@@ -1051,6 +1098,17 @@ def contradict(a, b, has_subject):
 @functools.lru_cache(maxsize=4096)
 def _variant(text, subject, kind):
     return Variant(*meaning(text, subject, kind))
+
+
+def chooses_one_over_another(text):
+    """Whether ``text`` says one thing is so in place of another: a thing chosen instead of one it names
+    ("keeps her notes in the app instead of paper notebooks"), or a clause denying beside one affirming
+    ("chuyển hết ghi chú sang app, thôi dùng sổ giấy"). Two such texts have one polarity, whichever way each
+    puts it."""
+    variant = _variant(text, "", "")
+    if variant.instead:
+        return True
+    return variant.negated and any(said & variant.content for said in _clauses_affirmed(variant))
 
 
 def is_denial(text):

@@ -17,7 +17,15 @@ from typing import NamedTuple
 from memories.language import states
 from memories.language.folding import fold
 from memories.language.lexicon import LEXICON
-from memories.language.meaning import CHAT_WORDS, COMPARING, VIETNAMESE_NEGATIONS, meaning, says_changed, typo_of
+from memories.language.meaning import (
+    CHAT_WORDS,
+    COMPARING,
+    VIETNAMESE_NEGATIONS,
+    chooses_one_over_another,
+    meaning,
+    says_changed,
+    typo_of,
+)
 from memories.language.words import (
     OWNER,
     SENTENCE_END,
@@ -518,7 +526,10 @@ def across_languages(text_a, text_b):
         return None
     # One may leave out what the other spells out ("7:30" / "7 rưỡi", "August 12" / "12 tháng 8").
     values_a, values_b = values(text_a), values(text_b)
-    alike = meaning(text_a).negated == meaning(text_b).negated
+    # A thing chosen instead of another is one said done and the other not, however each text puts it.
+    alike = meaning(text_a).negated == meaning(text_b).negated or (
+        chooses_one_over_another(text_a) and chooses_one_over_another(text_b)
+    )
     if values_a and values_b and not (values_a <= values_b or values_b <= values_a):
         # One value in place of another: "size 42" / "cỡ 43", "blood type O" / "nhóm máu A".
         return OPPOSED if alike and values_instead(values_a, values_b) else None
