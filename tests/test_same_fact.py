@@ -337,3 +337,23 @@ def test_a_habit_stopped_however_it_is_said_and_whatever_the_reason(a, b, oppose
 )
 def test_a_plan_moved_to_another_time_or_a_switch_is_another_value(a, b, opposed):
     assert _both_ways(contradict, a, b) == (opposed, opposed)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opposed"),
+    [
+        # A denial of a list denies each item, in either language.
+        ("User eats beef every week.", "User does not eat pork or beef.", True),
+        ("User drinks tea every afternoon.", "User doesn't drink coffee, tea or soda.", True),
+        ("Người dùng ăn thịt bò.", "Người dùng không ăn thịt heo và thịt bò.", True),
+        ("Chị Lan uống rượu vang vào cuối tuần.", "Chị Lan không uống bia, rượu.", True),
+        ("User has a dog named Lu.", "User has no cats or dogs.", True),
+        # Not what it does not list, not of someone else, and a listed item is not affirmed.
+        ("User eats chicken.", "User does not eat pork or beef.", False),
+        ("Minh eats beef every week.", "Lan doesn't eat pork or beef.", False),
+        ("User is vegetarian.", "User does not eat pork or beef.", False),
+        ("Người dùng ăn chay.", "Người dùng không ăn thịt heo và thịt bò.", False),
+    ],
+)
+def test_a_denial_of_a_list_denies_each_item(a, b, opposed):
+    assert _both_ways(contradict, a, b) == (opposed, opposed)

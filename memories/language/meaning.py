@@ -389,12 +389,14 @@ _LIKED_BEST = (
 # "used to" after a form of "be" or "get" is being accustomed, or a passive: "is used to the cold".
 _USED_TO = "".join(rf"(?<!\b{word} )" for word in "is am are was were be get got".split()) + r"\bused to\b|\bformerly\b"
 _REMOTE = r"\b(?:work(?:s|ed|ing)? )?(?:fully |full[- ]time )?(?:wfh|remote(?:ly)?|from home)(?: full[- ]time)?\b"
-# Folded phrases that name the same thing in both languages, in order.
-# A time, folded: a day, a month, a date, a part of the day ("Friday", "June 15", "thứ Sáu", "ngày 15/6").
+# A time, folded: a day, a month, a date, a part of the day or month ("Friday", "June 15", "late March", "thứ
+# Sáu", "ngày 15/6", "cuối tháng 3").
 _TIME = (
     r"(?:the |next |this )*(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|week|month|year"
     r"|tomorrow|january|february|march|april|may|june|july|august|september|october|november|december|\d"
-    r"|thu (?:hai|ba|tu|nam|sau|bay)|chu nhat|ngay|thang|tuan|mai|mung|sang|trua|chieu|toi|cuoi tuan)\b"
+    r"|end|beginning|start|middle|mid|late|early"
+    r"|thu (?:hai|ba|tu|nam|sau|bay)|chu nhat|ngay|thang|tuan|mai|mung|sang|trua|chieu|toi"
+    r"|(?:cuoi|dau|giua) (?:tuan|thang|nam))\b"
 )
 # Putting off or moving a plan to another time is its time changed: "was moved to Thursday", "postponed to
 # June 15", "dời sang thứ Sáu", "lùi sang ngày 15/6" say the new time where "is on Tuesday" said the old.
@@ -407,6 +409,7 @@ _RESCHEDULED_VIETNAMESE = (
     + _TIME
     + ")"
 )
+# Folded phrases that name the same thing in both languages, in order.
 _SYNONYMS = _compiled(
     (
         (_RESCHEDULED, " on "),
@@ -878,14 +881,57 @@ def _denies_a_thing(denied, named):
     return bool(denied & named or denied - _DOING - _NO_THING)
 
 
+# Words a listed item does not hold, nor the item a denial lists first: a verb of doing or using, a
+# negation, the owner, "is".
+_NO_ITEM = _DOING | _ALL_NEGATIONS | frozenset(["use", "dung", "xai", "smoke", "hut", OWNER, IS])
+
+
+def _listed(part):
+    """``part`` (the words between two joints) is one more item of a list, not a clause: a few words with no
+    verb of doing, negation, owner or "is" ("beef" in "does not eat pork or beef", "thịt bò" in "không ăn
+    thịt heo và thịt bò")."""
+    return 0 < len(part) <= 4 and not _NO_ITEM.intersection(map(_base, part))
+
+
+def _clauses(order):
+    """The clauses of ``order`` from one joint to the next, each with the items a denying clause lists after
+    its first ("does not eat pork or beef": ("@ not eat pork", [("beef",)]))."""
+    clauses = []
+    for part in _split(order, JOINT):
+        if clauses and _ALL_NEGATIONS.intersection(clauses[-1][0]) and _listed(part):
+            clauses[-1][1].append(part)
+        else:
+            clauses.append((part, []))
+    return clauses
+
+
+def _first_item(clause, content, longest):
+    """The words a denying ``clause`` ends with that are its list's first item: content words after its verb,
+    as many as the longest item after it at most ("pork" in "does not eat pork or beef")."""
+    item = set()
+    for token in reversed(clause[-longest:]):
+        word = _base(token)
+        if word in _NO_ITEM or word not in content:
+            break
+        item.add(word)
+    return item
+
+
 def _clause_denials(variant):
     """What each clause of a negated ``Variant`` that holds the negation denies ("moved its backend to
-    Supabase and no longer uses Firebase" denies Firebase)."""
-    clauses = _split(variant.order, JOINT)
-    if len(clauses) > 1:
-        for clause in clauses:
-            if _ALL_NEGATIONS.intersection(clause):
-                yield variant.content.intersection(_base(token) for token in clause)
+    Supabase and no longer uses Firebase" denies Firebase), and what it denies of each item it lists ("does
+    not eat pork or beef" denies eating beef)."""
+    clauses = _clauses(variant.order)
+    if len(clauses) > 1 or clauses[0][1]:
+        for clause, items in clauses:
+            if not _ALL_NEGATIONS.intersection(clause):
+                continue
+            denied = variant.content.intersection(_base(token) for token in clause)
+            yield denied
+            if items:
+                head = denied - _first_item(clause, variant.content, max(map(len, items)) + 1)
+                for item in items:
+                    yield head | variant.content.intersection(_base(token) for token in item)
 
 
 def _of_one_person(negated, positive, denied):
@@ -929,8 +975,9 @@ def _of_owner(variant, whose=False):
 
 
 def _clauses_affirmed(variant):
-    """The words of each clause of a negated ``variant`` that holds no negation."""
-    for clause in _split(variant.order, JOINT):
+    """The words of each clause of a negated ``variant`` that holds no negation (the items a denial lists are
+    denied)."""
+    for clause, _items in _clauses(variant.order):
         said = {_base(token) for token in clause}
         if not said & _ALL_NEGATIONS:
             yield said

@@ -27,6 +27,7 @@ from memories.language.meaning import (
     typo_of,
 )
 from memories.language.words import (
+    IRREGULAR_BASE,
     OWNER,
     SENTENCE_END,
     VIETNAMESE,
@@ -618,7 +619,10 @@ _FOLDED_VIETNAMESE_FUNCTION_WORDS = frozenset(fold(word) for word in _VIETNAMESE
 
 def _english_stem(word):
     """A word's stem as the lexicon keeps it: "lives", "lived" and "living" are "liv", "replies" and "reply"
-    are "reply" ("-ly" leaves four letters at least: "reply", "apply", "daily" are no adverbs)."""
+    are "reply" ("-ly" leaves four letters at least: "reply", "apply", "daily" are no adverbs); an
+    irregular verb's forms are its base's ("goes", "went": "go")."""
+    if word in IRREGULAR_BASE:
+        word = IRREGULAR_BASE[word]
     for ending in _ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= (4 if ending == "ly" else 3):
             word = word[: -len(ending)] + ("y" if ending in ("ied", "ies") else "")
@@ -710,13 +714,20 @@ def _vietnamese_read(text):
     return units
 
 
+# The unit of a number ("10 pm", "5 mg", "3km"): the number's value says it (``values``), not a word.
+_UNITS = re.compile(r"(?<=\d)\s*(?:[ap]\.?m\.?|mg|kg|km|cm|mm|ml|gb|tb|mb|k|h|hrs?|mins?)\b", re.IGNORECASE)
+
+
 def _english_stems(text):
-    """The stems of an English text's words a translation carries; names (capitalised inside it) left out."""
-    without_names = re.sub(r"(?<=[\w,;] )[A-Z]\w*", " ", text)
+    """The stems of an English text's words a translation carries; names (capitalised inside it, or starting
+    it but no English word: "Vy goes to bed") and the units of numbers left out, as the other compares them
+    (``names_agree``, ``values``)."""
+    without_names = re.sub(r"(?<=[\w,;] )[A-Z]\w*", " ", _UNITS.sub(" ", text))
+    named = _surely_named(text)
     return frozenset(
         _english_stem(word)
         for word in re.findall(r"[a-z]+", fold(without_names))
-        if word not in _ENGLISH_FUNCTION_WORDS and len(word) > 1
+        if word not in _ENGLISH_FUNCTION_WORDS and word not in named and len(word) > 1
     )
 
 

@@ -190,6 +190,16 @@ def _irregular_groups():
 
 
 _IRREGULAR_FORMS = _irregular_groups()
+# Past forms that are other words as often: a direction, a flower, a tool, an insect, a vaccine ("left",
+# "rose", "saw", "flies", "shot").
+_OTHER_WORDS_TOO = frozenset("left found saw lay lit rose bit fell flies shot born borne sat ring spring".split())
+# Each irregular verb's other forms and its base: "went" and "goes" are "go", "drank" is "drink".
+IRREGULAR_BASE = {
+    form: base
+    for base, *others in (line.split() for line in _IRREGULAR_VERBS.split("/"))
+    for form in others
+    if form not in _OTHER_WORDS_TOO
+}
 
 
 def english_forms(word):
