@@ -55,6 +55,9 @@ def test_across_languages_what_a_translation_keeps_decides():
         ("Anh Huy bị dị ứng đậu phộng.", "User is allergic to peanuts.", 1.0),
         ("Người dùng ăn chay. Thích cà phê đen.", "User is vegetarian and likes black coffee.", 1.0),
         ("Người dùng ăn chay.", "User drinks black coffee at 7am.", 0.0),
+        # A name starting the English text is compared as a name, not as a word; an irregular verb is its base.
+        ("Bà Bích uống amlodipine mỗi sáng.", "Bích takes amlodipine every morning.", 1.0),
+        ("Tuấn đi Đà Lạt tháng trước.", "Tuấn went to Đà Lạt last month.", 1.0),
         # Someone else's allergy: a wife on one side only.
         ("Vợ anh Khoa bị dị ứng tôm.", "User is allergic to shrimp.", 0.0),
         ("Trang's older brother lives in Cần Thơ.", "Ba mẹ Trang ở Cần Thơ.", 0.0),
@@ -154,6 +157,14 @@ def test_days_and_months_are_translated_not_names_and_having_stopped_is_a_negati
     assert across_languages("User smokes.", "Người dùng bỏ thuốc lá rồi.") == OPPOSED
     assert across_languages("User quit smoking.", "Người dùng bỏ hút thuốc.") == SAME
     assert across_languages("User no longer drinks coffee.", "Người dùng cai cà phê rồi.") == SAME
+    # "Only" some of what the other names; one thing preferred to another, the other way round.
+    assert (
+        across_languages("Bếp Nhà lúc ra mắt sẽ chỉ có bản iOS.", "Bếp Nhà will launch on iOS and Android.") == OPPOSED
+    )
+    assert across_languages("Người dùng chỉ dùng Zalo.", "User uses Zalo.") == SAME
+    calls = "Bà Bích thích được gọi điện hơn là nhắn tin, vì mắt kém."
+    assert across_languages(calls, "Bích now prefers Zalo text messages to phone calls.") == OPPOSED
+    assert across_languages(calls, "Bích prefers phone calls over text messages.") == SAME
     # One thing chosen and another left, said with "instead of" or with a clause that stops it.
     assert (
         across_languages(

@@ -45,7 +45,12 @@ OTHER_NUMBERS = [
 SWITCHED = [
     ("Người dùng làm ca sáng.", "Người dùng chuyển sang làm ca tối."),
 ]
-DIFFERENT = ROLES_SWAPPED + NEGATED + OTHER_NUMBERS + SWITCHED
+# An older sibling is not a younger one.
+SIBLINGS = [
+    ("Yến là chị gái của Phong.", "Yến là em gái của Phong."),
+    ("Tín là anh trai của Quân.", "Tín là em trai của Quân."),
+]
+DIFFERENT = ROLES_SWAPPED + NEGATED + OTHER_NUMBERS + SWITCHED + SIBLINGS
 
 # The same fact in other words: each pair is one memory.
 SAME = [
@@ -356,4 +361,20 @@ def test_a_plan_moved_to_another_time_or_a_switch_is_another_value(a, b, opposed
     ],
 )
 def test_a_denial_of_a_list_denies_each_item(a, b, opposed):
+    assert _both_ways(contradict, a, b) == (opposed, opposed)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opposed"),
+    [
+        # One thing preferred to another, and the other way round.
+        ("User likes tea more than coffee.", "User likes coffee more than tea.", True),
+        ("Bích now prefers Zalo text messages to phone calls.", "Bích prefers phone calls over text messages.", True),
+        ("Người dùng thích trà hơn cà phê.", "Người dùng thích cà phê hơn trà.", True),
+        # The same way round, or two preferences of two things.
+        ("User prefers tea to coffee.", "User likes tea more than coffee.", False),
+        ("User prefers tea to coffee.", "User prefers dark mode to light mode.", False),
+    ],
+)
+def test_one_thing_preferred_to_another_the_other_way_round(a, b, opposed):
     assert _both_ways(contradict, a, b) == (opposed, opposed)

@@ -26,6 +26,11 @@ def _otherwise(a, b, texts=()):
         ("Minh is 3 years older than Lan.", "Minh lớn hơn Lan 5 tuổi."),
         # The owner called by name.
         ("Đạt is Khoa's direct manager.", "User manages Đạt on the payments team."),
+        # An older sibling and a younger one, in either language.
+        ("Yến is Phong's older sister.", "Yến là em gái của Phong, kém anh 5 tuổi."),
+        ("Tín is Quân's older brother.", "Tín là em trai của Quân."),
+        ("Tín là anh trai của Quân.", "Quân is Tín's big brother."),
+        ("Lan is Minh's little sister.", "Minh is Lan's younger brother."),
     ],
 )
 def test_two_people_set_the_other_way_round_contradict(a, b):
@@ -44,6 +49,8 @@ def test_two_people_set_the_other_way_round_contradict(a, b):
         ("Minh is Lan's boss.", "Lan is 2 years older than Minh."),
         # Someone's relation is not them.
         ("Minh is older than Lan's brother.", "Lan is older than Minh."),
+        # One sibling older, said in the other language.
+        ("Yến is Phong's older sister.", "Yến là chị gái của Phong."),
     ],
 )
 def test_what_can_both_be_true_is_not_otherwise(a, b):

@@ -424,8 +424,11 @@ _SYNONYMS = _compiled(
         (r"\bngan gon\b|\bconcise\b|\bbrief\b|\bshort\b", " concise "),
         (r"\btra loi\b", " answer "),
         (r"\bsong o\b|\b(?:is |are )?based in\b|\bresid(?:es?|ing) in\b", " live "),
-        (r"\b(?:em|chi) gai\b", " sister "),
-        (r"\b(?:anh|em) trai\b", " brother "),
+        # An older sibling is not a younger one: "chị gái" is an older sister, "em gái" a younger one.
+        (r"\bchi gai\b|\b(?:elder|big) sister\b", " older sister "),
+        (r"\bem gai\b|\b(?:little|baby|kid) sister\b", " younger sister "),
+        (r"\banh trai\b|\b(?:elder|big) brother\b", " older brother "),
+        (r"\bem trai\b|\b(?:little|baby|kid) brother\b", " younger brother "),
         (r"\bcon gai\b", " daughter "),
         (r"\bcon trai\b", " son "),
         (r"\bbuoi sang\b", " morning "),
@@ -886,19 +889,20 @@ def _denies_a_thing(denied, named):
 _NO_ITEM = _DOING | _ALL_NEGATIONS | frozenset(["use", "dung", "xai", "smoke", "hut", OWNER, IS])
 
 
-def _listed(part):
-    """``part`` (the words between two joints) is one more item of a list, not a clause: a few words with no
-    verb of doing, negation, owner or "is" ("beef" in "does not eat pork or beef", "thịt bò" in "không ăn
-    thịt heo và thịt bò")."""
-    return 0 < len(part) <= 4 and not _NO_ITEM.intersection(map(_base, part))
+def _listed(part, content):
+    """``part`` (the words between two joints) is one more item of a list, not a clause: a few words that
+    say something, none a verb of doing, a negation, the owner or "is" ("beef" in "does not eat pork or
+    beef", "thịt bò" in "không ăn thịt heo và thịt bò"; not "text her instead")."""
+    said = set(map(_base, part))
+    return 0 < len(part) <= 4 and said <= content and not _NO_ITEM.intersection(said)
 
 
-def _clauses(order):
+def _clauses(order, content):
     """The clauses of ``order`` from one joint to the next, each with the items a denying clause lists after
     its first ("does not eat pork or beef": ("@ not eat pork", [("beef",)]))."""
     clauses = []
     for part in _split(order, JOINT):
-        if clauses and _ALL_NEGATIONS.intersection(clauses[-1][0]) and _listed(part):
+        if clauses and _ALL_NEGATIONS.intersection(clauses[-1][0]) and _listed(part, content):
             clauses[-1][1].append(part)
         else:
             clauses.append((part, []))
@@ -921,7 +925,7 @@ def _clause_denials(variant):
     """What each clause of a negated ``Variant`` that holds the negation denies ("moved its backend to
     Supabase and no longer uses Firebase" denies Firebase), and what it denies of each item it lists ("does
     not eat pork or beef" denies eating beef)."""
-    clauses = _clauses(variant.order)
+    clauses = _clauses(variant.order, variant.content)
     if len(clauses) > 1 or clauses[0][1]:
         for clause, items in clauses:
             if not _ALL_NEGATIONS.intersection(clause):
@@ -977,7 +981,7 @@ def _of_owner(variant, whose=False):
 def _clauses_affirmed(variant):
     """The words of each clause of a negated ``variant`` that holds no negation (the items a denial lists are
     denied)."""
-    for clause, _items in _clauses(variant.order):
+    for clause, _items in _clauses(variant.order, variant.content):
         said = {_base(token) for token in clause}
         if not said & _ALL_NEGATIONS:
             yield said
@@ -1096,6 +1100,40 @@ def _in_one_slot(a, b, only_a, only_b):
     )
 
 
+# What one prefers and what one prefers it to, in a clause, as written or folded: "prefers calls to texts",
+# "likes tea more than coffee", "thích gọi điện hơn là nhắn tin", "ưu tiên trà hơn cà phê".
+_PREFERENCE = re.compile(
+    r"\b(?:prefer(?:s|red)?|likes?|loves?|wants?|chooses?)\b([^,;.!?]+?)"
+    r"\b(?:to|over|rather than|more than|instead of)\b([^,;.!?]+)"
+    r"|(?<!\w)(?:thích|thich|ưu tiên|uu tien|chuộng|chuong|muốn|muon)(?!\w)([^,;.!?]+?)"
+    r"(?<!\w)(?:hơn|hon)(?: (?:là|la))?(?!\w)([^,;.!?]+)",
+    re.IGNORECASE,
+)
+
+
+def preference_sides(text):
+    """``(preferred, other)``: the two sides of what ``text`` prefers to what, as it writes them, or None."""
+    match = _PREFERENCE.search(text)
+    if not match:
+        return None
+    return (match.group(1), match.group(2)) if match.group(1) is not None else (match.group(3), match.group(4))
+
+
+def preferred_the_other_way(a, b):
+    """Two ``(preferred, other)`` pairs of word sets put the same two things the other way round ("prefers
+    calls to texts" / "prefers texts over calls"), and neither the same way."""
+    (preferred_a, other_a), (preferred_b, other_b) = a, b
+    crossed = bool(preferred_a & other_b) and bool(other_a & preferred_b)
+    return crossed and not (preferred_a & preferred_b or other_a & other_b)
+
+
+@functools.lru_cache(maxsize=4096)
+def _preference_words(folded):
+    """``preference_sides`` of a folded text, as its words."""
+    sides = preference_sides(folded)
+    return None if sides is None else tuple(frozenset(words(side)) for side in sides)
+
+
 def _with_digits(words):
     return any(any(character.isdigit() for character in word) for word in words)
 
@@ -1103,6 +1141,10 @@ def _with_digits(words):
 def contradict(a, b, has_subject):
     """``a`` and ``b`` (Variants of one user, kind and subject, not the same fact) cannot both be true."""
     if denies(a, b, has_subject):
+        return True
+    # One thing preferred to another, and the other way round: "prefers calls to texts" / "… texts over calls".
+    preferences = _preference_words(a.folded), _preference_words(b.folded)
+    if None not in preferences and preferred_the_other_way(*preferences):
         return True
     if a.negated == b.negated and a.words == b.words:
         # The same words with the parties in other places: "Lan owes Minh" against "Minh owes Lan".

@@ -51,6 +51,11 @@ _PATTERNS = [
         1,
         2,
     ),
+    # An older or a younger sibling: "Yến is Phong's older sister", "Tín là em trai của Quân".
+    (rf"\b{_P} is {_P}'s (?:older|elder|big) (?:sister|brother)\b", "older", 1, 2, 0),
+    (rf"\b{_P} is {_P}'s (?:younger|little|baby) (?:sister|brother)\b", "older", 2, 1, 0),
+    (rf"\b{_P} la (?:chi gai|anh trai) (?:ruot )?(?:cua )?{_P}{_END}", "older", 1, 2, 0),
+    (rf"\b{_P} la em (?:gai|trai) (?:ruot )?(?:cua )?{_P}{_END}", "older", 2, 1, 0),
     (rf"\b{_P} (?:lon |gia )?hon {_P} {_YEARS} tuoi\b", "older", 1, 2, 3),
     (rf"\b{_P} (?:nho|tre) hon {_P} {_YEARS} tuoi\b", "older", 2, 1, 3),
 ]
@@ -59,7 +64,8 @@ _COMPILED = [(re.compile(pattern), kind, upper, lower, years) for pattern, kind,
 
 # A text holding none of these words says no standing, and is passed over at once.
 _MAY_STAND = re.compile(
-    r"\b(?:manager|boss|supervisor|manages|reports|report|sep|quan ly|nhan vien|older|younger|hon)\b"
+    r"\b(?:manager|boss|supervisor|manages|reports|report|sep|quan ly|nhan vien|older|younger|hon|elder|big|little"
+    r"|baby|gai|trai)\b"
 )
 
 

@@ -23,6 +23,8 @@ from memories.language.meaning import (
     VIETNAMESE_NEGATIONS,
     chooses_one_over_another,
     meaning,
+    preference_sides,
+    preferred_the_other_way,
     says_changed,
     typo_of,
 )
@@ -522,6 +524,8 @@ def across_languages(text_a, text_b):
             and meaning(text_a).negated == meaning(text_b).negated
         )
         return OPPOSED if swapped else None
+    if _only_some(text_a, text_b) or _preference_reversed(text_a, text_b):
+        return OPPOSED
     vietnamese, english = (text_a, text_b) if language_of(text_a) == VIETNAMESE else (text_b, text_a)
     if not _loanwords_kept(vietnamese, english):
         return None
@@ -535,6 +539,43 @@ def across_languages(text_a, text_b):
         # One value in place of another: "size 42" / "cỡ 43", "blood type O" / "nhóm máu A".
         return OPPOSED if alike and values_instead(values_a, values_b) else None
     return SAME if alike else OPPOSED
+
+
+def _preference(text):
+    """``(preferred, other)``, the English stems of each side of what ``text`` prefers to what, or None."""
+    sides = preference_sides(text)
+    if sides is None:
+        return None
+    if language_of(text) == VIETNAMESE:
+        return tuple(lexicon_words(side, True).english for side in sides)
+    return tuple(_english_stems(side) for side in sides)
+
+
+def _preference_reversed(text_a, text_b):
+    """Two texts prefer the same two things the other way round: "Bà Bích thích được gọi điện hơn là nhắn tin"
+    / "Bích now prefers Zalo text messages to phone calls"."""
+    a, b = _preference(text_a), _preference(text_b)
+    return a is not None and b is not None and preferred_the_other_way(a, b)
+
+
+# "Only", in either language ("địa chỉ" is an address, "chỉ số" an index).
+_ONLY = re.compile(
+    r"\b(?:only|solely|exclusively)\b"
+    r"|(?<!\w)(?<!địa )chỉ(?! (?:số|đạo|huy|dẫn|tiêu|định|trích|thị|vàng|may|khâu))(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def _only_some(text_a, text_b):
+    """One of two texts says "only" of some of the names the other gives: "Bếp Nhà lúc ra mắt sẽ chỉ có bản
+    iOS" / "Bếp Nhà will launch on iOS and Android". It must name one at least: a name one side gives and
+    the other leaves out is the owner's as often ("Anh Phong chỉ uống cà phê đen" / "Only drinks black
+    coffee")."""
+    named_a = set(_names(text_a, text_b)) - {OWNER}
+    named_b = set(_names(text_b, text_a)) - {OWNER}
+    if named_a and named_a < named_b:
+        return bool(_ONLY.search(text_a))
+    return bool(named_b) and named_b < named_a and bool(_ONLY.search(text_b))
 
 
 def values(text):
