@@ -378,3 +378,33 @@ def test_a_denial_of_a_list_denies_each_item(a, b, opposed):
 )
 def test_one_thing_preferred_to_another_the_other_way_round(a, b, opposed):
     assert _both_ways(contradict, a, b) == (opposed, opposed)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opposed"),
+    [
+        # How often is one value however it is written, and two of them in one place are two values.
+        ("User drinks coffee three times a week.", "User drinks coffee every day.", True),
+        ("Người dùng tập gym 3 buổi một tuần.", "Người dùng tập gym mỗi ngày.", True),
+        ("User goes swimming twice a week.", "User goes swimming once a week.", True),
+        ("Người dùng chạy bộ 3 lần/tuần.", "Người dùng chạy bộ 5 lần một tuần.", True),
+        ("User runs three times a week.", "User runs 3 times per week.", False),
+        ("Tuần 3 buổi anh Khoa đi bơi.", "Anh Khoa đi bơi 3 buổi mỗi tuần.", False),
+        ("User drinks coffee daily.", "User drinks coffee every day.", False),
+    ],
+)
+def test_how_often_is_one_value_however_it_is_written(a, b, opposed):
+    assert _both_ways(contradict, a, b) == (opposed, opposed)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("User runs three times a week.", "User runs 3 times per week."),
+        ("Người dùng chạy bộ 3 lần/tuần.", "Người dùng chạy bộ 3 buổi một tuần."),
+        ("User drinks coffee daily.", "User drinks coffee every day."),
+    ],
+)
+def test_the_doctor_groups_how_often_written_two_ways(a, b):
+    ids, groups = _groups([a, b])
+    assert groups == [sorted(ids)]

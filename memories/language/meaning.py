@@ -409,9 +409,41 @@ _RESCHEDULED_VIETNAMESE = (
     + _TIME
     + ")"
 )
+# How often, folded, written one way: "three times a week", "3 times per week", "3 buổi một tuần", "3 lần/tuần"
+# and "tuần 3 buổi" are "3x week"; "every day", "daily", "mỗi ngày", "hằng ngày" are "every day", and "every
+# morning", "mỗi sáng" are "every day morning" ("every" is of the frame). Two of them in one place are two values.
+_COUNTS = {"once": "1", "twice": "2", "thrice": "3", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
+_COUNTS |= {"six": "6", "seven": "7", "mot": "1", "hai": "2", "ba": "3", "bon": "4", "sau": "6", "bay": "7"}
+_PERIODS = {"day": "day", "dai": "day", "ngay": "day", "week": "week", "tuan": "week", "month": "month"}
+_PERIODS["thang"] = "month"
+_COUNT = r"(\d+|" + "|".join(_COUNTS) + ")"
+_PERIOD = r"(day|week|month|ngay|tuan|thang)"
+
+
+def _often(count, period):
+    return f" {_COUNTS.get(count, count)}x {_PERIODS[period]} "
+
+
+_HOW_OFTEN = (
+    (
+        rf"\b{_COUNT} (?:times?|x|lan|buoi|days?|ngay) ?(?:a|per|each|every|mot|moi|/|trong mot) ?{_PERIOD}\b",
+        lambda match: _often(match[1], match[2]),
+    ),
+    (r"\b(once|twice|thrice) (?:a|per|each|every) (day|week|month)\b", lambda match: _often(match[1], match[2])),
+    (rf"\b(?:moi |mot )?(tuan|thang) {_COUNT} (?:lan|buoi|ngay)\b", lambda match: _often(match[2], match[1])),
+    (
+        r"\b(?:every|each|moi|hang) (day|week|month|ngay|tuan|thang)\b|\b(dai|week|month)ly\b",
+        lambda match: f" every {_PERIODS[match[1] or match[2]]} ",
+    ),
+    (
+        r"\b(?:every|each) (morning|afternoon|evening|night)\b|\bmoi (sang|trua|chieu|toi|dem)\b",
+        lambda match: f" every day {match[1] or match[2]} ",
+    ),
+)
 # Folded phrases that name the same thing in both languages, in order.
 _SYNONYMS = _compiled(
     (
+        *_HOW_OFTEN,
         (_RESCHEDULED, " on "),
         (_RESCHEDULED_VIETNAMESE, " vao "),
         # Having switched to something is doing it now: "chuyển sang làm ca tối" is "làm ca tối" now ("sang" is
@@ -1263,6 +1295,8 @@ def _read_in_english():
         for word in set(read.split()) - {fold(written).lower()}:
             add(word, written)
     for pattern, replacement in _SYNONYMS:
+        if callable(replacement):
+            continue  # how often: a count, not a word
         words = replacement.split()
         if len(words) == 1:
             for written in pattern.pattern.split("|"):
