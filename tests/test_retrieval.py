@@ -397,6 +397,8 @@ def test_a_question_naming_a_kind_of_thing_finds_the_things_of_it():
     assert working_ids(build_context("Which package manager should I use?", record_access=False))[0] == pnpm
     assert set(working_ids(build_context("do I have pets?", record_access=False))) == {cat, dogs}
     assert working_ids(build_context("which editor?", record_access=False)) == [neovim]
+    notes = everywhere("User writes everything down in Obsidian.")
+    assert working_ids(build_context("Which notes app do I use?", record_access=False))[0] == notes
     # In Vietnamese too, through the kind the words mean ("thú cưng" is a pet).
     assert set(working_ids(build_context("Người dùng có nuôi thú cưng không?", record_access=False))) == {cat, dogs}
     # A word that is only part of a kind's name is itself: a package is no package manager.

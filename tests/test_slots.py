@@ -31,6 +31,10 @@ def _otherwise(a, b, texts=()):
         ("Hiện tại người dùng sống ở Đà Nẵng.", "User lives in Hanoi."),
         ("Quê chị Thảo ở Cần Thơ.", "Thảo is originally from Huế."),
         ("chi Thao que o Can Tho", "Thảo's hometown is Hue."),
+        # A notes app and a design tool are slots; all of one's notes or design work is the only one.
+        ("Thảo keeps her notes in Obsidian.", "Thảo uses Notion for all of her notes."),
+        ("Ghi chú của chị Thảo đều để trong Obsidian.", "Thảo uses Notion for all of her notes."),
+        ("Vy làm thiết kế hoàn toàn bằng Figma.", "Vy's main design tool is Sketch; she avoids Figma."),
         # What was left is not in the slot ("migrated off").
         (
             "User migrated the app off PostgreSQL; its main database is now MongoDB.",
@@ -68,6 +72,8 @@ def test_different_things_in_one_slot_of_one_person_contradict(a, b):
         ("User moved to Hanoi.", "User is originally from Huế."),
         # A cache beside the database.
         ("The app's main database is now MongoDB.", "The app uses Redis as a cache."),
+        # Two notes apps, neither the only one.
+        ("User uses Notion.", "User uses Obsidian."),
     ],
 )
 def test_what_can_both_be_true_is_not_otherwise(a, b):

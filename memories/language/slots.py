@@ -28,8 +28,9 @@ from memories.language.translation import names_in, says_changed
 # Words saying a thing is the only one, or the main one. Vietnamese as written: typed plainly, "chỉ" (only) is
 # "chi", as "chị" (an elder sister) is, so only "thôi" ending a clause ("xài vim thôi") counts there.
 _ONLY = re.compile(
-    r"\b(?:only|sole|single|exclusively|entirely)\b|\ball (?:of )?(?:my|his|her|their) (?:\w+ )?work\b"
-    r"|(?<!\w)(?:duy nhất|chỉ|hoàn toàn|duy nhat|hoan toan)(?!\w)|(?<!\w)th[oô]i(?=\s*(?:[,.;!?]|$))",
+    r"\b(?:only|sole|single|exclusively|entirely)\b"
+    r"|\ball (?:of )?(?:my|his|her|their) (?:\w+ )?(?:work|notes|designs?|projects|code)\b"
+    r"|(?<!\w)(?:duy nhất|chỉ|hoàn toàn|duy nhat|hoan toan|đều|tất cả)(?!\w)|(?<!\w)th[oô]i(?=\s*(?:[,.;!?]|$))",
     re.IGNORECASE,
 )
 _MAIN = re.compile(

@@ -177,6 +177,8 @@ TOOLS_OF = {
         "python javascript typescript golang rust java kotlin php elixir haskell scala".split(),
         {"programming language"},
     ),
+    **dict.fromkeys("obsidian notion evernote onenote logseq joplin".split(), {"notes app"}),
+    **dict.fromkeys("figma sketch penpot".split(), {"design tool"}),
     # Redis is as often a project's cache or queue, beside its database.
     **dict.fromkeys("postgres postgresql mysql mariadb sqlite mongodb".split(), {"database"}),
 }
@@ -209,6 +211,8 @@ KIND_NAMES = {
     ("programming", "language"): "programming language",
     ("database",): "database",
     ("language",): "language",
+    ("note", "app"): "notes app",
+    ("design", "tool"): "design tool",
 }
 
 
