@@ -408,3 +408,21 @@ def test_how_often_is_one_value_however_it_is_written(a, b, opposed):
 def test_the_doctor_groups_how_often_written_two_ways(a, b):
     ids, groups = _groups([a, b])
     assert groups == [sorted(ids)]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opposed"),
+    [
+        # A debt paid off, a couple broken up, being scared of what one is said to love.
+        ("Thảo pays 5 million VND a month on her car loan.", "Thảo has fully paid off her car loan.", True),
+        ("Anh Khoa đang trả nợ mua căn hộ.", "Căn hộ là của anh Khoa, đã trả hết nợ.", True),
+        ("Dat is dating Quyen from accounting.", "Dat and Quyen broke up in November 2026.", True),
+        ("Đạt đang hẹn hò với Quyên.", "Đạt và Quyên đã chia tay.", True),
+        ("Vy adores cats and keeps asking for a kitten.", "Vy is scared of cats.", True),
+        ("Vy rất thích mèo.", "Bé Vy rất sợ mèo.", True),
+        # A scary film is one Vy likes.
+        ("Vy thích phim kinh dị.", "Vy thích xem phim kinh dị đáng sợ.", False),
+    ],
+)
+def test_paid_off_broken_up_or_scared_of_is_no_more_or_not_liked(a, b, opposed):
+    assert _both_ways(contradict, a, b) == (opposed, opposed)

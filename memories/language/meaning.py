@@ -482,6 +482,14 @@ _SYNONYMS = _compiled(
         (r"\b(?:ex|former)[ -]?(?=(?:wife|husband|girlfriend|boyfriend|partner|boss|manager|fiancee?)\b)", " not "),
         (r"\b(wife|husband|nguoi yeu|ban trai|ban gai|sep)\s+cu\b", r" not \1 "),
         (r"\bdi ung\b|\ballergic\b|\ballergies\b", " allergy "),
+        # A debt paid off is paid no more: "has fully paid off her car loan" / "pays 5 million a month on her car
+        # loan".
+        (r"\b(?:fully |completely |finally )?(?:paid off|paid back|repaid)\b", " not pay "),
+        # Being scared of something is not liking it: "Vy is scared of cats" / "Vy adores cats".
+        (r"\b(?:scared|afraid|terrified) of\b", " not like "),
+        # Having broken up is dating no more: "Đạt and Quyên broke up" / "Đạt đang hẹn hò với Quyên".
+        (r"\b(?:broke|broken|split) up\b|\bchia tay\b", " not date "),
+        (r"\bhen ho\b|\bdating\b|\bgoing out with\b", " date "),
         # Having stopped is not doing any more: "quit coffee", "no longer drinks coffee", "đã bỏ cà phê"; nor
         # is a plan called off carried out: "cancelled the trip to Hanoi".
         (r"\b(?:quit(?:s|ting)?|stopped|gave up|given up|no longer|cancell?ed|called off)\b", " not "),
@@ -495,6 +503,12 @@ _VIETNAMESE_SYNONYMS = _compiled((rf"\b{phrase}\b", f" {word} ") for phrase, wor
 # means for; "tên" is a name, "ten" a number), into the English word the frame and the synonyms know.
 _VIETNAMESE = {
     "đừng": "không",
+    # Being scared of something is not liking it ("sợ mèo"); a scary thing is one ("đáng sợ").
+    "sợ": "không thích",
+    "đáng sợ": "scary",
+    # A debt paid off: "đã trả hết nợ".
+    "trả hết": "không trả",
+    "trả xong": "không trả",
     # Being crazy about something is liking it: "mê sầu riêng" ("hôn mê" is a coma).
     "mê": "thích",
     "hôn mê": "coma",
@@ -704,7 +718,8 @@ _CHANGED = re.compile(
 # what changed, as a condition would be ("no coffee after 2pm").
 _CHANGE = re.compile(
     r"\b(?:quit(?:s|ting)?|stopped|gave up|given up|no longer|cancell?ed|called off|switched|moved|changed"
-    r"|relocated|left)\b|(?<!\w)(?:bỏ|ngừng|nghỉ|thôi|không còn|nữa|chuyển|đổi|dọn)(?!\w)",
+    r"|relocated|left|broke up|split up|paid off)\b|(?<!\w)(?:bỏ|ngừng|nghỉ|thôi|không còn|nữa|chuyển|đổi|dọn"
+    r"|chia tay|trả hết)(?!\w)",
     re.IGNORECASE,
 )
 _MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
