@@ -330,7 +330,8 @@ def _negations_across_blocks(findings):
     denying side is a denial, a choice of one thing instead of another, or a state that rules things out
     ("User is vegetarian"); two values in one slot are left to the blocks and to meaning, which know what
     the slot is. The pairs looked at share a word, or a kind of thing (``states``), that few of them have
-    (``POSTING_CAP``), as inside a block; pairs of one block were compared there."""
+    (``POSTING_CAP``), as inside a block; pairs of one block sharing a word were compared there ("User is
+    vegetarian" / "User eats beef every week" share none)."""
     for members in findings.people.values():
         postings = defaultdict(lambda: ([], []))
         for memory_id in members:
@@ -352,9 +353,11 @@ def _negations_across_blocks(findings):
                 pairs.update((min(a, b), max(a, b)) for a in affirmed for b in denying if a != b)
         texts_naming = _texts_naming(findings, members)
         for a, b in sorted(pairs):
-            if findings.blocks[a] == findings.blocks[b] or findings.together(a, b):
+            if findings.together(a, b):
                 continue
             first, second = findings.variant(a), findings.variant(b)
+            if findings.blocks[a] == findings.blocks[b] and first.word_set & second.word_set:
+                continue
             if first.vietnamese == second.vietnamese:
                 opposed = denies(first, second, False)
             else:

@@ -426,3 +426,26 @@ def test_the_doctor_groups_how_often_written_two_ways(a, b):
 )
 def test_paid_off_broken_up_or_scared_of_is_no_more_or_not_liked(a, b, opposed):
     assert _both_ways(contradict, a, b) == (opposed, opposed)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opposed"),
+    [
+        # Being retired rules out going to work, and having a job; gardening or working out is no job.
+        ("Ông Hùng vẫn đang đi làm ở Sở Giáo dục Huế.", "Ông Hùng đã nghỉ hưu.", True),
+        ("User works at Viettel as an engineer.", "User is retired.", True),
+        ("Mr Hung works at the Department of Education in Hue.", "Mr Hung retired last year.", True),
+        ("Ông Hùng đi làm vườn mỗi sáng.", "Ông Hùng đã nghỉ hưu.", False),
+        ("User works out at the gym every morning.", "User is retired.", False),
+    ],
+)
+def test_being_retired_rules_out_a_job(a, b, opposed):
+    assert _both_ways(contradict, a, b) == (opposed, opposed)
+
+
+def test_the_doctor_finds_a_state_ruling_out_what_shares_no_word_in_one_block():
+    """ "User is vegetarian" and "User eats beef every week", filed under one kind and subject, share no word
+    for the block to compare them by: the kinds a state rules out find them."""
+    _, groups = _groups(["User is vegetarian.", "User eats beef every week."])
+    assert groups == []
+    assert len(doctor.analyze().conflicts) == 1

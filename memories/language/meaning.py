@@ -467,6 +467,9 @@ _SYNONYMS = _compiled(
         (r"\bbuoi toi\b", " evening "),
         (r"\bsinh nhat\b", " birthday "),
         (r"\blam viec\b", " work "),
+        # Going to work, not to do something else ("đi làm vườn" is gardening); working out is exercise.
+        (r"\bdi lam\b(?=\s*(?:$|[,.;!?]|(?:o|tai|luc|bang|moi|hang|vao|ca|lai|xa|gan|som|muon|\d+h?)\b))", " work "),
+        (r"\bwork(?:s|ed|ing)? out\b", " exercise "),
         (r"\bban than\b", " best friend "),
         (r"\bsu dung\b", " use "),
         # Working remotely is one state, however it is said: "works fully remote", "WFH full-time".
@@ -718,8 +721,8 @@ _CHANGED = re.compile(
 # what changed, as a condition would be ("no coffee after 2pm").
 _CHANGE = re.compile(
     r"\b(?:quit(?:s|ting)?|stopped|gave up|given up|no longer|cancell?ed|called off|switched|moved|changed"
-    r"|relocated|left|broke up|split up|paid off)\b|(?<!\w)(?:bỏ|ngừng|nghỉ|thôi|không còn|nữa|chuyển|đổi|dọn"
-    r"|chia tay|trả hết)(?!\w)",
+    r"|relocated|left|broke up|split up|paid off|retired)\b|(?<!\w)(?:bỏ|ngừng|nghỉ|thôi|không còn|nữa|chuyển|đổi"
+    r"|dọn|chia tay|trả hết)(?!\w)",
     re.IGNORECASE,
 )
 _MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"

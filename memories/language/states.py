@@ -39,6 +39,8 @@ KINDS_OF = {
     **dict.fromkeys("penicillin amoxicillin aspirin ibuprofen paracetamol antibiotic sulfa".split(), {"drug"}),
     # Where one works: working remotely rules out going to an office every day.
     "office": {"office"},
+    # Having a job, which being retired rules out.
+    **dict.fromkeys("work job employed".split(), {"job"}),
     **dict.fromkeys(
         "laptop phone smartphone tablet ipad monitor computer desktop pc headphone earphone camera printer keyboard"
         " television tv".split(),
@@ -103,6 +105,7 @@ RULES_OUT = {
     "single": frozenset({"partner", "married"}),
     "divorced": frozenset({"married"}),
     "remote": frozenset({"office"}),
+    "retired": frozenset({"job"}),
 }
 
 
