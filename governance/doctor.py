@@ -232,11 +232,11 @@ class _Findings:
         self.ids = sorted(self.texts)
         self.position = {memory_id: index for index, memory_id in enumerate(self.ids)}
         self.joined = _Groups(len(self.ids))
+        self.conflicts = conflicts
+        self.opposed, self._opposed = [], set()
         for group in duplicates:
             for a, b in zip(group, group[1:]):
                 self.join(a, b)
-        self.conflicts = conflicts
-        self.opposed = []
         # A memory is in about twenty pairs: what it means (worked out by the blocks), its language and its
         # words looked up in the lexicon are worked out once a run (and not kept after it).
         self.meanings = meanings
@@ -273,7 +273,16 @@ class _Findings:
         return self.joined.find(self.position[a]) == self.joined.find(self.position[b])
 
     def join(self, a, b):
-        self.joined.join(self.position[a], self.position[b])
+        """Put two memories in one group, unless they were found to contradict each other ("Yến is Phong's
+        older sister" / "Yến là em gái của Phong, kém anh 5 tuổi": names and numbers agree across the
+        languages, who is older does not)."""
+        if frozenset((a, b)) not in self._opposed:
+            self.joined.join(self.position[a], self.position[b])
+
+    def oppose(self, a, b):
+        """Two memories that cannot both be true."""
+        self.opposed.append((a, b))
+        self._opposed.add(frozenset((a, b)))
 
     def compare_across_languages(self, a, b, share):
         """What a translation keeps decides between two memories in different languages; two whose words
@@ -283,7 +292,7 @@ class _Findings:
         if verdict == SAME:
             self.join(a, b)
         elif verdict == OPPOSED:
-            self.opposed.append((a, b))
+            self.oppose(a, b)
 
     def result(self):
         """``(duplicates, conflicts)``: the groups, and the conflicts, a pair found opposed since once, unless
@@ -365,7 +374,7 @@ def _negations_across_blocks(findings):
                     findings.texts[a], findings.texts[b], texts_naming
                 )
             if opposed:
-                findings.opposed.append((a, b))
+                findings.oppose(a, b)
 
 
 def _slots_and_standing(findings):
@@ -404,7 +413,7 @@ def _slots_and_standing(findings):
                 if findings.together(a, b):
                     continue
                 if otherwise(filled[a], filled[b], texts_naming):
-                    findings.opposed.append((a, b))
+                    findings.oppose(a, b)
                 elif same(filled[a], filled[b], texts_naming) and details_agree(findings.texts[a], findings.texts[b]):
                     findings.join(a, b)
 
@@ -446,7 +455,7 @@ def _with_meaning(findings):
         if same_fact(first, second) and details_agree(texts[a], texts[b]):
             findings.join(a, b)
         elif first.vietnamese == second.vietnamese and contradict(first, second, False):
-            findings.opposed.append((a, b))
+            findings.oppose(a, b)
     # Across the two languages, words cannot be set side by side, but they can be looked up: a memory and
     # its counterpart (each the other's closest in the other language, standing out from the rest) are
     # compared on what a translation keeps, unless none of the words the lexicon knows of either
@@ -470,7 +479,7 @@ def _with_meaning(findings):
         if margin < vectors.COUNTERPART_MARGIN or findings.together(a, b):
             continue
         if findings.another_value(a, b) or changed_names(findings.texts[a], findings.texts[b]):
-            findings.opposed.append((a, b))
+            findings.oppose(a, b)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -369,6 +369,17 @@ def test_the_doctor_compares_memories_close_in_meaning_across_subjects(local, se
     assert not any(same[0].pk in group for group in duplicates)
 
 
+def test_two_memories_found_to_contradict_are_not_made_one_by_their_meaning(local):
+    """Across the languages, names and numbers agree ("Yến", "Phong", 5), who is older does not: the two
+    are counterparts in meaning, and a contradiction all the same."""
+    older = add_memory("Yến is Phong's older sister.", kind="fact", subject="family")
+    younger = add_memory("Yến là em gái của Phong, kém anh 5 tuổi.", kind="fact", subject="gia_dinh")
+    _add_store(kind="fact")
+    duplicates, conflicts = _doctor()
+    assert not any(older.pk in group and younger.pk in group for group in duplicates)
+    assert sorted((older.pk, younger.pk)) in conflicts
+
+
 def test_a_user_with_few_memories_in_a_large_store_still_gets_their_closest(local):
     for i in range(300):
         add_memory(f"Lan prefers pnpm over npm for project {i}.", kind="fact", user="lan")

@@ -26,6 +26,7 @@ def _otherwise(a, b, texts=()):
         ("Minh is 3 years older than Lan.", "Minh lớn hơn Lan 5 tuổi."),
         # The owner called by name.
         ("Đạt is Khoa's direct manager.", "User manages Đạt on the payments team."),
+        ("Hiếu là cấp dưới của anh Phong, báo cáo trực tiếp cho anh ấy.", "Phong reports to Hiếu."),
         # An older sibling and a younger one, in either language.
         ("Yến is Phong's older sister.", "Yến là em gái của Phong, kém anh 5 tuổi."),
         ("Tín is Quân's older brother.", "Tín là em trai của Quân."),

@@ -37,6 +37,8 @@ _PATTERNS = [
     (rf"\b{_P} la (?:sep|quan ly) {_DIRECT}(?:cua )?{_P}{_END}", "boss", 1, 2, 0),
     (rf"\b(?:sep|quan ly) {_DIRECT}(?:cua )?{_P} la {_P}{_END}", "boss", 2, 1, 0),
     (rf"\b{_P} la nhan vien (?:duoi quyen |cap duoi )?(?:cua )?{_P}{_END}", "boss", 2, 1, 0),
+    (rf"\b{_P} la cap duoi {_DIRECT}(?:cua )?{_P}{_END}", "boss", 2, 1, 0),
+    (rf"\b{_P} la cap tren {_DIRECT}(?:cua )?{_P}{_END}", "boss", 1, 2, 0),
     (
         rf"\b{_P} (?:la|is) (?:\w+ )?(?:{_YEARS} (?:years? )?)?older than (?:his |her |their )?(?:\w+ )?{_P}{_END}",
         "older",
@@ -64,7 +66,8 @@ _COMPILED = [(re.compile(pattern), kind, upper, lower, years) for pattern, kind,
 
 # A text holding none of these words says no standing, and is passed over at once.
 _MAY_STAND = re.compile(
-    r"\b(?:manager|boss|supervisor|manages|reports|report|sep|quan ly|nhan vien|older|younger|hon|elder|big|little"
+    r"\b(?:manager|boss|supervisor|manages|reports|report|sep|quan ly|nhan vien|cap duoi|cap tren|older|younger|hon"
+    r"|elder|big|little"
     r"|baby|gai|trai)\b"
 )
 
