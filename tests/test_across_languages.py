@@ -33,6 +33,8 @@ def test_across_languages_what_a_translation_keeps_decides():
     assert across_languages("User owes Tuấn 5 million.", "Tuấn nợ người dùng 5 triệu.") == OPPOSED
     assert across_languages("Lan plays tennis with Minh.", "Minh chơi tennis với Lan.") is None
     assert across_languages("Minh gave Lan a book.", "Lan được Minh tặng một cuốn sách.") is None
+    # Places, named in either order, are no parties.
+    assert across_languages("Vy sống ở quận Cầu Giấy, Hà Nội.", "Vy lives in Hanoi, in Cầu Giấy district.") is None
     # Someone else in the owner's place, maybe the owner by name: neither.
     assert across_languages("User owes Tuấn 500k.", "Tuấn đang nợ anh Huy 500k.") is None
     assert across_languages("Server has 32GB of RAM.", "Máy chủ có 64GB RAM.") == OPPOSED

@@ -267,8 +267,9 @@ def names_agree(text_a, text_b):
 
 
 # Words after which the parties of a text may change places and say the same: "Lan plays tennis with
-# Minh" / "Minh chơi tennis với Lan", "Minh được Lan tặng sách" (a passive), folded.
-_PLACES_FREE = frozenset("with and together each other by va voi cung nhau duoc bi".split())
+# Minh" / "Minh chơi tennis với Lan", "Minh được Lan tặng sách" (a passive), folded; and words saying where,
+# whose names are places, in either order ("sống ở quận Cầu Giấy, Hà Nội" / "lives in Hanoi, in Cầu Giấy").
+_PLACES_FREE = frozenset("with and together each other by va voi cung nhau duoc bi in at o tai".split())
 
 
 def parties_swapped(text_a, text_b):
