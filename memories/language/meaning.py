@@ -441,14 +441,29 @@ _HOW_OFTEN = (
     ),
 )
 # Folded phrases that name the same thing in both languages, in order.
+# Rewritings read, before the phrases below, only in a folded text holding one of their words, as most hold
+# none: how often, a plan moved to another time, and having switched to something, which is doing it now
+# ("chuyển sang làm ca tối" is "làm ca tối" now: "sang" is no morning there; "switched to the night shift").
+_GATED = tuple(
+    (re.compile(hint), _compiled(rules))
+    for hint, rules in (
+        (
+            r"\b(?:times?|x|lan|buoi|days?|ngay|once|twice|thrice|every|each|moi|hang|daily|weekly|monthly|tuan"
+            r"|thang)\b",
+            _HOW_OFTEN,
+        ),
+        (r"\b(?:moved|postponed|rescheduled|delayed|pushed|brought|put|shifted|bumped)\b", ((_RESCHEDULED, " on "),)),
+        (
+            r"\b(?:doi|lui|chuyen|hoan|day|switched)\b",
+            (
+                (_RESCHEDULED_VIETNAMESE, " vao "),
+                (r"\b(?:chuyen|doi)(?: han)? sang\b|\bswitched (?:over )?to\b", " now "),
+            ),
+        ),
+    )
+)
 _SYNONYMS = _compiled(
     (
-        *_HOW_OFTEN,
-        (_RESCHEDULED, " on "),
-        (_RESCHEDULED_VIETNAMESE, " vao "),
-        # Having switched to something is doing it now: "chuyển sang làm ca tối" is "làm ca tối" now ("sang" is
-        # no morning there), "switched to the night shift".
-        (r"\b(?:chuyen|doi)(?: han)? sang\b|\bswitched (?:over )?to\b", " now "),
         (r"\btieng viet\b|\bvietnamese\b", " vietnamese "),
         (r"\btieng anh\b|\benglish\b", " english "),
         (r"\bco dau\b|\bdiacritics?\b", " diacritic "),
@@ -669,6 +684,12 @@ class Variant:
     def order(self):
         return sequence(self.folded)
 
+    @functools.cached_property
+    def preference(self):
+        """``preference_sides`` of the text, as its words, or None."""
+        sides = preference_sides(self.folded)
+        return None if sides is None else tuple(frozenset(words(side)) for side in sides)
+
 
 # Vietnamese negations that fold into other words: "cà chua" (tomato) is not "chưa" (not yet).
 _MARKED_NEGATIONS = {"khong": "không", "chua": "chưa", "chang": "chẳng"}
@@ -809,6 +830,10 @@ def meaning(text, subject="", kind=""):
     if vietnamese:
         # Chat writes the commonest words short: "ng dung" is "nguoi dung", "ko" is "khong".
         folded = _CHAT.sub(lambda match: CHAT_WORDS[match.group(1)], folded)
+    for hint, rules in _GATED:
+        if hint.search(folded):
+            for pattern, replacement in rules:
+                folded = pattern.sub(replacement, folded)
     for pattern, replacement in _SYNONYMS + _VIETNAMESE_SYNONYMS if vietnamese else _SYNONYMS:
         folded = pattern.sub(replacement, folded)
     # The order keeps whose a thing is ("Lan's boss"); the words do not.
@@ -1177,13 +1202,6 @@ def preferred_the_other_way(a, b):
     return crossed and not (preferred_a & preferred_b or other_a & other_b)
 
 
-@functools.lru_cache(maxsize=4096)
-def _preference_words(folded):
-    """``preference_sides`` of a folded text, as its words."""
-    sides = preference_sides(folded)
-    return None if sides is None else tuple(frozenset(words(side)) for side in sides)
-
-
 def _with_digits(words):
     return any(any(character.isdigit() for character in word) for word in words)
 
@@ -1193,8 +1211,7 @@ def contradict(a, b, has_subject):
     if denies(a, b, has_subject):
         return True
     # One thing preferred to another, and the other way round: "prefers calls to texts" / "… texts over calls".
-    preferences = _preference_words(a.folded), _preference_words(b.folded)
-    if None not in preferences and preferred_the_other_way(*preferences):
+    if a.preference is not None and b.preference is not None and preferred_the_other_way(a.preference, b.preference):
         return True
     if a.negated == b.negated and a.words == b.words:
         # The same words with the parties in other places: "Lan owes Minh" against "Minh owes Lan".

@@ -761,15 +761,22 @@ _UNITS = re.compile(r"(?<=\d)\s*(?:[ap]\.?m\.?|mg|kg|km|cm|mm|ml|gb|tb|mb|k|h|hr
 
 
 def _english_stems(text):
-    """The stems of an English text's words a translation carries; names (capitalised inside it, or starting
-    it but no English word: "Vy goes to bed") and the units of numbers left out, as the other compares them
-    (``names_agree``, ``values``)."""
-    without_names = re.sub(r"(?<=[\w,;] )[A-Z]\w*", " ", _UNITS.sub(" ", text))
-    named = _surely_named(text)
+    """The stems of an English text's words a translation carries; names (capitalised inside a sentence, or
+    starting one but no English word: "Bích takes …") and the units of numbers left out, as the other compares
+    them (``names_agree``, ``values``)."""
+    text = _UNITS.sub(" ", text)
+    kept, end = [], None
+    for match in re.finditer(r"\w+", text):
+        word, starts = match.group(), end is None or any(mark in text[end : match.start()] for mark in ".!?;")
+        end = match.end()
+        # Inside a sentence a capital is a name; starting one, a word English does not have is.
+        if word[0].isupper() and (not starts or spelt_as_a_name(word) or _unknown_english(fold(word).lower())):
+            continue
+        kept.append(word)
     return frozenset(
         _english_stem(word)
-        for word in re.findall(r"[a-z]+", fold(without_names))
-        if word not in _ENGLISH_FUNCTION_WORDS and word not in named and len(word) > 1
+        for word in re.findall(r"[a-z]+", fold(" ".join(kept)))
+        if word not in _ENGLISH_FUNCTION_WORDS and len(word) > 1
     )
 
 
