@@ -572,11 +572,14 @@ def _only_some(text_a, text_b):
     iOS" / "Bếp Nhà will launch on iOS and Android". It must name one at least: a name one side gives and
     the other leaves out is the owner's as often ("Anh Phong chỉ uống cà phê đen" / "Only drinks black
     coffee")."""
+    only_a, only_b = bool(_ONLY.search(text_a)), bool(_ONLY.search(text_b))
+    if not (only_a or only_b):
+        return False
     named_a = set(_names(text_a, text_b)) - {OWNER}
     named_b = set(_names(text_b, text_a)) - {OWNER}
     if named_a and named_a < named_b:
-        return bool(_ONLY.search(text_a))
-    return bool(named_b) and named_b < named_a and bool(_ONLY.search(text_b))
+        return only_a
+    return bool(named_b) and named_b < named_a and only_b
 
 
 def values(text):
@@ -765,19 +768,26 @@ def _english_stems(text):
     starting one but no English word: "Bích takes …") and the units of numbers left out, as the other compares
     them (``names_agree``, ``values``)."""
     text = _UNITS.sub(" ", text)
-    kept, end = [], None
-    for match in re.finditer(r"\w+", text):
-        word, starts = match.group(), end is None or any(mark in text[end : match.start()] for mark in ".!?;")
-        end = match.end()
-        # Inside a sentence a capital is a name; starting one, a word English does not have is.
-        if word[0].isupper() and (not starts or spelt_as_a_name(word) or _unknown_english(fold(word).lower())):
-            continue
-        kept.append(word)
     return frozenset(
         _english_stem(word)
-        for word in re.findall(r"[a-z]+", fold(" ".join(kept)))
+        for word in re.findall(r"[a-z]+", fold(_CAPITALISED.sub(_unless_name, text)))
         if word not in _ENGLISH_FUNCTION_WORDS and len(word) > 1
     )
+
+
+# A word not starting with a lower-case ASCII letter: maybe capitalised ("Bích", "Đà").
+_CAPITALISED = re.compile(r"(?<!\w)[^\W\da-z_]\w*")
+
+
+def _unless_name(match):
+    """A capitalised word as it is, or a space for a name: a capital inside a sentence, or starting one a word
+    English does not have."""
+    word = match.group()
+    if not word[0].isupper():
+        return word
+    before = match.string[: match.start()].rstrip()
+    starts = not before or before[-1] in ".!?;"
+    return " " if not starts or spelt_as_a_name(word) or _unknown_english(fold(word).lower()) else word
 
 
 class LexiconWords(NamedTuple):
