@@ -412,12 +412,17 @@ _RESCHEDULED_VIETNAMESE = (
 # How often, folded, written one way: "three times a week", "3 times per week", "3 buổi một tuần", "3 lần/tuần"
 # and "tuần 3 buổi" are "3x week"; "every day", "daily", "mỗi ngày", "hằng ngày" are "every day", and "every
 # morning", "mỗi sáng" are "every day morning" ("every" is of the frame). Two of them in one place are two values.
-_COUNTS = {"once": "1", "twice": "2", "thrice": "3", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
-_COUNTS |= {"six": "6", "seven": "7", "mot": "1", "hai": "2", "ba": "3", "bon": "4", "sau": "6", "bay": "7"}
-_PERIODS = {"day": "day", "dai": "day", "ngay": "day", "week": "week", "tuan": "week", "month": "month"}
-_PERIODS["thang"] = "month"
+_COUNTS = {
+    **{"once": "1", "twice": "2", "thrice": "3", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5"},
+    **{"six": "6", "seven": "7", "mot": "1", "hai": "2", "ba": "3", "bon": "4", "sau": "6", "bay": "7"},
+}
+_PERIODS = {
+    **{"day": "day", "dai": "day", "ngay": "day", "week": "week", "tuan": "week"},
+    **{"month": "month", "thang": "month"},
+}
 _COUNT = r"(\d+|" + "|".join(_COUNTS) + ")"
-_PERIOD = r"(day|week|month|ngay|tuan|thang)"
+# A period as a text writes it ("dai" only as "daily").
+_PERIOD = "(" + "|".join(period for period in _PERIODS if period != "dai") + ")"
 
 
 def _often(count, period):
@@ -432,7 +437,7 @@ _HOW_OFTEN = (
     (r"\b(once|twice|thrice) (?:a|per|each|every) (day|week|month)\b", lambda match: _often(match[1], match[2])),
     (rf"\b(?:moi |mot )?(tuan|thang) {_COUNT} (?:lan|buoi|ngay)\b", lambda match: _often(match[2], match[1])),
     (
-        r"\b(?:every|each|moi|hang) (day|week|month|ngay|tuan|thang)\b|\b(dai|week|month)ly\b",
+        rf"\b(?:every|each|moi|hang) {_PERIOD}\b|\b(dai|week|month)ly\b",
         lambda match: f" every {_PERIODS[match[1] or match[2]]} ",
     ),
     (
@@ -440,7 +445,6 @@ _HOW_OFTEN = (
         lambda match: f" every day {match[1] or match[2]} ",
     ),
 )
-# Folded phrases that name the same thing in both languages, in order.
 # Rewritings read, before the phrases below, only in a folded text holding one of their words, as most hold
 # none: how often, a plan moved to another time, and having switched to something, which is doing it now
 # ("chuyển sang làm ca tối" is "làm ca tối" now: "sang" is no morning there; "switched to the night shift").
@@ -462,6 +466,7 @@ _GATED = tuple(
         ),
     )
 )
+# Folded phrases that name the same thing in both languages, in order.
 _SYNONYMS = _compiled(
     (
         (r"\btieng viet\b|\bvietnamese\b", " vietnamese "),
@@ -806,6 +811,11 @@ def own_words(*labels):
     return frozenset(words(" ".join(labels).replace("_", " ")))
 
 
+def _folded(text):
+    """``text`` folded, "n't" as "not", "3rd" as "3"."""
+    return _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
+
+
 def meaning(text, subject="", kind=""):
     """The ``Meaning`` of a memory of this subject and kind."""
     vietnamese = language_of(text) == VIETNAMESE
@@ -821,11 +831,11 @@ def meaning(text, subject="", kind=""):
     if not vietnamese:
         # "User quit smoking" denies "User smokes": a verb is one word however it is written.
         text = _GERUND.sub(_verb, text)
-    folded = _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
+    folded = _folded(text)
     if _CHANGE.search(written) or _DENIAL.search(folded):
         why = _WHY_VIETNAMESE if vietnamese else _WHY
         if why.search(text):
-            folded = _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(why.sub(" ", text))))
+            folded = _folded(why.sub(" ", text))
         folded = _WHEN_CHANGED.sub(" ", folded)
     if vietnamese:
         # Chat writes the commonest words short: "ng dung" is "nguoi dung", "ko" is "khong".
@@ -1330,8 +1340,6 @@ def _read_in_english():
         for word in set(read.split()) - {fold(written).lower()}:
             add(word, written)
     for pattern, replacement in _SYNONYMS:
-        if callable(replacement):
-            continue  # how often: a count, not a word
         words = replacement.split()
         if len(words) == 1:
             for written in pattern.pattern.split("|"):

@@ -66,9 +66,8 @@ _COMPILED = [(re.compile(pattern), kind, upper, lower, years) for pattern, kind,
 
 # A text holding none of these words says no standing, and is passed over at once.
 _MAY_STAND = re.compile(
-    r"\b(?:manager|boss|supervisor|manages|reports|report|sep|quan ly|nhan vien|cap duoi|cap tren|older|younger|hon"
-    r"|elder|big|little"
-    r"|baby|gai|trai)\b"
+    r"\b(?:manager|boss|supervisor|manages|reports|report|sep|quan ly|nhan vien|cap duoi|cap tren|hon"
+    r"|older|younger|elder|big|little|baby|gai|trai)\b"
 )
 
 

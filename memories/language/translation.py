@@ -780,14 +780,13 @@ _CAPITALISED = re.compile(r"(?<!\w)[^\W\da-z_]\w*")
 
 
 def _unless_name(match):
-    """A capitalised word as it is, or a space for a name: a capital inside a sentence, or starting one a word
-    English does not have."""
+    """A capitalised word as it is, or a space for a name (``_names_itself``, as in an English text)."""
     word = match.group()
     if not word[0].isupper():
         return word
     before = match.string[: match.start()].rstrip()
-    starts = not before or before[-1] in ".!?;"
-    return " " if not starts or spelt_as_a_name(word) or _unknown_english(fold(word).lower()) else word
+    first = not before or before[-1] in ".!?;"
+    return " " if _names_itself(word, fold(word).lower(), first, True) else word
 
 
 class LexiconWords(NamedTuple):
