@@ -2,12 +2,8 @@
 
     .venv/bin/python bench/meaning_quality.py                 # the tune part (bench/meaning_set_tune.py)
     .venv/bin/python bench/meaning_quality.py --held-out      # the held-out part: measure, never tune on it
-    .venv/bin/python bench/meaning_quality.py --held-out-2    # a second held-out part, written blind later
-    .venv/bin/python bench/meaning_quality.py --held-out-3    # a third, written blind later
-    .venv/bin/python bench/meaning_quality.py --held-out-4    # a fourth, the one held out for good
-    .venv/bin/python bench/meaning_quality.py --held-out-5    # a fifth, written blind later, for measuring only
-    .venv/bin/python bench/meaning_quality.py --held-out-6    # a sixth, written blind on 2026-12-03, for measuring only
-    .venv/bin/python bench/meaning_quality.py --held-out-7    # a seventh, written blind on 2026-12-04, never opened
+    .venv/bin/python bench/meaning_quality.py --held-out-N    # N = 2 to 9: parts written blind later (--help says
+                                                              # which is for what; 4 is the one held out for good)
     BESTIE_EMBEDDINGS=local .venv/bin/python bench/meaning_quality.py --store [--held-out]   # with meaning
 
 The sets were written blind (by someone who saw only a description of them): memories of several people
@@ -126,38 +122,35 @@ def score(module, duplicates, conflicts):
     }
 
 
+# The held-out parts, newest first, each with what it is for (its ``--held-out-N`` flag).
+PARTS = {
+    "held_out_9": "a ninth, written blind on 2026-12-05, never opened",
+    "held_out_8": "an eighth, written blind on 2026-12-05, run once before tuning",
+    "held_out_7": "a seventh, written blind on 2026-12-04, for measuring only",
+    "held_out_6": "a sixth, written blind on 2026-12-03, for measuring only",
+    "held_out_5": "a fifth, written blind later, for measuring only",
+    "held_out_4": "a fourth, the one held out for good",
+    "held_out_3": "a third, written blind later",
+    "held_out_2": "a second held-out part, written blind later",
+    "held_out": "the held-out part: measure, never tune on it",
+}
+
+
+def add_part_options(parser):
+    """A flag for each held-out part (``--held-out``, ``--held-out-2``, …)."""
+    for part, help in PARTS.items():
+        parser.add_argument("--" + part.replace("_", "-"), action="store_true", help=help)
+
+
 def load_set(options):
     """The set module the options name (``--held-out``, ``--held-out-2``, …; the tune part without one)."""
-    name = next(
-        (
-            part
-            for part in ("held_out_7", "held_out_6", "held_out_5", "held_out_4", "held_out_3", "held_out_2", "held_out")
-            if getattr(options, part, False)
-        ),
-        "tune",
-    )
+    name = next((part for part in PARTS if getattr(options, part, False)), "tune")
     return importlib.import_module(f"bench.meaning_set_{name}")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--held-out", action="store_true", help="the held-out part instead of the tune part")
-    parser.add_argument(
-        "--held-out-2",
-        action="store_true",
-        help="the second held-out part, written blind later (meaning_set_held_out_2.py)",
-    )
-    parser.add_argument("--held-out-3", action="store_true", help="the third held-out part (meaning_set_held_out_3.py)")
-    parser.add_argument("--held-out-4", action="store_true", help="the fourth held-out part, kept for measuring only")
-    parser.add_argument(
-        "--held-out-5", action="store_true", help="the fifth held-out part, written blind later, for measuring only"
-    )
-    parser.add_argument(
-        "--held-out-6", action="store_true", help="the sixth held-out part, written blind later, for measuring only"
-    )
-    parser.add_argument(
-        "--held-out-7", action="store_true", help="the seventh held-out part, written blind later, never opened"
-    )
+    add_part_options(parser)
     parser.add_argument(
         "--store",
         action="store_true",

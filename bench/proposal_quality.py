@@ -1,6 +1,6 @@
 """Contradictions the write path flags when they are proposed, on the blind bilingual meaning sets.
 
-    .venv/bin/python bench/proposal_quality.py [--held-out | --held-out-2 | … | --held-out-7] [--policy allow]
+    .venv/bin/python bench/proposal_quality.py [--held-out | --held-out-2 | … | --held-out-9] [--policy allow]
     BESTIE_EMBEDDINGS=local .venv/bin/python bench/proposal_quality.py …   # with meaning
 
 The set's memories are written to a fresh SQLite store, approved. Then, for each labelled pair of groups
@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.meaning_quality import load_set, write_store  # noqa: E402
+from bench.meaning_quality import add_part_options, load_set, write_store  # noqa: E402
 
 
 def trials(module):
@@ -153,8 +153,7 @@ def _repeats(module, group_of, members, rows_of):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    for number in ("", "-2", "-3", "-4", "-5", "-6", "-7"):
-        parser.add_argument(f"--held-out{number}", action="store_true")
+    add_part_options(parser)
     parser.add_argument("--policy", choices=("ask", "allow"), default="ask", help="the write policy (default ask)")
     options = parser.parse_args()
     os.environ["BESTIE_DB_PATH"] = str(Path(tempfile.mkdtemp()) / "proposals.sqlite3")

@@ -14,11 +14,30 @@ from memories.language.translation import (
     names_agree,
     names_instead,
     translated_share,
+    translated_verdict,
 )
 from memories.language.translation import (
     values as values_of,
 )
 from memories.language.words import language_of
+
+FEW_WORDS_TRANSLATED = [
+    # Only the people agree: another fact of them.
+    ("Bà Hạnh cần chữ to, tin nhắn ngắn.", "Bà Hạnh prefers phone calls to texting.", None),
+    ("Đề tài luận văn của Quốc là nhận dạng chữ viết tay.", "Quốc's thesis is on machine translation.", None),
+    # A value or a thing both give besides the people.
+    ("Chị Vân xài iPhone 14 làm máy chính.", "Vân's main phone is an iPhone 14.", SAME),
+    ("Chị Vân đang làm Rau Sạch, một ứng dụng đặt rau.", "Vân is building Rau Sạch, a grocery app.", SAME),
+]
+
+
+@pytest.mark.parametrize(("vietnamese", "english", "verdict"), FEW_WORDS_TRANSLATED)
+def test_of_two_texts_few_of_whose_words_translate_the_people_alone_make_no_same_fact(vietnamese, english, verdict):
+    share = translated_share(vietnamese, english)
+    assert share < 0.5
+    assert across_languages(vietnamese, english) == SAME
+    assert translated_verdict(vietnamese, english, share) == verdict
+    assert translated_verdict(english, vietnamese, share) == verdict
 
 
 def test_across_languages_what_a_translation_keeps_decides():
@@ -136,6 +155,12 @@ def test_an_honorific_or_a_currency_is_not_a_name():
         ("sang cn nao a cung goi video cho ba me o Hue", "vi"),
         ("huy codes mostly in neovim", ""),
         ("Khoa is Thảo's fiancé.", ""),
+        # A name with marks starting an English sentence, and a Vietnamese sentence starting with a capital.
+        ("Quyên goes to yoga on Tuesdays.", ""),
+        ("Bà Ngọc prefers phone calls to texting.", ""),
+        ("Đức lives in Thủ Đức.", ""),
+        ("Đức chơi games mỗi tối.", "vi"),
+        ("Hôm qua Khánh không đi bơi.", "vi"),
     ],
 )
 def test_the_language_of_a_text_is_that_of_most_of_its_words(text, language):

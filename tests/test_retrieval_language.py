@@ -7,7 +7,15 @@ from datetime import UTC, date, datetime
 import pytest
 import time_machine
 
-from memories.language.words import asks_when, asks_where, english_forms, named_period, tells_when, tells_where
+from memories.language.words import (
+    asks_when,
+    asks_where,
+    english_forms,
+    named_period,
+    singular,
+    tells_when,
+    tells_where,
+)
 from memories.retrieval import build_context
 from memories.retrieval.relevance import query_terms, tokens
 from tests.factories import add_memory
@@ -271,3 +279,25 @@ def test_a_syllable_without_diacritics_in_a_query_typed_with_them_is_that_word()
     assert found("Người dùng chay mỗi sáng?")[0] == vegetarian
     # Typed without any diacritics, "chay" may be either.
     assert set(found("nguoi dung chay moi sang")[:2]) == {vegetarian, running}
+
+
+@pytest.mark.parametrize(
+    "plural, one",
+    [
+        ("goes", "go"),
+        ("does", "do"),
+        ("boxes", "box"),
+        ("watches", "watch"),
+        ("wishes", "wish"),
+        ("classes", "class"),
+        ("beaches", "beach"),
+        # A silent "e" stays: only the "s" goes.
+        ("headaches", "headache"),
+        ("houses", "house"),
+        ("shoes", "shoe"),
+        ("replies", "reply"),
+        ("status", "status"),
+    ],
+)
+def test_a_plural_or_third_person_is_read_as_its_singular(plural, one):
+    assert singular(plural) == one

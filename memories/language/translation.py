@@ -9,6 +9,7 @@ about names and values; ``names_instead`` says one names something else in place
 """
 
 import functools
+import itertools
 import re
 import unicodedata
 from collections import Counter
@@ -1122,15 +1123,44 @@ def _without_query_stopwords(query):
 WORDS_TRANSLATED = 0.7
 
 
+# Two texts in the two languages fewer than this share of whose words translate each other
+# (``translated_share``) are the same fact only when what it is about agrees too (``_about_the_same``).
+FEW_TRANSLATED = 0.5
+
+
 def translated_verdict(text_a, text_b, share):
     """``SAME``, ``OPPOSED`` or None for two texts in the two languages of which ``share`` of the words
     translate each other: what a translation keeps (``across_languages``) decides; two that mostly
     translate each other but name one place or thing each, not the same one, contradict each other ("User
-    lives in Hanoi" / "Người dùng sống ở Đà Nẵng")."""
+    lives in Hanoi" / "Người dùng sống ở Đà Nẵng"). Two of which few words translate each other agree on
+    the people they name whatever fact they state of them: they must give a value or a thing alike too."""
     verdict = across_languages(text_a, text_b)
     if verdict is None and share is not None and share >= WORDS_TRANSLATED and one_name_instead(text_a, text_b):
         return OPPOSED
+    if verdict == SAME and share is not None and share < FEW_TRANSLATED and not _about_the_same(text_a, text_b):
+        return None
     return verdict
+
+
+def _about_the_same(text_a, text_b):
+    """Whether two texts give a value alike ("iPhone 15", "Saturday", "tiếng Pháp") or name a thing alike
+    that is no person ("Bếp Nhà", "PostgreSQL"): not "Bà Ngọc cần chữ to" and "Bà Ngọc prefers phone calls",
+    nor "Luận án của Long là …" and "Long's thesis is on …"."""
+    if values(text_a) & values(text_b):
+        return True
+    named_a, named_b = _named(text_a, text_b), _named(text_b, text_a)
+    people = _people(text_a, named_a) | _people(text_b, named_b)
+    return bool(({name for name, _ in named_a} & {name for name, _ in named_b}) - people - {OWNER})
+
+
+def _people(text, named):
+    """Of the names ``text`` gives (``_named``), those of people: its first word, whom a memory is about
+    ("Trang đi làm bằng Grab": Grab is a thing), one whose something is ("Hằng's shop", "của Phong") and one
+    after an honorific ("anh Phong", "Mrs Ngọc")."""
+    placed = list(words_placed(text))
+    people = {name for name, whose in named if whose} | {plain for _, plain, _ in placed[:1]}
+    people.update(plain for (_, before, _), (_, plain, _) in itertools.pairwise(placed) if before in _HONORIFICS)
+    return people
 
 
 def one_name_instead(text_a, text_b):

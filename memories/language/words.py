@@ -93,7 +93,24 @@ def search_words(query):
     return list(dict.fromkeys(content or [folded for _, folded in found]))
 
 
-_SINGULAR_ENDINGS = (("ies", "y"), ("ss", "ss"), ("us", "us"), ("is", "is"), ("s", ""))
+# "es" goes with the "s" after a hiss ("boxes", "watches", "wishes", "classes"), not after a silent "e"
+# ("headaches", "houses", "shoes"), and after an "o" only in the verbs and nouns that take it.
+_SINGULAR_ENDINGS = (
+    *((hiss + "es", hiss) for hiss in ("ss", "sh", "x", "zz", "tch", "nch", "rch", "each", "oach")),
+    ("ies", "y"),
+    ("ss", "ss"),
+    ("us", "us"),
+    ("is", "is"),
+    ("s", ""),
+)
+_ES_AFTER_O = {
+    "goes": "go",
+    "does": "do",
+    "echoes": "echo",
+    "heroes": "hero",
+    "potatoes": "potato",
+    "tomatoes": "tomato",
+}
 _SEARCH_SUFFIXES = ("ing", "ies", "ed", "s")
 
 
@@ -101,6 +118,8 @@ def singular(word):
     """ "replies" -> "reply", "prefers" -> "prefer", "class" and "status" as they are."""
     if len(word) <= 3:
         return word
+    if word in _ES_AFTER_O:
+        return _ES_AFTER_O[word]
     for ending, replacement in _SINGULAR_ENDINGS:
         if word.endswith(ending):
             return word[: -len(ending)] + replacement
@@ -533,7 +552,12 @@ def language_of(text):
         and (plain in _CHAT_WORDS or could_be_vietnamese(plain) and plain not in _ENGLISH_MARKERS)
         for word, plain in zip(written, folded, strict=True)
     )
-    if not marked and any(_ENGLISH_ENDING.fullmatch(plain) and not could_be_vietnamese(plain) for plain in folded):
+    # The first word of a sentence may be a name with marks ("Quyên goes to yoga"): marks on those alone do not
+    # make a text with English endings Vietnamese.
+    marked_inside = any(_VIETNAMESE_MARKS.search(word) and not word[0].isupper() for word in written)
+    if not marked_inside and any(
+        _ENGLISH_ENDING.fullmatch(plain) and not could_be_vietnamese(plain) for plain in folded
+    ):
         return ""  # "wakes", "planned", "running": no Vietnamese syllable ends so
     share = _VIETNAMESE_SHARE if marked else _UNMARKED_VIETNAMESE_SHARE
     return VIETNAMESE if looking >= share * len(written) else ""
