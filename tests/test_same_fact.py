@@ -7,7 +7,14 @@ import pytest
 
 from governance import doctor
 from memories import lifecycle
-from memories.language.meaning import Variant, contradict, denies, meaning, saying_the_same
+from memories.language.meaning import (
+    Variant,
+    contradict,
+    denies,
+    denies_across_languages,
+    meaning,
+    saying_the_same,
+)
 from memories.lifecycle import policies
 from memories.models import AuditEvent, Memory
 from tests import factories
@@ -293,6 +300,13 @@ def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):
         # Liking and not standing something, in either language.
         ("Bảo can't stand karaoke.", "Bảo adores karaoke.", True),
         ("Chị Thu rất ghét mít.", "Thu mê mít lắm.", True),
+        # Not doing it on one occasion gone by is no habit denied, unless it stopped then.
+        ("Khánh bơi ở hồ Tây mỗi chủ nhật.", "Hôm qua Khánh không đi bơi.", False),
+        ("Quyên goes to yoga on Tuesdays.", "Quyên didn't go to yoga last week.", False),
+        ("Quyên goes to yoga on Tuesdays.", "Quyên did not go to yoga two weeks ago because of a cold.", False),
+        ("Quyên goes to yoga on Tuesdays.", "Quyên quit yoga last week.", True),
+        ("Khánh bơi ở hồ Tây mỗi chủ nhật.", "Tuần trước Khánh không bơi.", False),
+        ("Khánh bơi ở hồ Tây mỗi chủ nhật.", "Từ tháng trước Khánh không bơi nữa.", True),
     ],
 )
 def test_a_denial_is_of_what_stopped_not_of_when(a, b, opposed):
@@ -371,6 +385,7 @@ def test_a_denial_of_a_list_denies_each_item(a, b, opposed):
         ("User likes tea more than coffee.", "User likes coffee more than tea.", True),
         ("Bích now prefers Zalo text messages to phone calls.", "Bích prefers phone calls over text messages.", True),
         ("Người dùng thích trà hơn cà phê.", "Người dùng thích cà phê hơn trà.", True),
+        ("Hậu would always pick beer over wine.", "Hậu prefers wine to beer.", True),
         # The same way round, or two preferences of two things.
         ("User prefers tea to coffee.", "User likes tea more than coffee.", False),
         ("User prefers tea to coffee.", "User prefers dark mode to light mode.", False),
@@ -420,6 +435,9 @@ def test_the_doctor_groups_how_often_written_two_ways(a, b):
         ("Đạt đang hẹn hò với Quyên.", "Đạt và Quyên đã chia tay.", True),
         ("Vy adores cats and keeps asking for a kitten.", "Vy is scared of cats.", True),
         ("Vy rất thích mèo.", "Bé Vy rất sợ mèo.", True),
+        ("Tín owes the user 8 million VND.", "Tín has paid the user back all 8 million VND.", True),
+        # A coffee shop is a place: owning one is not drinking coffee.
+        ("Người dùng đã bỏ cà phê.", "Người dùng mở quán cà phê ở Hội An.", False),
         # A scary film is one Vy likes.
         ("Vy thích phim kinh dị.", "Vy thích xem phim kinh dị đáng sợ.", False),
     ],
@@ -441,6 +459,62 @@ def test_paid_off_broken_up_or_scared_of_is_no_more_or_not_liked(a, b, opposed):
 )
 def test_being_retired_rules_out_a_job(a, b, opposed):
     assert _both_ways(contradict, a, b) == (opposed, opposed)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opposed"),
+    [
+        # A state in one clause of its own, of the one both texts start with.
+        ("Tài is divorced and lives alone now.", "Tài is married; his wife is called Ngân.", True),
+        ("Tài is divorced and lives alone now.", "Lộc is married; his wife is called Ngân.", False),
+        ("a Tai ly hon r, gio o 1 minh", "Tài đã có vợ, vợ tên là Ngân.", True),
+        # Cow's milk is no beef; not tolerating lactose is a state, no denial.
+        ("Chị Yên ăn chay trường.", "Chị Yên uống sữa bò mỗi tối.", False),
+        ("Chị Yên không dung nạp lactose.", "Yên is lactose intolerant.", False),
+        # One thing rather than another.
+        ("Anh Lộc đón Bin vào thứ Năm chứ không phải thứ Tư.", "Thứ Tư nào anh Lộc cũng đón Bin.", True),
+        # Moved out, no longer there, left a job.
+        ("The user lives in Cam Le district.", "The user moved out of Cam Le last spring.", True),
+        ("Anh Lộc sống ở quận Cẩm Lệ.", "nha a Loc chuyen qua Son Tra r, ko con o Cam Le nua", True),
+        ("Anh Lộc làm kỹ sư ở công ty Sông Hàn.", "Anh Lộc đã nghỉ ở Sông Hàn, giờ làm freelance.", True),
+        ("Anh Lộc làm kỹ sư ở công ty Sông Hàn.", "Anh Lộc nghỉ việc rồi.", True),
+        ("Anh Lộc thích khách sạn Sông Hàn.", "Anh Lộc nghỉ ở Sông Hàn hai đêm.", False),
+        # An honorific or a particle is no value in place of another: whose the café is, said two ways.
+        ("quan ca phe Mua Ha o Hoi An la cua a Loc", "Lộc là chủ quán cà phê Mùa Hạ ở Hội An.", False),
+        # Keeping away from something is not doing it; dropping a class is quitting it.
+        ("User invests in crypto every month.", "User stays away from crypto.", True),
+        ("Bin takes piano lessons every Saturday.", "Bin dropped piano in October.", True),
+        ("Bin takes piano lessons every Saturday.", "Bin's dad dropped him off at piano.", False),
+        # Quitting, typed without diacritics.
+        ("anh Lộc hút thuốc lá mỗi ngày", "a Loc bo thuoc la r", True),
+        # "làm" (works as) says what "là" does: no value in place of another.
+        ("Anh Lộc là kỹ sư ở công ty Sông Hàn.", "loc lam ky su o cong ty Song Han", False),
+    ],
+)
+def test_a_state_said_in_a_clause_of_its_own_rules_out_what_it_excludes(a, b, opposed):
+    assert _both_ways(contradict, a, b) == (opposed, opposed)
+
+
+def test_a_clause_denying_a_thing_denies_it_across_languages():
+    beer = Variant(*meaning("Sơn has a few beers with his friends every Friday night."))
+    quit = Variant(*meaning("Anh Sơn không uống bia, đã bỏ hẳn từ năm 2021."))
+    assert denies_across_languages(quit, beer) and denies_across_languages(beer, quit)
+    # A denial that says more in its clause than a thing: no beer after 10pm.
+    late = Variant(*meaning("Anh Sơn không uống bia sau 10 giờ tối, sáng còn đi làm."))
+    assert not denies_across_languages(late, beer)
+    # A time denied is no thing: never training in the morning says nothing of what is taken then.
+    morning = Variant(*meaning("Sơn takes his vitamins every morning."))
+    never = Variant(*meaning("Anh Sơn chỉ tập gym buổi tối, không bao giờ tập buổi sáng."))
+    assert not denies_across_languages(never, morning)
+    # A meal, and "almost never" is never.
+    breakfast = Variant(*meaning("Sơn has breakfast with his kids every morning."))
+    skips = Variant(*meaning("Anh Sơn gần như không bao giờ ăn sáng."))
+    assert denies_across_languages(skips, breakfast)
+    # Smoking, however it is written.
+    smokes = Variant(*meaning("Phúc hút khoảng nửa bao thuốc lá mỗi ngày."))
+    assert denies_across_languages(Variant(*meaning("Phúc quit smoking two years ago.")), smokes)
+    chat = Variant(*meaning("Phuc van hut thuoc, nua goi 1 ngay"))
+    assert denies_across_languages(Variant(*meaning("Phúc quit smoking two years ago.")), chat)
 
 
 def test_the_doctor_finds_a_state_ruling_out_what_shares_no_word_in_one_block():

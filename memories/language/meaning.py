@@ -472,9 +472,15 @@ _SYNONYMS = _compiled(
         (r"\btieng viet\b|\bvietnamese\b", " vietnamese "),
         (r"\btieng anh\b|\benglish\b", " english "),
         (r"\bco dau\b|\bdiacritics?\b", " diacritic "),
+        # A coffee shop is a place, not the drink: "quán cà phê của Vinh", "the café".
+        (r"\bquan (?:ca phe|cf)\b|\bcoffee (?:shop|house)\b", " cafe "),
         (r"\bca phe\b|\bcoffee\b|\bcf\b", " coffee "),
         (r"\bngan gon\b|\bconcise\b|\bbrief\b|\bshort\b", " concise "),
         (r"\btra loi\b", " answer "),
+        # Having moved out of a place is living there no more: "moved out of Hai Chau", "đã dọn ra khỏi Hải
+        # Châu", "không còn ở Hải Châu nữa".
+        (r"\bmov(?:ed|es) out of\b|\b(?:don|chuyen) ra khoi\b", " not live in "),
+        (r"\b(?:khong|ko) con o\b", " khong con live o "),
         (r"\bsong o\b|\b(?:is |are )?based in\b|\bresid(?:es?|ing) in\b", " live "),
         # An older sibling is not a younger one: "chị gái" is an older sister, "em gái" a younger one.
         (r"\bchi gai\b|\b(?:elder|big) sister\b", " older sister "),
@@ -486,7 +492,18 @@ _SYNONYMS = _compiled(
         (r"\bbuoi sang\b", " morning "),
         (r"\bbuoi toi\b", " evening "),
         (r"\bsinh nhat\b", " birthday "),
+        # Quitting, typed without diacritics, before what one smokes or drinks: "bo thuoc la r", "cai ruou".
+        (r"\b(?:bo|cai) (?=(?:hut )?thuoc\b|ruou\b|bia\b|ca phe\b|cafe\b|cf\b|nhau\b)", " khong "),
+        (r"\bhut thuoc(?: la)?\b|\bthuoc la\b", " smoke "),
+        # Meals: "ăn sáng" is having breakfast ("sáng" alone is the morning).
+        (r"\ban sang\b", " breakfast "),
+        (r"\ban trua\b", " lunch "),
+        (r"\ban toi\b", " dinner "),
+        # "Almost never" is never, for what it denies: "gần như không bao giờ ăn sáng".
+        (r"\b(?:gan nhu|hau nhu|almost)\b", " "),
         (r"\blam viec\b", " work "),
+        # Doing a job at a company is working there: "làm kỹ sư ở công ty Sông Hàn", "làm cho công ty FPT".
+        (r"\blam\b(?=(?: \w+){0,4} (?:o|tai|cho) cong ty\b)", " work "),
         # Going to work, not to do something else ("đi làm vườn" is gardening); working out is exercise.
         (r"\bdi lam\b(?=\s*(?:$|[,.;!?]|(?:o|tai|luc|bang|moi|hang|vao|ca|lai|xa|gan|som|muon|\d+h?)\b))", " work "),
         (r"\bwork(?:s|ed|ing)? out\b", " exercise "),
@@ -505,9 +522,12 @@ _SYNONYMS = _compiled(
         (r"\b(?:ex|former)[ -]?(?=(?:wife|husband|girlfriend|boyfriend|partner|boss|manager|fiancee?)\b)", " not "),
         (r"\b(wife|husband|nguoi yeu|ban trai|ban gai|sep)\s+cu\b", r" not \1 "),
         (r"\bdi ung\b|\ballergic\b|\ballergies\b", " allergy "),
+        (r"\b(?:khong|bat) dung nap\b|\bintoleran(?:t|ce)\b", " intolerant "),
         # A debt paid off is paid no more: "has fully paid off her car loan" / "pays 5 million a month on her car
         # loan".
-        (r"\b(?:fully |completely |finally )?(?:paid off|paid back|repaid)\b", " not pay "),
+        (r"\b(?:fully |completely |finally )?(?:paid off|repaid)\b|\btat toan\b", " not pay "),
+        # One who paid someone back owes them no more: "Tín has paid the user back" / "Tín owes the user 8 million".
+        (r"\bpaid ((?:\w+ ){0,3})back\b", r" not owe \1 "),
         # Being scared of something is not liking it: "Vy is scared of cats" / "Vy adores cats".
         (r"\b(?:scared|afraid|terrified) of\b", " not like "),
         # Having broken up is dating no more: "Đạt and Quyên broke up" / "Đạt đang hẹn hò với Quyên".
@@ -516,6 +536,12 @@ _SYNONYMS = _compiled(
         # Having stopped is not doing any more: "quit coffee", "no longer drinks coffee", "đã bỏ cà phê"; nor
         # is a plan called off carried out: "cancelled the trip to Hanoi".
         (r"\b(?:quit(?:s|ting)?|stopped|gave up|given up|no longer|cancell?ed|called off)\b", " not "),
+        # Keeping out of something is not doing it: "stays out of crypto". ("Avoids" and "kiêng" are left alone:
+        # they mostly add a clause to a state, "has diabetes and avoids sugar", which a translation of the state
+        # alone would read as its denial.)
+        (r"\b(?:stay(?:s|ed|ing)? (?:out of|away from)|steers? clear of)\b", " not "),
+        # Dropping a class or a habit is quitting it ("dropped piano"; not "dropped off" or "dropped by").
+        (r"\bdropped(?: out of)?\b(?! off| by)", " not "),
         # What one used to do, or formerly did, one does no more: "User used to work at Google".
         (_USED_TO, " not "),
     )
@@ -532,6 +558,13 @@ _VIETNAMESE = {
     # A debt paid off: "đã trả hết nợ".
     "trả hết": "không trả",
     "trả xong": "không trả",
+    "trả đủ": "không trả",
+    # "Rather than": "đón Thịnh thứ Năm chứ không phải thứ Tư" chooses Thursday in place of Wednesday.
+    "chứ không phải": "thay vì",
+    "chứ không": "thay vì",
+    # Not tolerating lactose is one state, no denial: "không dung nạp lactose" is "lactose intolerant".
+    "không dung nạp": "intolerant",
+    "bất dung nạp": "intolerant",
     # Being crazy about something is liking it: "mê sầu riêng" ("hôn mê" is a coma).
     "mê": "thích",
     "hôn mê": "coma",
@@ -573,7 +606,13 @@ _VIETNAMESE = {
     "tôm": "tôm shrimp",
     "trứng": "trứng egg",
     "sữa": "sữa milk",
+    # Cow's milk is milk, no beef.
+    "sữa bò": "sữa bò milk",
     "thuốc": "thuốc drug",
+    # Smoking is no drug taken: "hút thuốc", "nửa bao thuốc lá mỗi ngày".
+    "thuốc lá": "smoke",
+    "hút thuốc": "smoke",
+    "hút thuốc lá": "smoke",
     # A passive mark ("bị dị ứng"), as "được" is: it says nothing of which fact.
     "bị": "",
     # "at all", "whole": "không … nào cả", "cả nhà" ("cá" is fish).
@@ -601,6 +640,9 @@ _STOPPED_HABIT = re.compile(
     rf"|(?:bỏ|cai)(?=\s+(?:{_TAKEN})(?!\w)))(?![^,;.!?]*(?<!\w)(?:vào|ra|lại|xuống)(?!\w))",
     re.IGNORECASE,
 )
+# Leaving a job is working there no more: "đã nghỉ việc ở Hải Vân Soft", "thôi làm ở FPT", "đã nghỉ ở Hải
+# Vân Soft" (where a name follows: "nghỉ ở khách sạn" is a stay).
+_LEFT_JOB = re.compile(r"(?<!\w)(?:nghỉ|thôi) (?:việc|làm)(?!\w)|(?<!\w)nghỉ(?= ở [A-ZĐ])", re.IGNORECASE)
 # Vietnamese chat's short forms, folded, and the words they stand for.
 CHAT_WORDS = {
     "ng": "nguoi",
@@ -747,8 +789,8 @@ _CHANGED = re.compile(
 # what changed, as a condition would be ("no coffee after 2pm").
 _CHANGE = re.compile(
     r"\b(?:quit(?:s|ting)?|stopped|gave up|given up|no longer|cancell?ed|called off|switched|moved|changed"
-    r"|relocated|left|broke up|split up|paid off|retired)\b|(?<!\w)(?:bỏ|ngừng|nghỉ|thôi|không còn|nữa|chuyển|đổi"
-    r"|dọn|chia tay|trả hết)(?!\w)",
+    r"|relocated|left|broke up|split up|paid off|retired|dropped)\b"
+    r"|(?<!\w)(?:bỏ|ngừng|nghỉ|thôi|không còn|nữa|chuyển|đổi|dọn|chia tay|trả hết)(?!\w)",
     re.IGNORECASE,
 )
 _MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
@@ -770,6 +812,21 @@ _WHEN_CHANGED = re.compile(
     r"|(?:ke )?tu (?:khi|luc)\b[^,;.!?]*"
     r"|(?:vai|mot|hai|ba|\d+) (?:ngay|tuan|thang|nam) (?:truoc|nay))\b"
 )
+
+
+# Of those, the times that are one occasion gone by: "did not go to the gym last week", "hôm qua không uống
+# cà phê" deny that occasion, not a habit, unless something changed or stopped then ("quit last week").
+_ONE_OCCASION = re.compile(
+    r"last (?:week|weekend|month|year|spring|summer|autumn|fall|winter|night)|yesterday"
+    rf"|(?:a|one|two|three|four|five|six|several|a few|a couple of|\d+) {_SPAN} ago"
+    r"|(?:tuan|thang|nam) (?:truoc|ngoai|roi)|nam ngoai|hom qua|(?:vai|mot|hai|ba|\d+) (?:ngay|tuan|thang|nam) truoc"
+)
+
+
+def _on_one_occasion(folded):
+    """Whether every time ``folded`` (a denial) says when with is one occasion gone by."""
+    times = [match.group() for match in _WHEN_CHANGED.finditer(folded)]
+    return bool(times) and all(_ONE_OCCASION.fullmatch(time) for time in times)
 
 
 # Why something stopped or is not done, to the end of its clause, is not what stopped either: "stopped running
@@ -826,17 +883,19 @@ def meaning(text, subject="", kind=""):
     if "chuyển" in lowered or "dọn" in lowered:
         text = _MOVED_VIETNAMESE.sub(" sống ở ", text)
     if vietnamese:
-        text = _STOPPED_HABIT.sub("không", text)
+        text = _LEFT_JOB.sub("không làm việc", _STOPPED_HABIT.sub("không", text))
     text = _VIETNAMESE_WORDS.sub(lambda match: f" {_VIETNAMESE[match.group(1).lower()]} ", text)
     if not vietnamese:
         # "User quit smoking" denies "User smokes": a verb is one word however it is written.
         text = _GERUND.sub(_verb, text)
     folded = _folded(text)
-    if _CHANGE.search(written) or _DENIAL.search(folded):
+    changed = bool(_CHANGE.search(written))
+    if changed or _DENIAL.search(folded):
         why = _WHY_VIETNAMESE if vietnamese else _WHY
         if why.search(text):
             folded = _folded(why.sub(" ", text))
-        folded = _WHEN_CHANGED.sub(" ", folded)
+        if changed or not _on_one_occasion(folded):
+            folded = _WHEN_CHANGED.sub(" ", folded)
     if vietnamese:
         # Chat writes the commonest words short: "ng dung" is "nguoi dung", "ko" is "khong".
         folded = _CHAT.sub(lambda match: CHAT_WORDS[match.group(1)], folded)
@@ -1064,7 +1123,7 @@ def _of_owner(variant, whose=False):
 
 
 def _clauses_affirmed(variant):
-    """The words of each clause of a negated ``variant`` that holds no negation (the items a denial lists are
+    """The words of each clause of ``variant`` that holds no negation (the items a denial lists are
     denied)."""
     for clause, _items in _clauses(variant.order, variant.content):
         said = {_base(token) for token in clause}
@@ -1073,12 +1132,12 @@ def _clauses_affirmed(variant):
 
 
 def _stated(variant):
-    """The content words of ``variant`` that state a state: all of them, or, in a text with a negation, those of
-    a clause stating one without it ("Long is single and not seeing anyone": "long", "single"); none when
-    the state is denied ("User is not vegetarian")."""
-    if not variant.negated:
-        return variant.content
-    said = next((said for said in _clauses_affirmed(variant) if states.states(said)), frozenset())
+    """The content words of ``variant`` that state a state: those of a clause stating one without a negation
+    ("Long is single and not seeing anyone", "Vinh is divorced and lives alone": "long", "single"), all of
+    them when no clause alone does; none when the state is denied ("User is not vegetarian")."""
+    said = next((said for said in _clauses_affirmed(variant) if states.states(said)), None)
+    if said is None:
+        return frozenset() if variant.negated else variant.content
     return variant.content & said
 
 
@@ -1104,13 +1163,17 @@ def _rules_out(a, b):
         return False
     # A state said with more ("eats vegetarian on the 1st and 15th of each lunar month") is not one that
     # rules out for good.
-    if not _contained(content - states.states(content) - a.named, b.content):
+    said = content - states.states(content) - a.named
+    if not _contained(said - _SAYS_NOTHING if a.vietnamese else said, b.content):
         return False
-    if a.named:
-        return a.named <= b.named
     # A name starting the text is written as any first word is: "Long ăn chay thuần" / "Sáng nào Long cũng
-    # ăn phở bò".
+    # ăn phở bò", "a Vinh ly hon r" / "Vinh đã có vợ".
+    if a.named:
+        return a.named <= b.named | set(b.order[:1])
     if b.named & a.content:
+        return True
+    # Both starting with one name: "Vinh is divorced" / "Vinh is married; his wife's name is My Duyen".
+    if a.order[:1] == b.order[:1] and a.order[:1] != (OWNER,) and a.order[0] in a.content & b.content:
         return True
     return _of_owner(a) and _of_owner(b, whose=ruled <= states.PARTNERS)
 
@@ -1125,8 +1188,9 @@ def denies(a, b, has_subject):
         return True
     if a.negated == b.negated:
         return False
-    if _someone_else(a.content, b.content):
-        # "User has no food allergies" / "User's wife is allergic to shrimp".
+    if _someone_else(a.content - a.named, b.content - b.named):
+        # "User has no food allergies" / "User's wife is allergic to shrimp"; a name is nobody's relation
+        # ("Sơn Trà" is a district).
         return False
     # What is denied is all said by the other: "does not drink coffee anymore" against "drinks a black
     # coffee at 7:30am", or is the kind of what it names ("has no pets" / "has a cat named Mochi"). A
@@ -1134,7 +1198,7 @@ def denies(a, b, has_subject):
     negated, positive = (a, b) if a.negated else (b, a)
     # An honorific one side gives a name is no more of what is denied: "Chị Mai rất ghét sầu riêng" / "Mai
     # mê sầu riêng".
-    denied_all = negated.content - (_HONORIFIC_WORDS - positive.content) if negated.vietnamese else negated.content
+    denied_all = negated.content - (_SAYS_NOTHING - positive.content) if negated.vietnamese else negated.content
     if denied_all and _contained(denied_all, states.with_kinds(positive.content)):
         return True
     # A denial in one clause ("Bếp Nhà moved its backend to Supabase and no longer uses Firebase"), of
@@ -1146,6 +1210,8 @@ def denies(a, b, has_subject):
     # "Trang has a corgi named Bơ".
     named = states.with_kinds(positive.content)
     for denied in _clause_denials(negated):
+        if negated.vietnamese:
+            denied -= _SAYS_NOTHING - positive.content
         if not (denied and _contained(denied, named)):
             continue
         # A thing denied must be said as it is, not as a word a typo away ("đường" is not "lương"), of one
@@ -1188,7 +1254,7 @@ def _in_one_slot(a, b, only_a, only_b):
 # What one prefers and what one prefers it to, in a clause, as written or folded: "prefers calls to texts",
 # "likes tea more than coffee", "thích gọi điện hơn là nhắn tin", "ưu tiên trà hơn cà phê".
 _PREFERENCE = re.compile(
-    r"\b(?:prefer(?:s|red)?|likes?|loves?|wants?|chooses?)\b([^,;.!?]+?)"
+    r"\b(?:prefer(?:s|red)?|likes?|loves?|wants?|chooses?|chose|picks?|picked|favou?rs?)\b([^,;.!?]+?)"
     r"\b(?:to|over|rather than|more than|instead of)\b([^,;.!?]+)"
     r"|(?<!\w)(?:thích|thich|ưu tiên|uu tien|chuộng|chuong|muốn|muon)(?!\w)([^,;.!?]+?)"
     r"(?<!\w)(?:hơn|hon)(?: (?:là|la))?(?!\w)([^,;.!?]+)",
@@ -1243,7 +1309,8 @@ def contradict(a, b, has_subject):
     # A value in place of another is a word that says something on each side, not a word of the frame
     # ("đang", "on") said on one side only: "Tết 2027 cả nhà anh Quân sẽ về Huế" adds to, not changes,
     # "tet 2027 a quan ve hue an tet".
-    if not (only_a & a.content and only_b & b.content):
+    # Nor is it an honorific or a particle ("của anh Vinh" / "Vinh là chủ"); "ba" is three too ("thứ Ba").
+    if not (_says_something(only_a, a) and _says_something(only_b, b)):
         return False
     if not _in_one_slot(a, b, only_a, only_b):
         return False
@@ -1352,13 +1419,25 @@ def _read_in_english():
 _READ_IN_ENGLISH = _read_in_english()
 # Words of a Vietnamese text that say nothing a denial turns on: honorifics, particles, "người" (a person).
 _SAYS_NOTHING = _HONORIFIC_WORDS | frozenset("roi het gi ai nao ca nha ne luon dau cua la va thi ma nguoi".split())
+# Nor is "làm" (to do, to work as) one: "Tuấn là kiến trúc sư" / "tuan lam kien truc su".
+_NO_VALUE = _SAYS_NOTHING - {"ba"} | {"lam"}
 
 
-def _said_across(variant):
-    """The words of ``variant`` both languages are read into, and whether it says nothing more (a verb of
-    doing, a name, an honorific or a particle aside): what ``denies_across_languages`` sets side by side."""
-    said = variant.content & _READ_IN_ENGLISH.keys()
-    rest = variant.content - said - _DOING - variant.named - _SAYS_NOTHING
+def _says_something(words, variant):
+    """Some of ``words`` (of ``variant``'s own) say something: content words, in a Vietnamese text no honorific
+    or particle."""
+    said = words & variant.content
+    return bool(said - _NO_VALUE if variant.vietnamese else said)
+
+
+def _said_across(variant, content=None):
+    """The words of ``variant`` (or of its ``content`` words given) both languages are read into, and whether
+    it says nothing more (a verb of doing, a name, an honorific or a particle aside): what
+    ``denies_across_languages`` sets side by side."""
+    content = variant.content if content is None else content
+    said = content & _READ_IN_ENGLISH.keys()
+    # Whom it is about starts it, named or not ("Khôi không uống rượu bia"); who that is, is asked apart.
+    rest = content - said - _DOING - variant.named - _SAYS_NOTHING - set(variant.order[:1])
     if variant.vietnamese:
         rest -= {word for english in said for phrase in _READ_IN_ENGLISH[english] for word in phrase.split()}
     else:
@@ -1371,13 +1450,22 @@ def denies_across_languages(a, b):
     other says, on the words a Vietnamese text is read into in English (``_READ_IN_ENGLISH``: kinds, things,
     states, "allergy", "coffee"…) and the names both write: "Anh Khoa không uống rượu bia" / "Khoa drinks beer
     with his friends every Friday night", "Người dùng không nuôi thú cưng nào" / "User has a cat named Mochi".
-    The denial must say nothing else (a verb of doing aside): "không uống bia sau 10 giờ tối" (no beer after
-    10pm) says more than can be set side by side, and is left alone."""
+    The denial, or one clause of it, must say nothing else (a verb of doing aside): "không uống bia sau 10 giờ
+    tối" (no beer after 10pm) says more than can be set side by side, and is left alone; "Khôi không uống rượu
+    bia, đã bỏ hẳn từ năm 2021" denies beer in its first clause."""
     if a.vietnamese == b.vietnamese or a.negated == b.negated:
         return False
     negated, positive = (a, b) if a.negated else (b, a)
-    said, alone = _said_across(negated)
-    return bool(said) and alone and said <= states.with_kinds(positive.content)
+    named = states.with_kinds(positive.content)
+    # Whom the denial is about starts it ("Anh Khôi …"), and is asked apart; any other name it denies must be
+    # the other's too: "Anh Khôi đã nghỉ ở Hải Vân Soft" does not deny "stays up working on side projects".
+    subject = set(negated.order[:2])
+    for content in (negated.content, *_clause_denials(negated)):
+        said, alone = _said_across(negated, content)
+        # A time denied is no thing denied: "không bao giờ tập buổi sáng" / "takes amlodipine every morning".
+        if said - _NO_THING and alone and said <= named and content & negated.named - subject <= positive.content:
+            return True
+    return False
 
 
 def across_languages_words(text, kind=""):
