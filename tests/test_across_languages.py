@@ -31,6 +31,15 @@ FEW_WORDS_TRANSLATED = [
 ]
 
 
+def test_an_honorific_may_be_the_relative_and_a_word_typed_without_diacritics_is_no_relative_by_chance():
+    # "anh Khôi" may be the brother an English text names.
+    assert translated_share("Phúc nợ anh Lộc 8 triệu.", "Phuc owes his brother Loc 8 million VND.") > 0
+    # "bo" is "bỏ" (leave out) there, not "bố" (father).
+    assert translated_share("User is allergic to shrimp.", "a Loc di ung tom, dat do an nho dan bo tom ra") > 0
+    # A relative one names and the other does not is still someone else.
+    assert translated_share("User likes tea.", "Mẹ thích trà.") == 0.0
+
+
 @pytest.mark.parametrize(("vietnamese", "english", "verdict"), FEW_WORDS_TRANSLATED)
 def test_of_two_texts_few_of_whose_words_translate_the_people_alone_make_no_same_fact(vietnamese, english, verdict):
     share = translated_share(vietnamese, english)
@@ -51,6 +60,22 @@ def test_across_languages_what_a_translation_keeps_decides():
     assert across_languages("Yến còn nợ anh Phong 20 triệu.", "Phong owes Yến 20 million VND.") == OPPOSED
     assert across_languages("User owes Tuấn 5 million.", "Tuấn nợ người dùng 5 triệu.") == OPPOSED
     assert across_languages("Lan plays tennis with Minh.", "Minh chơi tennis với Lan.") is None
+    # The values of two things of a kind are no value in place of another.
+    phone = "Budget for the new phone is 10 million."
+    assert across_languages("Ngân sách mua màn hình mới là 5 triệu.", phone) is None
+    assert across_languages("Ngân sách mua điện thoại là 5 triệu.", phone) == OPPOSED
+    # What one chose in place of a thing the other says was chosen.
+    honeymoon = "Chị Vân với anh Lộc đổi ý, đi Bali hưởng tuần trăng mật thay vì Hokkaido."
+    assert across_languages("Vân and Lộc will go to Hokkaido for their honeymoon.", honeymoon) == OPPOSED
+    assert across_languages("Vân and Lộc will go to Bali for their honeymoon.", honeymoon) == SAME
+    # What one denies in a clause of its own, the other says: Telegram, not Zalo / Zalo, not Telegram.
+    telegram = "Send Lộc his reminders on Telegram, not Zalo."
+    assert across_languages(telegram, "nhac a Loc qua zalo nhe, a k dung telegram") == OPPOSED
+    assert across_languages(telegram, "Nhắc anh Lộc qua Telegram, đừng dùng Zalo.") == SAME
+    # Whom both speak of is nothing set aside; a debt not paid back yet is owed still ("nợ" is no "no").
+    assert across_languages("Vân hates cilantro.", "Đừng cho ngò rí vào món của chị Vân, chị ghét ngò rí.") == SAME
+    owes = "Lộc owes Phúc 8 million VND that he hasn't paid back yet."
+    assert across_languages("Anh Lộc đang nợ Phúc 8 triệu và chưa trả.", owes) == SAME
     assert across_languages("Minh gave Lan a book.", "Lan được Minh tặng một cuốn sách.") is None
     # Places, named in either order, are no parties.
     assert across_languages("Vy sống ở quận Cầu Giấy, Hà Nội.", "Vy lives in Hanoi, in Cầu Giấy district.") is None
@@ -161,6 +186,11 @@ def test_an_honorific_or_a_currency_is_not_a_name():
         ("Đức lives in Thủ Đức.", ""),
         ("Đức chơi games mỗi tối.", "vi"),
         ("Hôm qua Khánh không đi bơi.", "vi"),
+        # Typed without marks, with English loanwords and a Vietnamese function word.
+        ("a Loc dang lead team backend ben Song Han", "vi"),
+        ("nhan zalo cho a Loc, dung gui mail nha", "vi"),
+        ("Family trip: Da Lat, March 2027.", ""),
+        ("Deadline moved to Friday", ""),
     ],
 )
 def test_the_language_of_a_text_is_that_of_most_of_its_words(text, language):

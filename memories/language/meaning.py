@@ -525,9 +525,10 @@ _SYNONYMS = _compiled(
         (r"\b(?:khong|bat) dung nap\b|\bintoleran(?:t|ce)\b", " intolerant "),
         # A debt paid off is paid no more: "has fully paid off her car loan" / "pays 5 million a month on her car
         # loan".
-        (r"\b(?:fully |completely |finally )?(?:paid off|repaid)\b|\btat toan\b", " not pay "),
+        # (Not after a negation: "hasn't paid it back yet" still owes.)
+        (r"(?<!not )(?<!never )\b(?:fully |completely |finally )?(?:paid off|repaid)\b|\btat toan\b", " not pay "),
         # One who paid someone back owes them no more: "Tín has paid the user back" / "Tín owes the user 8 million".
-        (r"\bpaid ((?:\w+ ){0,3})back\b", r" not owe \1 "),
+        (r"(?<!not )(?<!never )\bpaid ((?:\w+ ){0,3})back\b", r" not owe \1 "),
         # Being scared of something is not liking it: "Vy is scared of cats" / "Vy adores cats".
         (r"\b(?:scared|afraid|terrified) of\b", " not like "),
         # Having broken up is dating no more: "Đạt and Quyên broke up" / "Đạt đang hẹn hò với Quyên".
@@ -1041,12 +1042,17 @@ def _listed(part, content):
     return 0 < len(part) <= 4 and said <= content and not _NO_ITEM.intersection(said)
 
 
-def _clauses(order, content):
-    """The clauses of ``order`` from one joint to the next, each with the items a denying clause lists after
-    its first ("does not eat pork or beef": ("@ not eat pork", [("beef",)]))."""
-    clauses = []
-    for part in _split(order, JOINT):
-        if clauses and _ALL_NEGATIONS.intersection(clauses[-1][0]) and _listed(part, content):
+def _negations(variant):
+    """The negations of ``variant``'s language: folded Vietnamese "no" is "nợ" (owes), never "not"."""
+    return VIETNAMESE_NEGATIONS if variant.vietnamese else _NEGATIONS
+
+
+def _clauses(variant):
+    """The clauses of ``variant``'s words from one joint to the next, each with the items a denying clause
+    lists after its first ("does not eat pork or beef": ("@ not eat pork", [("beef",)]))."""
+    clauses, negations, content = [], _negations(variant), variant.content
+    for part in _split(variant.order, JOINT):
+        if clauses and negations.intersection(clauses[-1][0]) and _listed(part, content):
             clauses[-1][1].append(part)
         else:
             clauses.append((part, []))
@@ -1069,10 +1075,10 @@ def _clause_denials(variant):
     """What each clause of a negated ``Variant`` that holds the negation denies ("moved its backend to
     Supabase and no longer uses Firebase" denies Firebase), and what it denies of each item it lists ("does
     not eat pork or beef" denies eating beef)."""
-    clauses = _clauses(variant.order, variant.content)
+    clauses = _clauses(variant)
     if len(clauses) > 1 or clauses[0][1]:
         for clause, items in clauses:
-            if not _ALL_NEGATIONS.intersection(clause):
+            if not _negations(variant).intersection(clause):
                 continue
             denied = variant.content.intersection(_base(token) for token in clause)
             yield denied
@@ -1080,6 +1086,16 @@ def _clause_denials(variant):
                 head = denied - _first_item(clause, variant.content, max(map(len, items)) + 1)
                 for item in items:
                     yield head | variant.content.intersection(_base(token) for token in item)
+
+
+def set_aside(text):
+    """The words of ``text`` for what it leaves for something else ("thay vì Hokkaido") or denies in a clause of
+    its own ("reminders on Telegram, not Zalo"), the words it says besides, and its names: ``(aside, said,
+    named)``."""
+    variant = _variant(text, "", "")
+    denied = frozenset().union(*_clause_denials(variant)) if variant.negated else frozenset()
+    aside = (variant.instead | denied) - _DOING - _SAYS_NOTHING
+    return aside, variant.content - aside, variant.named
 
 
 def _of_one_person(negated, positive, denied):
@@ -1125,9 +1141,9 @@ def _of_owner(variant, whose=False):
 def _clauses_affirmed(variant):
     """The words of each clause of ``variant`` that holds no negation (the items a denial lists are
     denied)."""
-    for clause, _items in _clauses(variant.order, variant.content):
+    for clause, _items in _clauses(variant):
         said = {_base(token) for token in clause}
-        if not said & _ALL_NEGATIONS:
+        if not said & _negations(variant):
             yield said
 
 

@@ -27,6 +27,7 @@ from memories.language.meaning import (
     preference_sides,
     preferred_the_other_way,
     says_changed,
+    set_aside,
     typo_of,
 )
 from memories.language.words import (
@@ -528,6 +529,8 @@ def across_languages(text_a, text_b):
         return OPPOSED if swapped else None
     if _only_some(text_a, text_b) or _preference_reversed(text_a, text_b):
         return OPPOSED
+    if _left_for_another(text_a, text_b) or _left_for_another(text_b, text_a):
+        return OPPOSED
     vietnamese, english = (text_a, text_b) if language_of(text_a) == VIETNAMESE else (text_b, text_a)
     if not _loanwords_kept(vietnamese, english):
         return None
@@ -538,9 +541,24 @@ def across_languages(text_a, text_b):
         chooses_one_over_another(text_a) and chooses_one_over_another(text_b)
     )
     if values_a and values_b and not (values_a <= values_b or values_b <= values_a):
-        # One value in place of another: "size 42" / "cỡ 43", "blood type O" / "nhóm máu A".
-        return OPPOSED if alike and values_instead(values_a, values_b) else None
+        # One value in place of another: "size 42" / "cỡ 43", "blood type O" / "nhóm máu A"; not the values of
+        # two things of a kind ("màn hình" 5 triệu / "phone" 10 million).
+        instead = alike and values_instead(values_a, values_b) and not _other_things(text_a, text_b)
+        return OPPOSED if instead else None
     return SAME if alike else OPPOSED
+
+
+def _left_for_another(text, other):
+    """``text`` sets aside a thing ``other`` says (``set_aside``), by a name (capitalised in one of them):
+    "đi Bali hưởng tuần trăng mật thay vì Hokkaido" / "will go to Hokkaido for their honeymoon", "Tuan wants
+    reminders on Telegram, not Zalo" / "nhac a tuan qua zalo nhe, a k dung telegram"."""
+    aside, _, named = set_aside(text)
+    if not aside:
+        return False
+    _, said, named_there = set_aside(other)
+    found = aside & said & (named | named_there)
+    # Whom either speaks of is nothing set aside ("Đừng cho ngò rí vào món của chị Thảo" / "Thảo hates cilantro").
+    return bool(found and found - _people(text, _named(text, other)) - _people(other, _named(other, text)))
 
 
 def _preference(text):
@@ -797,6 +815,7 @@ class LexiconWords(NamedTuple):
     vietnamese: bool
     units: tuple = ()
     stems: frozenset = frozenset()
+    kin: frozenset = frozenset()
 
     @property
     def english(self):
@@ -810,8 +829,29 @@ def lexicon_words(text, vietnamese=None):
     if vietnamese is None:
         vietnamese = language_of(text) == VIETNAMESE
     if vietnamese:
-        return LexiconWords(True, units=_vietnamese_units(text))
+        return LexiconWords(True, units=_vietnamese_units(text), kin=_kin(text))
     return LexiconWords(False, stems=_english_stems(text))
+
+
+# The relatives an honorific before a name may say someone is: "Phong nợ anh Khôi" / "Phong owes his brother
+# Khoi".
+_HONORIFIC_KIN = {
+    "anh": ("brother",),
+    "chi": ("sister",),
+    "em": ("brother", "sister", "sibling"),
+    "ong": ("grandfather", "grandpa"),
+    "ba": ("grandmother", "grandma"),
+    "co": ("aunt",),
+    "chu": ("uncle",),
+    "bac": ("uncle", "aunt"),
+}
+
+
+def _kin(text):
+    """The English stems of the relatives the honorifics of a Vietnamese text may stand for (``_HONORIFIC_KIN``),
+    "a" and "c" typed short for "anh" and "chị" too."""
+    found = {CHAT_WORDS.get(word, word) for word in re.findall(r"\w+", fold(text).lower())}
+    return frozenset(_english_stem(kin) for word in found & _HONORIFIC_KIN.keys() for kin in _HONORIFIC_KIN[word])
 
 
 def translated_share(text_a, text_b):
@@ -832,7 +872,12 @@ def share_between(words_a, words_b):
     if not units or not stems:
         return None
     covered = stems & vietnamese.english
-    people = any(unit & _PEOPLE_STEMS and not unit & stems for unit in units) or (stems - covered) & _PEOPLE_STEMS
+    # A word of the Vietnamese text that may name a relative among other things ("bo" typed without diacritics
+    # is "bố", father, but mostly "bỏ" or "bò") speaks of no one.
+    people = (
+        any(unit & _PEOPLE_STEMS and not unit & stems and len(unit & _PEOPLE_STEMS) * 4 >= len(unit) for unit in units)
+        or (stems - covered - vietnamese.kin) & _PEOPLE_STEMS
+    )
     if people:
         return 0.0
     matched = sum(1 for unit in units if unit & stems)
