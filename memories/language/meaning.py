@@ -445,6 +445,45 @@ _HOW_OFTEN = (
         lambda match: f" every day {match[1] or match[2]} ",
     ),
 )
+# What some words are read as, in a folded text holding one of them (``_READ_AS_HINT``): what stops or leaves
+# ("moved out of", "paid back", "dropped", "stays out of", "bo thuoc la" typed without marks), and what a
+# phrase is ("quán cà phê" a café, "hút thuốc" smoking, "ăn sáng" breakfast, "không dung nạp" a state).
+_READ_AS_HINT = (
+    r"\b(?:quan|coffee|mov(?:ed|es)|don|chuyen|khong|ko|bo|cai|hut|thuoc|an|gan|hau|almost|lam|bat|intoleran\w*"
+    r"|paid|repaid|tat|stay\w*|steers?|dropped)\b"
+)
+_READ_AS = (
+    # A coffee shop is a place, not the drink: "quán cà phê của Vinh", "the café".
+    (r"\bquan (?:ca phe|cf)\b|\bcoffee (?:shop|house)\b", " cafe "),
+    # Having moved out of a place is living there no more: "moved out of Hai Chau", "đã dọn ra khỏi Hải
+    # Châu", "không còn ở Hải Châu nữa".
+    (r"\bmov(?:ed|es) out of\b|\b(?:don|chuyen) ra khoi\b", " not live in "),
+    (r"\b(?:khong|ko) con o\b", " khong con live o "),
+    # Quitting, typed without diacritics, before what one smokes or drinks: "bo thuoc la r", "cai ruou".
+    (r"\b(?:bo|cai) (?=(?:hut )?thuoc\b|ruou\b|bia\b|ca phe\b|cafe\b|cf\b|nhau\b)", " khong "),
+    (r"\bhut thuoc(?: la)?\b|\bthuoc la\b", " smoke "),
+    # Meals: "ăn sáng" is having breakfast ("sáng" alone is the morning).
+    (r"\ban sang\b", " breakfast "),
+    (r"\ban trua\b", " lunch "),
+    (r"\ban toi\b", " dinner "),
+    # "Almost never" is never, for what it denies: "gần như không bao giờ ăn sáng".
+    (r"\b(?:gan nhu|hau nhu|almost)\b", " "),
+    # Doing a job at a company is working there: "làm kỹ sư ở công ty Sông Hàn", "làm cho công ty FPT".
+    (r"\blam\b(?=(?: \w+){0,4} (?:o|tai|cho) cong ty\b)", " work "),
+    (r"\b(?:khong|bat) dung nap\b|\bintoleran(?:t|ce)\b", " intolerant "),
+    # A debt paid off is paid no more: "has fully paid off her car loan" / "pays 5 million a month on her car
+    # loan".
+    # (Not after a negation: "hasn't paid it back yet" still owes.)
+    (r"(?<!not )(?<!never )\b(?:fully |completely |finally )?(?:paid off|repaid)\b|\btat toan\b", " not pay "),
+    # One who paid someone back owes them no more: "Tín has paid the user back" / "Tín owes the user 8 million".
+    (r"(?<!not )(?<!never )\bpaid ((?:\w+ ){0,3})back\b", r" not owe \1 "),
+    # Keeping out of something is not doing it: "stays out of crypto". ("Avoids" and "kiêng" are left alone:
+    # they mostly add a clause to a state, "has diabetes and avoids sugar", which a translation of the state
+    # alone would read as its denial.)
+    (r"\b(?:stay(?:s|ed|ing)? (?:out of|away from)|steers? clear of)\b", " not "),
+    # Dropping a class or a habit is quitting it ("dropped piano"; not "dropped off" or "dropped by").
+    (r"\bdropped(?: out of)?\b(?! off| by)", " not "),
+)
 # Rewritings read, before the phrases below, only in a folded text holding one of their words, as most hold
 # none: how often, a plan moved to another time, and having switched to something, which is doing it now
 # ("chuyển sang làm ca tối" is "làm ca tối" now: "sang" is no morning there; "switched to the night shift").
@@ -457,6 +496,7 @@ _GATED = tuple(
             _HOW_OFTEN,
         ),
         (r"\b(?:moved|postponed|rescheduled|delayed|pushed|brought|put|shifted|bumped)\b", ((_RESCHEDULED, " on "),)),
+        (_READ_AS_HINT, _READ_AS),
         (
             r"\b(?:doi|lui|chuyen|hoan|day|switched)\b",
             (
@@ -472,15 +512,9 @@ _SYNONYMS = _compiled(
         (r"\btieng viet\b|\bvietnamese\b", " vietnamese "),
         (r"\btieng anh\b|\benglish\b", " english "),
         (r"\bco dau\b|\bdiacritics?\b", " diacritic "),
-        # A coffee shop is a place, not the drink: "quán cà phê của Vinh", "the café".
-        (r"\bquan (?:ca phe|cf)\b|\bcoffee (?:shop|house)\b", " cafe "),
         (r"\bca phe\b|\bcoffee\b|\bcf\b", " coffee "),
         (r"\bngan gon\b|\bconcise\b|\bbrief\b|\bshort\b", " concise "),
         (r"\btra loi\b", " answer "),
-        # Having moved out of a place is living there no more: "moved out of Hai Chau", "đã dọn ra khỏi Hải
-        # Châu", "không còn ở Hải Châu nữa".
-        (r"\bmov(?:ed|es) out of\b|\b(?:don|chuyen) ra khoi\b", " not live in "),
-        (r"\b(?:khong|ko) con o\b", " khong con live o "),
         (r"\bsong o\b|\b(?:is |are )?based in\b|\bresid(?:es?|ing) in\b", " live "),
         # An older sibling is not a younger one: "chị gái" is an older sister, "em gái" a younger one.
         (r"\bchi gai\b|\b(?:elder|big) sister\b", " older sister "),
@@ -492,18 +526,7 @@ _SYNONYMS = _compiled(
         (r"\bbuoi sang\b", " morning "),
         (r"\bbuoi toi\b", " evening "),
         (r"\bsinh nhat\b", " birthday "),
-        # Quitting, typed without diacritics, before what one smokes or drinks: "bo thuoc la r", "cai ruou".
-        (r"\b(?:bo|cai) (?=(?:hut )?thuoc\b|ruou\b|bia\b|ca phe\b|cafe\b|cf\b|nhau\b)", " khong "),
-        (r"\bhut thuoc(?: la)?\b|\bthuoc la\b", " smoke "),
-        # Meals: "ăn sáng" is having breakfast ("sáng" alone is the morning).
-        (r"\ban sang\b", " breakfast "),
-        (r"\ban trua\b", " lunch "),
-        (r"\ban toi\b", " dinner "),
-        # "Almost never" is never, for what it denies: "gần như không bao giờ ăn sáng".
-        (r"\b(?:gan nhu|hau nhu|almost)\b", " "),
         (r"\blam viec\b", " work "),
-        # Doing a job at a company is working there: "làm kỹ sư ở công ty Sông Hàn", "làm cho công ty FPT".
-        (r"\blam\b(?=(?: \w+){0,4} (?:o|tai|cho) cong ty\b)", " work "),
         # Going to work, not to do something else ("đi làm vườn" is gardening); working out is exercise.
         (r"\bdi lam\b(?=\s*(?:$|[,.;!?]|(?:o|tai|luc|bang|moi|hang|vao|ca|lai|xa|gan|som|muon|\d+h?)\b))", " work "),
         (r"\bwork(?:s|ed|ing)? out\b", " exercise "),
@@ -522,13 +545,6 @@ _SYNONYMS = _compiled(
         (r"\b(?:ex|former)[ -]?(?=(?:wife|husband|girlfriend|boyfriend|partner|boss|manager|fiancee?)\b)", " not "),
         (r"\b(wife|husband|nguoi yeu|ban trai|ban gai|sep)\s+cu\b", r" not \1 "),
         (r"\bdi ung\b|\ballergic\b|\ballergies\b", " allergy "),
-        (r"\b(?:khong|bat) dung nap\b|\bintoleran(?:t|ce)\b", " intolerant "),
-        # A debt paid off is paid no more: "has fully paid off her car loan" / "pays 5 million a month on her car
-        # loan".
-        # (Not after a negation: "hasn't paid it back yet" still owes.)
-        (r"(?<!not )(?<!never )\b(?:fully |completely |finally )?(?:paid off|repaid)\b|\btat toan\b", " not pay "),
-        # One who paid someone back owes them no more: "Tín has paid the user back" / "Tín owes the user 8 million".
-        (r"(?<!not )(?<!never )\bpaid ((?:\w+ ){0,3})back\b", r" not owe \1 "),
         # Being scared of something is not liking it: "Vy is scared of cats" / "Vy adores cats".
         (r"\b(?:scared|afraid|terrified) of\b", " not like "),
         # Having broken up is dating no more: "Đạt and Quyên broke up" / "Đạt đang hẹn hò với Quyên".
@@ -537,12 +553,6 @@ _SYNONYMS = _compiled(
         # Having stopped is not doing any more: "quit coffee", "no longer drinks coffee", "đã bỏ cà phê"; nor
         # is a plan called off carried out: "cancelled the trip to Hanoi".
         (r"\b(?:quit(?:s|ting)?|stopped|gave up|given up|no longer|cancell?ed|called off)\b", " not "),
-        # Keeping out of something is not doing it: "stays out of crypto". ("Avoids" and "kiêng" are left alone:
-        # they mostly add a clause to a state, "has diabetes and avoids sugar", which a translation of the state
-        # alone would read as its denial.)
-        (r"\b(?:stay(?:s|ed|ing)? (?:out of|away from)|steers? clear of)\b", " not "),
-        # Dropping a class or a habit is quitting it ("dropped piano"; not "dropped off" or "dropped by").
-        (r"\bdropped(?: out of)?\b(?! off| by)", " not "),
         # What one used to do, or formerly did, one does no more: "User used to work at Google".
         (_USED_TO, " not "),
     )
@@ -1151,8 +1161,11 @@ def _stated(variant):
     """The content words of ``variant`` that state a state: those of a clause stating one without a negation
     ("Long is single and not seeing anyone", "Vinh is divorced and lives alone": "long", "single"), all of
     them when no clause alone does; none when the state is denied ("User is not vegetarian")."""
-    said = next((said for said in _clauses_affirmed(variant) if states.states(said)), None)
-    if said is None:
+    # Most texts state no state: their clauses are not looked for.
+    said = states.states(variant.content) and next(
+        (said for said in _clauses_affirmed(variant) if states.states(said)), None
+    )
+    if not said:
         return frozenset() if variant.negated else variant.content
     return variant.content & said
 
@@ -1422,7 +1435,7 @@ def _read_in_english():
         # "bia" is read as "bia beer": the Vietnamese word stays, beside its English one.
         for word in set(read.split()) - {fold(written).lower()}:
             add(word, written)
-    for pattern, replacement in _SYNONYMS:
+    for pattern, replacement in _SYNONYMS + _compiled(_READ_AS):
         words = replacement.split()
         if len(words) == 1:
             for written in pattern.pattern.split("|"):

@@ -847,11 +847,15 @@ _HONORIFIC_KIN = {
 }
 
 
+_KIN_STEMS = {word: frozenset(map(_english_stem, kin)) for word, kin in _HONORIFIC_KIN.items()}
+_KIN_WORD = re.compile(r"\b(?:" + "|".join(_HONORIFIC_KIN) + r"|a|c|e)\b")
+
+
 def _kin(text):
     """The English stems of the relatives the honorifics of a Vietnamese text may stand for (``_HONORIFIC_KIN``),
     "a" and "c" typed short for "anh" and "chị" too."""
-    found = {CHAT_WORDS.get(word, word) for word in re.findall(r"\w+", fold(text).lower())}
-    return frozenset(_english_stem(kin) for word in found & _HONORIFIC_KIN.keys() for kin in _HONORIFIC_KIN[word])
+    found = {CHAT_WORDS.get(word, word) for word in _KIN_WORD.findall(fold(text).lower())}
+    return frozenset().union(*(_KIN_STEMS[word] for word in found))
 
 
 def translated_share(text_a, text_b):

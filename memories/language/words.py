@@ -116,7 +116,7 @@ _SEARCH_SUFFIXES = ("ing", "ies", "ed", "s")
 
 def singular(word):
     """ "replies" -> "reply", "prefers" -> "prefer", "class" and "status" as they are."""
-    if len(word) <= 3:
+    if len(word) <= 3 or word[-1] != "s":
         return word
     if word in _ES_AFTER_O:
         return _ES_AFTER_O[word]
