@@ -64,8 +64,6 @@ def test_across_languages_what_a_translation_keeps_decides():
     phone = "Budget for the new phone is 10 million."
     assert across_languages("Ngân sách mua màn hình mới là 5 triệu.", phone) is None
     assert across_languages("Ngân sách mua điện thoại là 5 triệu.", phone) == OPPOSED
-    # Scared of, typed without marks.
-    assert across_languages("be Vy so meo lam, thay meo la khoc", "Vy is scared of cats.") == SAME
     # What one chose in place of a thing the other says was chosen.
     honeymoon = "Chị Vân với anh Lộc đổi ý, đi Bali hưởng tuần trăng mật thay vì Hokkaido."
     assert across_languages("Vân and Lộc will go to Hokkaido for their honeymoon.", honeymoon) == OPPOSED

@@ -435,9 +435,6 @@ def test_the_doctor_groups_how_often_written_two_ways(a, b):
         ("Đạt đang hẹn hò với Quyên.", "Đạt và Quyên đã chia tay.", True),
         ("Vy adores cats and keeps asking for a kitten.", "Vy is scared of cats.", True),
         ("Vy rất thích mèo.", "Bé Vy rất sợ mèo.", True),
-        # Typed without marks, before what people fear; "số" (a number) is no fear.
-        ("be Vy thich meo lam", "be Vy so meo lam, thay meo la khoc", True),
-        ("be Vy thich meo lam", "so meo nha Vy nuoi la 3 con", False),
         ("Tín owes the user 8 million VND.", "Tín has paid the user back all 8 million VND.", True),
         # A coffee shop is a place: owning one is not drinking coffee.
         ("Người dùng đã bỏ cà phê.", "Người dùng mở quán cà phê ở Hội An.", False),

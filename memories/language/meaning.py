@@ -450,7 +450,7 @@ _HOW_OFTEN = (
 # phrase is ("quán cà phê" a café, "hút thuốc" smoking, "ăn sáng" breakfast, "không dung nạp" a state).
 _READ_AS_HINT = (
     r"\b(?:quan|coffee|mov(?:ed|es)|don|chuyen|khong|ko|bo|cai|hut|thuoc|an|gan|hau|almost|lam|bat|intoleran\w*"
-    r"|paid|repaid|tat|stay\w*|steers?|dropped|so)\b"
+    r"|paid|repaid|tat|stay\w*|steers?|dropped)\b"
 )
 _READ_AS = (
     # A coffee shop is a place, not the drink: "quán cà phê của Vinh", "the café".
@@ -481,12 +481,6 @@ _READ_AS = (
     # they mostly add a clause to a state, "has diabetes and avoids sugar", which a translation of the state
     # alone would read as its denial.)
     (r"\b(?:stay(?:s|ed|ing)? (?:out of|away from)|steers? clear of)\b", " not "),
-    # Being scared of something, typed without marks, before what people fear ("be Vy so meo lam"; "so" is
-    # also "số", "sổ", "sở" elsewhere).
-    (
-        r"\bso (?=(?:lam )?(?:ma|do cao|nuoc|bong toi|chuot|gian|ran|sau|cho|meo|nhen|kim tiem|tiem|nha si|may bay)\b)",
-        " not like ",
-    ),
     # Dropping a class or a habit is quitting it ("dropped piano"; not "dropped off" or "dropped by").
     (r"\bdropped(?: out of)?\b(?! off| by)", " not "),
 )
