@@ -127,7 +127,7 @@ PARTS = {
     "held_out_10": "a tenth, written blind on 2026-12-05, never opened",
     "held_out_9": "a ninth, written blind on 2026-12-05, shown once by accident (a formatter's diff), not tuned on",
     "held_out_8": "an eighth, written blind on 2026-12-05, run once before tuning",
-    "held_out_7": "a seventh, written blind on 2026-12-04, for measuring only",
+    "held_out_7": "a seventh, written blind on 2026-12-04, for measuring (first rows seen, one rule rejected on it)",
     "held_out_6": "a sixth, written blind on 2026-12-03, for measuring only",
     "held_out_5": "a fifth, written blind later, for measuring only",
     "held_out_4": "a fourth, the one held out for good",

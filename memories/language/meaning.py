@@ -472,8 +472,7 @@ _READ_AS = (
     (r"\blam\b(?=(?: \w+){0,4} (?:o|tai|cho) cong ty\b)", " work "),
     (r"\b(?:khong|bat) dung nap\b|\bintoleran(?:t|ce)\b", " intolerant "),
     # A debt paid off is paid no more: "has fully paid off her car loan" / "pays 5 million a month on her car
-    # loan".
-    # (Not after a negation: "hasn't paid it back yet" still owes.)
+    # loan"; not after a negation ("hasn't paid it back yet" still owes).
     (r"(?<!not )(?<!never )\b(?:fully |completely |finally )?(?:paid off|repaid)\b|\btat toan\b", " not pay "),
     # One who paid someone back owes them no more: "Tín has paid the user back" / "Tín owes the user 8 million".
     (r"(?<!not )(?<!never )\bpaid ((?:\w+ ){0,3})back\b", r" not owe \1 "),
@@ -806,31 +805,29 @@ _CHANGE = re.compile(
 )
 _MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 _SPAN = r"(?:days?|weeks?|months?|years?)"
+# Of the times below, those that are one occasion gone by: "did not go to the gym last week", "hôm qua không
+# uống cà phê" deny that occasion, not a habit, unless something changed or stopped then ("quit last week").
+_ONE_OCCASION_TIMES = (
+    r"last (?:week|weekend|month|year|spring|summer|autumn|fall|winter|night)|yesterday"
+    rf"|(?:a|one|two|three|four|five|six|several|a few|a couple of|\d+) {_SPAN} ago"
+    r"|(?:tuan|thang|nam) (?:truoc|ngoai|roi)|nam ngoai|hom qua|(?:vai|mot|hai|ba|\d+) (?:ngay|tuan|thang|nam) truoc"
+)
+_ONE_OCCASION = re.compile(_ONE_OCCASION_TIMES)
 # Folded, in both languages.
 _WHEN_CHANGED = re.compile(
-    r"\b(?:last (?:week|weekend|month|year|spring|summer|autumn|fall|winter|night)"
-    r"|yesterday|recently|lately"
-    rf"|(?:a|one|two|three|four|five|six|several|a few|a couple of|\d+) {_SPAN} ago"
+    rf"\b(?:{_ONE_OCCASION_TIMES}"
+    r"|recently|lately"
     r"|(?:earlier )?this (?:week|month|year|spring|summer|autumn|fall|winter)"
     # Since when, to the end of its clause: "since October", "since her knee injury", "hasn't touched one since".
     r"|since\b[^,;.!?]*"
     rf"|in (?:{_MONTH}(?: \d{{4}})?|\d{{4}})"
     # A holiday: "at Tet 2027", "từ Tết".
     r"|(?:at|after|tu|sau) tet(?: \d{4})?"
-    r"|(?:tuan|thang|nam) (?:truoc|ngoai|roi)|nam ngoai|hom qua|(?:dao )?gan day"
+    r"|(?:dao )?gan day"
     r"|tu (?:(?:tuan|thang|nam) (?:truoc|ngoai|\d+(?:/\d+)?)|\d{4}|dau nam)"
     # "từ khi bị mất ngủ", "kể từ lúc chuyển nhà": since, to the end of its clause.
     r"|(?:ke )?tu (?:khi|luc)\b[^,;.!?]*"
-    r"|(?:vai|mot|hai|ba|\d+) (?:ngay|tuan|thang|nam) (?:truoc|nay))\b"
-)
-
-
-# Of those, the times that are one occasion gone by: "did not go to the gym last week", "hôm qua không uống
-# cà phê" deny that occasion, not a habit, unless something changed or stopped then ("quit last week").
-_ONE_OCCASION = re.compile(
-    r"last (?:week|weekend|month|year|spring|summer|autumn|fall|winter|night)|yesterday"
-    rf"|(?:a|one|two|three|four|five|six|several|a few|a couple of|\d+) {_SPAN} ago"
-    r"|(?:tuan|thang|nam) (?:truoc|ngoai|roi)|nam ngoai|hom qua|(?:vai|mot|hai|ba|\d+) (?:ngay|tuan|thang|nam) truoc"
+    r"|(?:vai|mot|hai|ba|\d+) (?:ngay|tuan|thang|nam) nay)\b"
 )
 
 
@@ -1085,10 +1082,10 @@ def _clause_denials(variant):
     """What each clause of a negated ``Variant`` that holds the negation denies ("moved its backend to
     Supabase and no longer uses Firebase" denies Firebase), and what it denies of each item it lists ("does
     not eat pork or beef" denies eating beef)."""
-    clauses = _clauses(variant)
+    clauses, negations = _clauses(variant), _negations(variant)
     if len(clauses) > 1 or clauses[0][1]:
         for clause, items in clauses:
-            if not _negations(variant).intersection(clause):
+            if not negations.intersection(clause):
                 continue
             denied = variant.content.intersection(_base(token) for token in clause)
             yield denied
@@ -1151,9 +1148,10 @@ def _of_owner(variant, whose=False):
 def _clauses_affirmed(variant):
     """The words of each clause of ``variant`` that holds no negation (the items a denial lists are
     denied)."""
+    negations = _negations(variant)
     for clause, _items in _clauses(variant):
         said = {_base(token) for token in clause}
-        if not said & _negations(variant):
+        if not said & negations:
             yield said
 
 
@@ -1161,11 +1159,11 @@ def _stated(variant):
     """The content words of ``variant`` that state a state: those of a clause stating one without a negation
     ("Long is single and not seeing anyone", "Vinh is divorced and lives alone": "long", "single"), all of
     them when no clause alone does; none when the state is denied ("User is not vegetarian")."""
+    said = None
     # Most texts state no state: their clauses are not looked for.
-    said = states.states(variant.content) and next(
-        (said for said in _clauses_affirmed(variant) if states.states(said)), None
-    )
-    if not said:
+    if states.states(variant.content):
+        said = next((said for said in _clauses_affirmed(variant) if states.states(said)), None)
+    if said is None:
         return frozenset() if variant.negated else variant.content
     return variant.content & said
 
@@ -1202,7 +1200,8 @@ def _rules_out(a, b):
     if b.named & a.content:
         return True
     # Both starting with one name: "Vinh is divorced" / "Vinh is married; his wife's name is My Duyen".
-    if a.order[:1] == b.order[:1] and a.order[:1] != (OWNER,) and a.order[0] in a.content & b.content:
+    first = a.order[:1]
+    if first == b.order[:1] and a.content & b.content & set(first):
         return True
     return _of_owner(a) and _of_owner(b, whose=ruled <= states.PARTNERS)
 
@@ -1225,9 +1224,10 @@ def denies(a, b, has_subject):
     # coffee at 7:30am", or is the kind of what it names ("has no pets" / "has a cat named Mochi"). A
     # denial that says more ("no coffee after 2pm") denies less than "likes coffee".
     negated, positive = (a, b) if a.negated else (b, a)
-    # An honorific one side gives a name is no more of what is denied: "Chị Mai rất ghét sầu riêng" / "Mai
-    # mê sầu riêng".
-    denied_all = negated.content - (_SAYS_NOTHING - positive.content) if negated.vietnamese else negated.content
+    # An honorific or a particle one side has is no more of what is denied: "Chị Mai rất ghét sầu riêng" /
+    # "Mai mê sầu riêng".
+    says_nothing = _SAYS_NOTHING - positive.content if negated.vietnamese else frozenset()
+    denied_all = negated.content - says_nothing
     if denied_all and _contained(denied_all, states.with_kinds(positive.content)):
         return True
     # A denial in one clause ("Bếp Nhà moved its backend to Supabase and no longer uses Firebase"), of
@@ -1239,8 +1239,7 @@ def denies(a, b, has_subject):
     # "Trang has a corgi named Bơ".
     named = states.with_kinds(positive.content)
     for denied in _clause_denials(negated):
-        if negated.vietnamese:
-            denied -= _SAYS_NOTHING - positive.content
+        denied -= says_nothing
         if not (denied and _contained(denied, named)):
             continue
         # A thing denied must be said as it is, not as a word a typo away ("đường" is not "lương"), of one

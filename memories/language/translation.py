@@ -529,7 +529,7 @@ def across_languages(text_a, text_b):
         return OPPOSED if swapped else None
     if _only_some(text_a, text_b) or _preference_reversed(text_a, text_b):
         return OPPOSED
-    if _left_for_another(text_a, text_b) or _left_for_another(text_b, text_a):
+    if _sets_aside(text_a, text_b) or _sets_aside(text_b, text_a):
         return OPPOSED
     vietnamese, english = (text_a, text_b) if language_of(text_a) == VIETNAMESE else (text_b, text_a)
     if not _loanwords_kept(vietnamese, english):
@@ -548,7 +548,7 @@ def across_languages(text_a, text_b):
     return SAME if alike else OPPOSED
 
 
-def _left_for_another(text, other):
+def _sets_aside(text, other):
     """``text`` sets aside a thing ``other`` says (``set_aside``), by a name (capitalised in one of them):
     "đi Bali hưởng tuần trăng mật thay vì Hokkaido" / "will go to Hokkaido for their honeymoon", "Tuan wants
     reminders on Telegram, not Zalo" / "nhac a tuan qua zalo nhe, a k dung telegram"."""
@@ -845,15 +845,18 @@ _HONORIFIC_KIN = {
     "chu": ("uncle",),
     "bac": ("uncle", "aunt"),
 }
-
-
 _KIN_STEMS = {word: frozenset(map(_english_stem, kin)) for word, kin in _HONORIFIC_KIN.items()}
-_KIN_WORD = re.compile(r"\b(?:" + "|".join(_HONORIFIC_KIN) + r"|a|c|e)\b")
+# The honorifics as written or as chat types them short ("a" is "anh", "c" "chị": ``CHAT_WORDS``).
+_KIN_WORD = re.compile(
+    r"\b(?:"
+    + "|".join([*_HONORIFIC_KIN, *(short for short, word in CHAT_WORDS.items() if word in _HONORIFIC_KIN)])
+    + r")\b"
+)
 
 
 def _kin(text):
     """The English stems of the relatives the honorifics of a Vietnamese text may stand for (``_HONORIFIC_KIN``),
-    "a" and "c" typed short for "anh" and "chị" too."""
+    typed short too."""
     found = {CHAT_WORDS.get(word, word) for word in _KIN_WORD.findall(fold(text).lower())}
     return frozenset().union(*(_KIN_STEMS[word] for word in found))
 

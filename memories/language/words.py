@@ -515,12 +515,12 @@ _VIETNAMESE_SHARE = 0.6
 _UNMARKED_VIETNAMESE_SHARE = 0.75
 _ENGLISH_ENDING = re.compile(r"[a-z]{2,}(?:s|ed|ing)")
 # Typed without marks, Vietnamese function words and words of time no English text has: with one of them, a
-# text with English loanwords ("a Khoi dang lead team backend") needs fewer words looking Vietnamese.
+# text with English loanwords ("a Khoi dang lead team backend") needs no more words looking Vietnamese than a
+# text with marks does.
 _PLAIN_VIETNAMESE = frozenset(
     "cua nha nhe dang khong duoc roi voi thi cung nhung cho dung len cuoi thang tuan hom sang chieu trua moi"
     " nhieu gio phut".split()
 )
-_PLAIN_VIETNAMESE_SHARE = 0.6
 # Vietnamese chat writes some words in letters no syllable has: "ng" (người), "ko" (không), "dc" (được).
 _CHAT_WORDS = frozenset("ng ko dc cf ny vs hok khg kh nx bn mk nhg ck vk cn".split())
 
@@ -566,10 +566,6 @@ def language_of(text):
         _ENGLISH_ENDING.fullmatch(plain) and not could_be_vietnamese(plain) for plain in folded
     ):
         return ""  # "wakes", "planned", "running": no Vietnamese syllable ends so
-    if marked:
-        share = _VIETNAMESE_SHARE
-    elif _PLAIN_VIETNAMESE.intersection(folded) or _CHAT_WORDS.intersection(folded):
-        share = _PLAIN_VIETNAMESE_SHARE
-    else:
-        share = _UNMARKED_VIETNAMESE_SHARE
+    plainly = marked or _PLAIN_VIETNAMESE.intersection(folded) or _CHAT_WORDS.intersection(folded)
+    share = _VIETNAMESE_SHARE if plainly else _UNMARKED_VIETNAMESE_SHARE
     return VIETNAMESE if looking >= share * len(written) else ""
