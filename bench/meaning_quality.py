@@ -124,6 +124,7 @@ def score(module, duplicates, conflicts):
 
 # The held-out parts, newest first, each with what it is for (its ``--held-out-N`` flag).
 PARTS = {
+    "held_out_11": "an eleventh, written blind on 2026-12-06, run once before and after this session's rules",
     "held_out_10": "a tenth, written blind on 2026-12-05, never opened",
     "held_out_9": "a ninth, written blind on 2026-12-05, shown once by accident (a formatter's diff), not tuned on",
     "held_out_8": "an eighth, written blind on 2026-12-05, run once before tuning",

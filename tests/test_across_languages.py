@@ -219,6 +219,7 @@ def test_days_and_months_are_translated_not_names_and_having_stopped_is_a_negati
         across_languages("Bếp Nhà lúc ra mắt sẽ chỉ có bản iOS.", "Bếp Nhà will launch on iOS and Android.") == OPPOSED
     )
     assert across_languages("Người dùng chỉ dùng Zalo.", "User uses Zalo.") == SAME
+    assert across_languages("Bếp Nhà ra mắt bản iOS thôi.", "Bếp Nhà will launch on iOS and Android.") == OPPOSED
     calls = "Bà Bích thích được gọi điện hơn là nhắn tin, vì mắt kém."
     assert across_languages(calls, "Bích now prefers Zalo text messages to phone calls.") == OPPOSED
     assert across_languages(calls, "Bích prefers phone calls over text messages.") == SAME
@@ -242,6 +243,61 @@ def test_what_a_translation_changes_is_not_held_against_it():
     assert across_languages("t3 t5 a Khoa don Phuc luc 16h30", "User picks up Phúc at 4:30pm on Tuesdays.") is None
     assert across_languages("Người dùng muốn trả lời bằng tiếng Việt.", "Always reply to Khoa in Vietnamese.") == SAME
     assert across_languages("Nhóm máu của anh Khoa là O.", "User's blood type is O+.") == SAME
+
+
+SIDE_CLAUSE_DENIALS = [
+    # What the first clause says agrees; the clause after it denies what the other does not say.
+    ("Người dùng uống trà xanh mỗi sáng, không uống cà phê.", "User drinks green tea every morning.", None),
+    ("Mẹ đi bộ mỗi sáng, không đi khi trời mưa.", "Mom walks every morning.", None),
+    ("Only write to Vinh in Vietnamese; he cannot read English.", "Nhắn cho Vinh bằng tiếng Việt.", None),
+    ("Lan bakes bread on Sundays; she does not sell it.", "Chị Lan nướng bánh mì vào Chủ nhật.", None),
+    # It denies what the other says.
+    ("Người dùng uống trà xanh mỗi sáng, không uống cà phê.", "User drinks coffee every morning.", OPPOSED),
+    ("Chị Thảo thích mèo, không thích chó.", "Thảo loves dogs.", OPPOSED),
+    ("Đức chỉ muốn họp buổi sáng, không họp chiều.", "Đức prefers meetings in the afternoon.", OPPOSED),
+    ("Bé Vy học piano, không học vẽ nữa.", "Vy takes drawing classes.", OPPOSED),
+    # The first clause denies.
+    ("Người dùng không uống cà phê nữa.", "User drinks coffee every morning.", OPPOSED),
+]
+
+
+@pytest.mark.parametrize(("vietnamese", "english", "verdict"), SIDE_CLAUSE_DENIALS)
+def test_a_denial_after_the_first_clause_negates_only_what_it_denies(vietnamese, english, verdict):
+    assert across_languages(vietnamese, english) == verdict
+    assert across_languages(english, vietnamese) == verdict
+
+
+@pytest.mark.parametrize(
+    ("text", "times"),
+    [
+        ("Người dùng chạy bộ mỗi sáng.", {"time morning"}),
+        ("nguoi dung chay bo buoi sang", {"time morning"}),
+        ("Thảo runs on Saturday mornings.", {"time morning", "day 7"}),
+        ("Mẹ gọi điện mỗi tối Chủ nhật, không gọi buổi chiều.", {"time evening", "time afternoon", "day 8"}),
+        ("User works night shifts.", {"time evening"}),
+        # Not a time of day: a meal, light, creative, height, optimal, going over, an hour's part of it.
+        ("Người dùng ăn tối với gia đình.", set()),
+        ("Người dùng thích ánh sáng tự nhiên, sáng tạo nội dung.", set()),
+        ("Chiều cao của bé Vy là 1m20, tối ưu.", {120.0}),
+        ("a Khoi moi sang Singapore", set()),
+        ("Người dùng dậy lúc 6 giờ sáng.", {6.0, "time morning"}),
+        ("User drinks a black coffee at 7:30am, tea at 3pm.", {7.0, 30.0, 3.0, 15.0, "time morning", "time afternoon"}),
+    ],
+)
+def test_a_time_of_day_is_a_value_a_translation_keeps(text, times):
+    assert values_of(text) == times
+
+
+def test_another_time_of_day_is_another_value():
+    assert across_languages("Người dùng chạy bộ mỗi sáng.", "User runs every morning.") == SAME
+    assert across_languages("Người dùng chạy bộ mỗi sáng.", "User runs every evening.") == OPPOSED
+    assert across_languages("Mẹ gọi điện cho user mỗi tối Chủ nhật.", "Mom calls the user every Sunday night.") == SAME
+    assert across_languages("Người dùng dậy lúc 6 giờ sáng.", "User wakes up at 6am.") == SAME
+    assert across_languages("a Khoi di ngu luc 11h toi", "Khoi goes to bed at 11pm.") == SAME
+    assert across_languages("Anh Tùng bơi lúc 6 giờ sáng.", "Tung swims at 6pm.") is None
+    # A time of day is set against one only: an hour alone, or days, leave it out.
+    assert across_languages("a Tung boi t3 t5 luc 6h", "Tung swims on Tuesdays and Thursdays at 6am.") == SAME
+    assert across_languages("3 giờ sáng anh Tùng đã dậy.", "Tùng gets up at 3am.") == SAME
 
 
 def test_what_a_translation_keeps_tells_other_facts_apart():
@@ -331,13 +387,14 @@ def test_what_is_also_so_puts_nothing_in_the_place_of_another():
         ("Chuyến đi dời sang tháng 4/2027.", {"month 4", 2027.0}),
         ("Nhà giá 2 tỷ.", {2_000_000_000.0}),
         ("User runs 5m sprints.", {5.0}),
-        # A length in metres is one in centimetres; an hour of the evening is one of the 24-hour clock.
+        # A length in metres is one in centimetres; an hour of the evening is one of the 24-hour clock, and
+        # says its time of day.
         ("Bé An cao 1m15.", {115.0}),
         ("An is 1.15 m tall.", {115.0}),
         ("An is 115 cm tall.", {115.0}),
-        ("Bố đi ngủ lúc 10 giờ tối.", {10.0, 22.0}),
-        ("Mẹ về nhà lúc 5 giờ 30 chiều.", {5.0, 30.0, 17.0}),
-        ("Mẹ dậy lúc 5 giờ sáng.", {5.0}),
+        ("Bố đi ngủ lúc 10 giờ tối.", {10.0, 22.0, "time evening"}),
+        ("Mẹ về nhà lúc 5 giờ 30 chiều.", {5.0, 30.0, 17.0, "time afternoon"}),
+        ("Mẹ dậy lúc 5 giờ sáng.", {5.0, "time morning"}),
     ],
 )
 def test_amounts_and_months_are_read_as_written(text, values):

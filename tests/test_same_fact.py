@@ -262,6 +262,8 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
         ("User likes jasmine tea best.", "User's favourite tea is oolong.", True),
         # A word of the frame said on one side only changes no value.
         ("tet nay a nam ve da lat an tet", "Tết này cả nhà anh Nam sẽ về Đà Lạt.", False),
+        # Across languages, a Vietnamese word English does not write alike may be the other's translated.
+        ("Người dùng đi bơi hai lần mỗi tuần.", "User swims twice a week.", False),
     ],
 )
 def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):

@@ -87,6 +87,10 @@ def test_how_surely_a_memory_says_its_thing_is_the_one():
     assert slot("Neovim is the main editor.").sure == {"editor": MAIN}
     assert slot("User uses VS Code for notebooks.").sure == {"editor": USED}
     assert slot("User likes tea.") is None
+    # "Chỉ" is "only", but not in "địa chỉ" (an address) or "chỉ số" (an index); "thôi" ending a clause is.
+    assert slot("Anh Long dùng Neovim; địa chỉ dotfiles là github.com/long/dots.").sure == {"editor": USED}
+    assert slot("Anh Long dùng Neovim, chỉ số WPM là 90.").sure == {"editor": USED}
+    assert slot("long xai vim thoi").sure == {"editor": ONLY}
     assert slot("Long chỉ dùng Vim, không bao giờ đụng tới VS Code.").things == {"editor": {"vim"}}
 
 

@@ -671,6 +671,11 @@ CHAT_WORDS = {
     "r": "roi",
     "cn": "chu nhat",
 }
+# Honorifics, as written and folded: never a name, even capitalised where a sentence starts ("Chị Mai sống ở
+# TP.HCM"; "Chi" is one), and as chat types them short ("a Khoi", "c Thao").
+WRITTEN_HONORIFICS = frozenset("anh chị em bà ông cô chú bác thầy bé mr mrs ms miss dr".split())
+HONORIFICS = frozenset(map(fold, WRITTEN_HONORIFICS))
+SHORT_HONORIFICS = frozenset(short for short, word in CHAT_WORDS.items() if word in HONORIFICS)
 _CHAT = re.compile(r"(?<![\w'’])(" + "|".join(sorted(CHAT_WORDS, key=len, reverse=True)) + r")(?![\w'’])")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _CONTRACTION = re.compile(r"n['’]t\b")
@@ -1024,8 +1029,7 @@ def _someone_else(content_a, content_b, kept=frozenset()):
 
 
 # Words a clause may deny that name no thing: honorifics, times of day and the week.
-_HONORIFIC_WORDS = frozenset("anh chi em ba ong co chu bac".split())
-_NO_THING = _HONORIFIC_WORDS | frozenset(
+_NO_THING = HONORIFICS | frozenset(
     "morning afternoon evening night day week weekend sang chieu toi dem ngay tuan".split()
 )
 
@@ -1196,12 +1200,12 @@ def _rules_out(a, b):
     # A name starting the text is written as any first word is: "Long ăn chay thuần" / "Sáng nào Long cũng
     # ăn phở bò", "a Vinh ly hon r" / "Vinh đã có vợ".
     if a.named:
-        return a.named <= b.named | set(b.order[:1])
+        return a.named <= b.named | _whom(b)
     if b.named & a.content:
         return True
     # Both starting with one name: "Vinh is divorced" / "Vinh is married; his wife's name is My Duyen".
-    first = a.order[:1]
-    if first == b.order[:1] and a.content & b.content & set(first):
+    whom = _whom(a)
+    if whom == _whom(b) and a.content & b.content & whom:
         return True
     return _of_owner(a) and _of_owner(b, whose=ruled <= states.PARTNERS)
 
@@ -1310,6 +1314,12 @@ def _with_digits(words):
     return any(any(character.isdigit() for character in word) for word in words)
 
 
+def _read_alike(words, variant):
+    """``words`` of a Vietnamese ``variant`` an English text would write alike: names, numbers and the words
+    Vietnamese is read into in English ("coffee" for "cà phê")."""
+    return all(word in variant.named or _with_digits((word,)) or word in _READ_IN_ENGLISH for word in words)
+
+
 def contradict(a, b, has_subject):
     """``a`` and ``b`` (Variants of one user, kind and subject, not the same fact) cannot both be true."""
     if denies(a, b, has_subject):
@@ -1341,6 +1351,10 @@ def contradict(a, b, has_subject):
     if not (_says_something(only_a, a) and _says_something(only_b, b)):
         return False
     if not _in_one_slot(a, b, only_a, only_b):
+        return False
+    # Across languages, a word of the Vietnamese text that is no name, number or word read in English may be
+    # the other's word translated: "Người dùng đi bơi hai lần mỗi tuần" / "User swims twice a week".
+    if a.vietnamese != b.vietnamese and not _read_alike(*((only_a, a) if a.vietnamese else (only_b, b))):
         return False
     # Two denials deny two things, which may both be true ("Thảo no longer drinks matcha" / "Thảo hates
     # cilantro"), unless they are one rule with another number ("Don't message Lan before 9am" / "… 10am").
@@ -1375,6 +1389,22 @@ def chooses_one_over_another(text):
 def is_denial(text):
     """Whether ``text`` is negated (``meaning``), kept with the proposal's other readings."""
     return _variant(text, "", "").negated
+
+
+def denies_aside(text):
+    """Whether ``text`` is negated only in clauses after its first, which it affirms: "User drinks green tea
+    every morning, not coffee", "Lan bakes bread on Sundays; she does not sell it"."""
+    variant = _variant(text, "", "")
+    if not variant.negated:
+        return False
+    clauses, negations = _clauses(variant), _negations(variant)
+    return len(clauses) > 1 and not negations.intersection(clauses[0][0])
+
+
+def denies_in_other_language(text_a, text_b):
+    """``denies_across_languages`` of two texts: "uống trà xanh mỗi sáng, không uống cà phê" / "drinks coffee
+    every morning"."""
+    return denies_across_languages(_variant(text_a, "", ""), _variant(text_b, "", ""))
 
 
 def denied_words(text, kind=""):
@@ -1446,7 +1476,7 @@ def _read_in_english():
 
 _READ_IN_ENGLISH = _read_in_english()
 # Words of a Vietnamese text that say nothing a denial turns on: honorifics, particles, "người" (a person).
-_SAYS_NOTHING = _HONORIFIC_WORDS | frozenset("roi het gi ai nao ca nha ne luon dau cua la va thi ma nguoi".split())
+_SAYS_NOTHING = HONORIFICS | frozenset("roi het gi ai nao ca nha ne luon dau cua la va thi ma nguoi".split())
 # Nor is "làm" (to do, to work as) one: "Tuấn là kiến trúc sư" / "tuan lam kien truc su".
 _NO_VALUE = _SAYS_NOTHING - {"ba"} | {"lam"}
 
@@ -1458,6 +1488,13 @@ def _says_something(words, variant):
     return bool(said - _NO_VALUE if variant.vietnamese else said)
 
 
+def _whom(variant):
+    """The words naming whom ``variant`` is about, which start it: a name or the owner ("Khôi không uống rượu
+    bia", "User …"), or an honorific and the name after it ("Anh Khôi …", "a khoi …")."""
+    order = variant.order
+    return frozenset(order[:2] if order[:1] and order[0] in HONORIFICS else order[:1])
+
+
 def _said_across(variant, content=None):
     """The words of ``variant`` (or of its ``content`` words given) both languages are read into, and whether
     it says nothing more (a verb of doing, a name, an honorific or a particle aside): what
@@ -1465,7 +1502,7 @@ def _said_across(variant, content=None):
     content = variant.content if content is None else content
     said = content & _READ_IN_ENGLISH.keys()
     # Whom it is about starts it, named or not ("Khôi không uống rượu bia"); who that is, is asked apart.
-    rest = content - said - _DOING - variant.named - _SAYS_NOTHING - set(variant.order[:1])
+    rest = content - said - _DOING - variant.named - _SAYS_NOTHING - _whom(variant)
     if variant.vietnamese:
         rest -= {word for english in said for phrase in _READ_IN_ENGLISH[english] for word in phrase.split()}
     else:
@@ -1487,7 +1524,7 @@ def denies_across_languages(a, b):
     named = states.with_kinds(positive.content)
     # Whom the denial is about starts it ("Anh Khôi …"), and is asked apart; any other name it denies must be
     # the other's too: "Anh Khôi đã nghỉ ở Hải Vân Soft" does not deny "stays up working on side projects".
-    subject = set(negated.order[:2])
+    subject = _whom(negated)
     for content in (negated.content, *_clause_denials(negated)):
         said, alone = _said_across(negated, content)
         # A time denied is no thing denied: "không bao giờ tập buổi sáng" / "takes amlodipine every morning".

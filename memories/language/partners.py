@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from memories.language import people
 from memories.language.folding import fold
-from memories.language.meaning import is_denial
+from memories.language.meaning import HONORIFICS, SHORT_HONORIFICS, WRITTEN_HONORIFICS, is_denial
 from memories.language.translation import owner_named
 
 NO_ONE, SOMEONE = "", None
@@ -22,7 +22,9 @@ NO_ONE, SOMEONE = "", None
 MARRIED, DATING = "married", "dating"
 
 # A person as written: the owner, or a capitalised name after an optional honorific.
-_HONORIFIC = r"(?:anh|chị|chi|em|ông|ong|bà|ba|cô|co|chú|chu|a|c|mr|mrs|ms)\.? "
+_HONORIFIC = (
+    "(?:" + "|".join(sorted(WRITTEN_HONORIFICS | HONORIFICS | SHORT_HONORIFICS, key=len, reverse=True)) + r")\.? "
+)
 _NAME = r"[^\W\d_]+"
 _OWNER = r"(?:the )?user|người dùng|nguoi dung|ng dung|tôi|toi|mình|minh|i|my"
 _PERSON = rf"({_OWNER}|(?:{_HONORIFIC})?{_NAME})"

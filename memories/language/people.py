@@ -15,8 +15,8 @@ import re
 import unicodedata
 
 from memories.language.folding import fold
+from memories.language.meaning import WRITTEN_HONORIFICS
 from memories.language.translation import (
-    WRITTEN_HONORIFICS,
     is_known_word,
     names_someone,
     owner_named,

@@ -23,14 +23,13 @@ from dataclasses import dataclass
 from memories.language import people, states
 from memories.language.folding import fold
 from memories.language.meaning import is_denial
-from memories.language.translation import names_in, says_changed
+from memories.language.translation import SAYS_ONLY, names_in, says_changed
 
-# Words saying a thing is the only one, or the main one. Vietnamese as written: typed plainly, "chỉ" (only) is
-# "chi", as "chị" (an elder sister) is, so only "thôi" ending a clause ("xài vim thôi") counts there.
-_ONLY = re.compile(
-    r"\b(?:only|sole|single|exclusively|entirely)\b"
+# Words saying a thing is the only one (``translation.SAYS_ONLY``) or is all one uses ("all of my code", "đều").
+_ALL = re.compile(
+    r"\b(?:single|entirely)\b"
     r"|\ball (?:of )?(?:my|his|her|their) (?:\w+ )?(?:work|notes|designs?|projects|code)\b"
-    r"|(?<!\w)(?:duy nhất|chỉ|hoàn toàn|duy nhat|hoan toan|đều|tất cả)(?!\w)|(?<!\w)th[oô]i(?=\s*(?:[,.;!?]|$))",
+    r"|(?<!\w)(?:hoàn toàn|hoan toan|đều|tất cả)(?!\w)",
     re.IGNORECASE,
 )
 _MAIN = re.compile(
@@ -250,7 +249,7 @@ def slot(text, negated=None):
             if slot_side is not None and named:
                 for found in marked:
                     things[found] = things.get(found, frozenset()) | named
-    if _ONLY.search(text) or says_changed(text):
+    if SAYS_ONLY.search(text) or _ALL.search(text) or says_changed(text):
         level = ONLY
     else:
         level = MAIN if marked or _MAIN.search(text) else USED

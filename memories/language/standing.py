@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from memories.language import people
 from memories.language.folding import fold
-from memories.language.meaning import is_denial
+from memories.language.meaning import HONORIFICS, SHORT_HONORIFICS, is_denial
 from memories.language.translation import names_agree
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
@@ -84,7 +84,7 @@ class Standing(NamedTuple):
 
 # Words a pattern may take for a person that name no one.
 _NO_ONE = frozenset("he she him her his they them their it who that this one team".split())
-_HONORIFIC = re.compile(r"^(?:anh|chi|em|ong|ba|co|chu|a|c|mr|mrs|ms) ")
+_HONORIFIC = re.compile("^(?:" + "|".join(sorted(HONORIFICS | SHORT_HONORIFICS)) + ") ")
 
 
 def _person(written):

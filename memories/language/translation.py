@@ -21,8 +21,12 @@ from memories.language.lexicon import LEXICON
 from memories.language.meaning import (
     CHAT_WORDS,
     COMPARING,
+    HONORIFICS,
     VIETNAMESE_NEGATIONS,
+    WRITTEN_HONORIFICS,
     chooses_one_over_another,
+    denies_aside,
+    denies_in_other_language,
     meaning,
     preference_sides,
     preferred_the_other_way,
@@ -76,9 +80,6 @@ _CALENDAR = frozenset(
 # A Vietnamese day or month is a capitalised number after "thứ" or "tháng": "thứ Hai", "tháng Tư"; a
 # language a capitalised word after "tiếng".
 _CALENDAR_BEFORE = frozenset({"thu", "thang", "tieng"})
-# As written, never a name, even capitalised where a sentence starts ("Chị Mai sống ở TP.HCM"); "Chi" is.
-WRITTEN_HONORIFICS = frozenset("anh chị em bà ông cô chú bác thầy bé mr mrs ms miss dr".split())
-_HONORIFICS = frozenset(fold(word) for word in WRITTEN_HONORIFICS)
 # Currencies are the unit of an amount, which a paraphrase writes in words ("15 million VND" / "15 triệu").
 _CURRENCIES = frozenset("vnd usd eur jpy gbp sgd aud cad cny krw thb".split())
 _OWNER_WORDS = {"user": None, "owner": None, "nguoi": "dung", "chu": "nhan"}
@@ -161,7 +162,7 @@ def _named(text, other):
         possessive = bool(end) and end[0].group() == "s" and text[end[0].start() - 1] in "'’"
         before_previous = placed[index - 2][1] if index > 1 else ""
         # "của Đạt", "của anh Quân": whose it is.
-        whose = previous == "cua" or (previous in _HONORIFICS and before_previous == "cua") or possessive
+        whose = previous == "cua" or (previous in HONORIFICS and before_previous == "cua") or possessive
         if skip:
             skip = False
         elif (
@@ -190,7 +191,7 @@ def _named(text, other):
     # Two joined by "and" are whose the one of them is: "Thảo and Khoa's wedding", "của chị Thảo và anh Khoa".
     for k in range(1, len(found)):
         between = [plain for _, plain, _ in placed[spans[k - 1][1] + 1 : spans[k][0]]]
-        if between and between[0] in ("and", "va") and set(between[1:]) <= _HONORIFICS:
+        if between and between[0] in ("and", "va") and set(between[1:]) <= HONORIFICS:
             whose = found[k - 1][1] or found[k][1]
             found[k - 1], found[k] = (found[k - 1][0], whose), (found[k][0], whose)
     return found
@@ -434,7 +435,7 @@ _NUMBER_WORDS = {
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
     )
 } | {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
-_AFTERNOON = re.compile(r"(?::\d+)?\s*(?:pm\b|gio(?:\s+\d+)?(?:\s+phut)?\s+(?:chieu|toi|dem)\b)")
+_AFTERNOON = re.compile(r"(?::\d+)?\s*(?:pm\b|(?:gio|h)(?:\s*\d+)?(?:\s+phut)?\s+(?:chieu|toi|dem)\b)")
 # A length in metres is read in centimetres: "1m62", "1,62 m" and "162 cm" are one height.
 _METRES_AND = re.compile(r"\b(\d)m(\d\d)\b")
 _METRES = re.compile(r"\s*m\b")
@@ -531,21 +532,51 @@ def across_languages(text_a, text_b):
         return OPPOSED
     if _sets_aside(text_a, text_b) or _sets_aside(text_b, text_a):
         return OPPOSED
-    vietnamese, english = (text_a, text_b) if language_of(text_a) == VIETNAMESE else (text_b, text_a)
-    if not _loanwords_kept(vietnamese, english):
-        return None
-    # One may leave out what the other spells out ("7:30" / "7 rưỡi", "August 12" / "12 tháng 8").
-    values_a, values_b = values(text_a), values(text_b)
     # A thing chosen instead of another is one said done and the other not, however each text puts it.
     alike = meaning(text_a).negated == meaning(text_b).negated or (
         chooses_one_over_another(text_a) and chooses_one_over_another(text_b)
     )
+    # A clause after the first that denies what the other does not say is more said, not the other negated:
+    # "Người dùng uống trà xanh mỗi sáng, không uống cà phê" / "User drinks green tea every morning".
+    if not alike and (denies_aside(text_a) or denies_aside(text_b)):
+        negated, positive = (text_a, text_b) if denies_aside(text_a) else (text_b, text_a)
+        denied = denies_in_other_language(text_a, text_b) or _denied_aside(negated, positive)
+        return OPPOSED if denied else None
+    vietnamese, english = (text_a, text_b) if language_of(text_a) == VIETNAMESE else (text_b, text_a)
+    if not _loanwords_kept(vietnamese, english):
+        return None
+    # One may leave out what the other spells out ("7:30" / "7 rưỡi", "August 12" / "12 tháng 8").
+    values_a, values_b = _set_against(values(text_a), values(text_b))
     if values_a and values_b and not (values_a <= values_b or values_b <= values_a):
         # One value in place of another: "size 42" / "cỡ 43", "blood type O" / "nhóm máu A"; not the values of
         # two things of a kind ("màn hình" 5 triệu / "phone" 10 million).
         instead = alike and values_instead(values_a, values_b) and not _other_things(text_a, text_b)
         return OPPOSED if instead else None
     return SAME if alike else OPPOSED
+
+
+# Where a text's first clause ends.
+_FIRST_CLAUSE_END = re.compile(r"[,;]|\b(?:but|and)\b|(?<!\w)(?:nhưng|và|nhung|va)(?!\w)", re.IGNORECASE)
+
+
+def _denied_aside(text, other):
+    """``text``, negated after its first clause (``denies_aside``), gives there a value or a word of
+    ``other``'s, in English, that its first clause does not: "Đức chỉ muốn họp buổi sáng, không họp chiều" /
+    "Đức prefers meetings in the afternoon", "Vy takes piano lessons, not drawing" / "Bé Vy học vẽ"."""
+    first, *rest = _FIRST_CLAUSE_END.split(text, maxsplit=1)
+    if not rest:
+        return False
+    if (values(rest[0]) - values(first)) & values(other):
+        return True
+    vietnamese = language_of(text) == VIETNAMESE
+    denied = _in_english(rest[0], vietnamese) - _in_english(first, vietnamese) - _PEOPLE_STEMS
+    return bool(denied & _in_english(other, not vietnamese))
+
+
+def _in_english(text, vietnamese):
+    """The English stems of ``text``'s words, or of what the lexicon reads them as."""
+    found = lexicon_words(text, vietnamese)
+    return found.english if vietnamese else found.stems
 
 
 def _sets_aside(text, other):
@@ -578,10 +609,12 @@ def _preference_reversed(text_a, text_b):
     return a is not None and b is not None and preferred_the_other_way(a, b)
 
 
-# "Only", in either language ("địa chỉ" is an address, "chỉ số" an index).
-_ONLY = re.compile(
-    r"\b(?:only|solely|exclusively)\b"
-    r"|(?<!\w)(?<!địa )chỉ(?! (?:số|đạo|huy|dẫn|tiêu|định|trích|thị|vàng|may|khâu))(?!\w)",
+# "Only", in either language ("địa chỉ" is an address, "chỉ số" an index). Typed plainly, "chỉ" is "chi", as
+# "chị" (an elder sister) is, so there only "duy nhat" and "thôi" ending a clause ("xài vim thôi") count.
+SAYS_ONLY = re.compile(
+    r"\b(?:only|solely|sole|exclusively)\b|(?<!\w)(?:duy nhất|duy nhat)(?!\w)"
+    r"|(?<!\w)(?<!địa )chỉ(?! (?:số|đạo|huy|dẫn|tiêu|định|trích|thị|vàng|may|khâu))(?!\w)"
+    r"|(?<!\w)th[oô]i(?=\s*(?:[,.;!?]|$))",
     re.IGNORECASE,
 )
 
@@ -591,7 +624,7 @@ def _only_some(text_a, text_b):
     iOS" / "Bếp Nhà will launch on iOS and Android". It must name one at least: a name one side gives and
     the other leaves out is the owner's as often ("Anh Phong chỉ uống cà phê đen" / "Only drinks black
     coffee")."""
-    only_a, only_b = bool(_ONLY.search(text_a)), bool(_ONLY.search(text_b))
+    only_a, only_b = bool(SAYS_ONLY.search(text_a)), bool(SAYS_ONLY.search(text_b))
     if not (only_a or only_b):
         return False
     named_a = set(_names(text_a, text_b)) - {OWNER}
@@ -601,10 +634,68 @@ def _only_some(text_a, text_b):
     return bool(named_b) and named_b < named_a and only_b
 
 
+# The times of day, which a translation keeps ("mỗi sáng" / "every morning"); Vietnamese as written, not as a
+# meal ("ăn tối" is dinner, "bữa trưa" lunch) nor in other words ("ánh sáng" is light, "sáng tạo" creative,
+# "chiều cao" height, "tối ưu" optimal). Typed plainly only where nothing else is meant ("buoi sang", "7h
+# toi", "sang nao"): "sang" is also going over, "toi" "I". An evening and a night are one: "tối" is either.
+_PLAIN_TIME = r"|(?<!\w)(?:buoi|gio|\d+h?) {0}(?!\w)|(?<!\w){0} nao(?!\w)"
+_TIMES_OF_DAY = (
+    (
+        "morning",
+        r"\bmornings?\b|(?<!\w)(?<!ánh )(?<!ăn )(?<!bữa )sáng(?! (?:tạo|kiến|suốt|chói|lập|tác|sủa))(?!\w)"
+        + _PLAIN_TIME.format("sang"),
+    ),
+    ("noon", r"\b(?:noon|midday)\b|(?<!\w)(?<!ăn )(?<!bữa )(?<!ngủ )trưa(?!\w)" + _PLAIN_TIME.format("trua")),
+    (
+        "afternoon",
+        r"\bafternoons?\b|(?<!\w)chiều(?! (?:cao|dài|rộng|sâu|chuộng|lòng|theo|ngang))(?!\w)"
+        + _PLAIN_TIME.format("chieu"),
+    ),
+    (
+        "evening",
+        r"\b(?:evenings?|night|tonight)\b|(?<!\w)(?:đêm|khuya)(?!\w)"
+        r"|(?<!\w)(?<!ăn )(?<!bữa )tối(?! (?:ưu|đa|thiểu|mật|giản|cổ|thượng|hậu|tân))(?!\w)"
+        + _PLAIN_TIME.format("(?:toi|dem|khuya)"),
+    ),
+)
+_TIME_OF_DAY = [(f"time {time}", re.compile(pattern, re.IGNORECASE)) for time, pattern in _TIMES_OF_DAY]
+
+
+# An hour before noon or after it says its time of day: "6am" is "6 giờ sáng", "3pm" "3 giờ chiều"; one
+# from 1 to 4am none ("2 giờ sáng" and "2 giờ đêm" are both said).
+_CLOCK = re.compile(r"\b(\d{1,2})(?::\d\d)?\s*(am|pm)\b", re.IGNORECASE)
+
+
+def _clock_time(hour, half):
+    if half.lower() == "am":
+        return "morning" if 5 <= hour <= 11 else "evening" if hour == 12 else None
+    return "noon" if hour == 12 else "afternoon" if hour <= 5 else "evening"
+
+
+def _times_in(found):
+    """The times of day among ``values``."""
+    return {value for value in found if isinstance(value, str) and value.startswith("time ")}
+
+
+def _set_against(values_a, values_b):
+    """Two texts' values as they are set against each other: a time of day against one only ("tap gym t2 t4
+    t6 luc 6h30" / "… Mon, Wed and Fri at 6:30am", "4 giờ sáng" / "4am")."""
+    if _times_in(values_a) and _times_in(values_b):
+        return values_a, values_b
+    return values_a - _times_in(values_a), values_b - _times_in(values_b)
+
+
+def _times_of_day(text):
+    times = {time for time, pattern in _TIME_OF_DAY if pattern.search(text)}
+    clock = {_clock_time(int(hour), half) for hour, half in _CLOCK.findall(text)}
+    return times | {f"time {time}" for time in clock if time}
+
+
 def values(text):
     """The values a text gives, which a translation or a paraphrase keeps: numbers, days, months,
-    languages, letters ("nhóm máu O")."""
-    return _numbers(text) | _letter_values(text)
+    languages, letters ("nhóm máu O"), times of day."""
+    text = unicodedata.normalize("NFC", text)
+    return _numbers(text) | _letter_values(text) | _times_of_day(text)
 
 
 def _value_kind(value):
@@ -907,7 +998,8 @@ def adds_nothing(text, other):
     whose words must all be found in ``text``."""
     if meaning(text).negated and meaning(other).negated:
         text, other = other, text
-    if not values(text) <= values(other):
+    values_mine, values_theirs = _set_against(values(text), values(other))
+    if not values_mine <= values_theirs:
         return False
     mine, theirs = lexicon_words(text), lexicon_words(other)
     if mine.vietnamese == theirs.vietnamese:
@@ -1198,7 +1290,7 @@ def _about_the_same(text_a, text_b):
     """Whether two texts give a value alike ("iPhone 15", "Saturday", "tiếng Pháp") or name a thing alike
     that is no person ("Bếp Nhà", "PostgreSQL"): not "Bà Ngọc cần chữ to" and "Bà Ngọc prefers phone calls",
     nor "Luận án của Long là …" and "Long's thesis is on …"."""
-    if values(text_a) & values(text_b):
+    if (values(text_a) & values(text_b)) - _times_of_day(text_a):
         return True
     named_a, named_b = _named(text_a, text_b), _named(text_b, text_a)
     people = _people(text_a, named_a) | _people(text_b, named_b)
@@ -1211,7 +1303,7 @@ def _people(text, named):
     after an honorific ("anh Phong", "Mrs Ngọc")."""
     placed = list(words_placed(text))
     people = {name for name, whose in named if whose} | {plain for _, plain, _ in placed[:1]}
-    people.update(plain for (_, before, _), (_, plain, _) in itertools.pairwise(placed) if before in _HONORIFICS)
+    people.update(plain for (_, before, _), (_, plain, _) in itertools.pairwise(placed) if before in HONORIFICS)
     return people
 
 
