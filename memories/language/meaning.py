@@ -410,8 +410,9 @@ _RESCHEDULED_VIETNAMESE = (
     + ")"
 )
 # How often, folded, written one way: "three times a week", "3 times per week", "3 buổi một tuần", "3 lần/tuần"
-# and "tuần 3 buổi" are "3x week"; "every day", "daily", "mỗi ngày", "hằng ngày" are "every day", and "every
-# morning", "mỗi sáng" are "every day morning" ("every" is of the frame). Two of them in one place are two values.
+# and "tuần 3 buổi" are "3x week" ("ngày 2 lần" "2x day"); "every day", "daily", "mỗi ngày", "hằng ngày" are
+# "every day", and "every morning", "mỗi sáng" are "every day morning" ("every" is of the frame). Two of them in
+# one place are two values.
 _COUNTS = {
     **{"once": "1", "twice": "2", "thrice": "3", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5"},
     **{"six": "6", "seven": "7", "mot": "1", "hai": "2", "ba": "3", "bon": "4", "sau": "6", "bay": "7"},
@@ -435,7 +436,7 @@ _HOW_OFTEN = (
         lambda match: _often(match[1], match[2]),
     ),
     (r"\b(once|twice|thrice) (?:a|per|each|every) (day|week|month)\b", lambda match: _often(match[1], match[2])),
-    (rf"\b(?:moi |mot )?(tuan|thang) {_COUNT} (?:lan|buoi|ngay)\b", lambda match: _often(match[2], match[1])),
+    (rf"\b(?:moi |mot )?(ngay|tuan|thang) {_COUNT} (?:lan|buoi|ngay)\b", lambda match: _often(match[2], match[1])),
     (
         rf"\b(?:every|each|moi|hang) {_PERIOD}\b|\b(dai|week|month)ly\b",
         lambda match: f" every {_PERIODS[match[1] or match[2]]} ",

@@ -661,41 +661,62 @@ _TIMES_OF_DAY = (
 _TIME_OF_DAY = [(f"time {time}", re.compile(pattern, re.IGNORECASE)) for time, pattern in _TIMES_OF_DAY]
 
 
-# An hour before noon or after it says its time of day: "6am" is "6 giờ sáng", "3pm" "3 giờ chiều"; one
-# from 1 to 4am none ("2 giờ sáng" and "2 giờ đêm" are both said).
-_CLOCK = re.compile(r"\b(\d{1,2})(?::\d\d)?\s*(am|pm)\b", re.IGNORECASE)
-
-
-def _clock_time(hour, half):
-    if half.lower() == "am":
-        return "morning" if 5 <= hour <= 11 else "evening" if hour == 12 else None
-    return "noon" if hour == 12 else "afternoon" if hour <= 5 else "evening"
-
-
-def _times_in(found):
-    """The times of day among ``values``."""
-    return {value for value in found if isinstance(value, str) and value.startswith("time ")}
+def _of_kind(found, kind):
+    """The values of a kind (``_value_kind``) among ``found``."""
+    return {value for value in found if isinstance(value, str) and value.startswith(kind + " ")}
 
 
 def _set_against(values_a, values_b):
-    """Two texts' values as they are set against each other: a time of day against one only ("tap gym t2 t4
-    t6 luc 6h30" / "… Mon, Wed and Fri at 6:30am", "4 giờ sáng" / "4am")."""
-    if _times_in(values_a) and _times_in(values_b):
-        return values_a, values_b
-    return values_a - _times_in(values_a), values_b - _times_in(values_b)
+    """Two texts' values as they are set against each other: a time of day, or how often, against one only
+    ("tap gym t2 t4 t6 luc 6h30" / "… Mon, Wed and Fri at 6:30am", "metformin 500mg sang 1 vien toi 1 vien" /
+    "metformin 500 mg twice a day")."""
+    for kind in ("time", "often"):
+        kind_a, kind_b = _of_kind(values_a, kind), _of_kind(values_b, kind)
+        if not (kind_a and kind_b):
+            values_a, values_b = values_a - kind_a, values_b - kind_b
+    return values_a, values_b
+
+
+# A time of day after an hour is part of it, which the hour gives: "6 giờ chiều" is "6pm", "4 giờ sáng"
+# "4am" (where "chiều" ends and "tối" starts, the languages do not agree).
+_HOUR_OF_DAY = re.compile(
+    r"\d+\s*(?:giờ|gio|h)?(?:\s*\d+)?(?:\s*(?:phút|phut|rưỡi|ruoi))?\s+(?:sáng|trưa|chiều|tối|đêm|khuya|sang|trua|chieu|toi|dem)(?!\w)",
+    re.IGNORECASE,
+)
 
 
 def _times_of_day(text):
-    times = {time for time, pattern in _TIME_OF_DAY if pattern.search(text)}
-    clock = {_clock_time(int(hour), half) for hour, half in _CLOCK.findall(text)}
-    return times | {f"time {time}" for time in clock if time}
+    text = _HOUR_OF_DAY.sub(" ", text)
+    return {time for time, pattern in _TIME_OF_DAY if pattern.search(text)}
+
+
+_PERIODS = frozenset({"day", "week", "month"})
+
+
+def _how_often(text):
+    """How often ``text`` says a thing is done, as ``meaning`` reads it one way ("3 lần một tuần" and "three
+    times a week" are "3x week", "mỗi ngày" and "daily" "every day"): ``{"often 3/week"}``. Every week or
+    month is said of amounts as often ("Monthly rent is 6 million" / "8M VND a month"), and is none."""
+    found = set()
+    for word, period in itertools.pairwise(meaning(text).order):
+        if period in _PERIODS and re.fullmatch(r"\d+x", word):
+            found.add(f"often {word[:-1]}/{period}")
+        elif (word, period) == ("every", "day"):
+            found.add("often 1/day")
+    return found
 
 
 def values(text):
     """The values a text gives, which a translation or a paraphrase keeps: numbers, days, months,
-    languages, letters ("nhóm máu O"), times of day."""
+    languages, letters ("nhóm máu O"), times of day, how often (whose count is no number apart)."""
     text = unicodedata.normalize("NFC", text)
-    return _numbers(text) | _letter_values(text) | _times_of_day(text)
+    numbers, often = _numbers(text), _how_often(text)
+    # Every day of the week named, at a time of day or not, is once a week: "mỗi tối Chủ nhật" / "every Sunday
+    # evening".
+    if _of_kind(numbers, "day") and ("often 1/day" in often or "every" in meaning(text).order):
+        often = (often - {"often 1/day"}) | {"often 1/week"}
+    counts = {float(value.split()[1].partition("/")[0]) for value in often}
+    return (numbers - counts) | _letter_values(text) | _times_of_day(text) | often
 
 
 def _value_kind(value):
