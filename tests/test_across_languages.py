@@ -180,6 +180,9 @@ def test_an_honorific_or_a_currency_is_not_a_name():
         ("sang cn nao a cung goi video cho ba me o Hue", "vi"),
         ("huy codes mostly in neovim", ""),
         ("Khoa is Thảo's fiancé.", ""),
+        # A French mark makes no Vietnamese syllable of an English word.
+        ("Vinh owns Gio Chieu, a café on Bach Dang street.", ""),
+        ("Vinh mở quán café ở Đà Nẵng.", "vi"),
         # A name with marks starting an English sentence, and a Vietnamese sentence starting with a capital.
         ("Quyên goes to yoga on Tuesdays.", ""),
         ("Bà Ngọc prefers phone calls to texting.", ""),

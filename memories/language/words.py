@@ -550,18 +550,22 @@ def language_of(text):
     written = _judged_words(text)
     if not written:
         return ""
-    marked = sum(bool(_VIETNAMESE_MARKS.search(word)) for word in written)
     folded = [fold(word).lower() for word in written]
+    # A word with marks is Vietnamese as a syllable of it: "café" and "fiancé" are English words with a French
+    # mark.
+    marks = [
+        bool(_VIETNAMESE_MARKS.search(word)) and could_be_vietnamese(plain) for word, plain in zip(written, folded)
+    ]
+    marked = sum(marks)
     if reads_as_english(folded) and not any(_VIETNAMESE_ONLY.search(word) for word in written):
         return ""  # "is", "the", with at most a French mark: "Khoa is Thảo's fiancé"
     looking = marked + sum(
-        not _VIETNAMESE_MARKS.search(word)
-        and (plain in _CHAT_WORDS or could_be_vietnamese(plain) and plain not in _ENGLISH_MARKERS)
-        for word, plain in zip(written, folded, strict=True)
+        not mark and (plain in _CHAT_WORDS or could_be_vietnamese(plain) and plain not in _ENGLISH_MARKERS)
+        for mark, plain in zip(marks, folded, strict=True)
     )
     # The first word of a sentence may be a name with marks ("Quyên goes to yoga"): marks on those alone do not
     # make a text with English endings Vietnamese.
-    marked_inside = any(_VIETNAMESE_MARKS.search(word) and not word[0].isupper() for word in written)
+    marked_inside = any(mark and not word[0].isupper() for mark, word in zip(marks, written, strict=True))
     if not marked_inside and any(
         _ENGLISH_ENDING.fullmatch(plain) and not could_be_vietnamese(plain) for plain in folded
     ):
