@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/meaning_quality.py                 # the tune part (bench/meaning_set_tune.py)
     .venv/bin/python bench/meaning_quality.py --held-out      # the held-out part: measure, never tune on it
-    .venv/bin/python bench/meaning_quality.py --held-out-N    # N = 2 to 10: parts written blind later (--help says
+    .venv/bin/python bench/meaning_quality.py --held-out-N    # N = 2 to 11: parts written blind later (--help says
                                                               # which is for what; 4 is the one held out for good)
     BESTIE_EMBEDDINGS=local .venv/bin/python bench/meaning_quality.py --store [--held-out]   # with meaning
 

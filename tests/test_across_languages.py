@@ -25,6 +25,9 @@ FEW_WORDS_TRANSLATED = [
     # Only the people agree: another fact of them.
     ("Bà Hạnh cần chữ to, tin nhắn ngắn.", "Bà Hạnh prefers phone calls to texting.", None),
     ("Đề tài luận văn của Quốc là nhận dạng chữ viết tay.", "Quốc's thesis is on machine translation.", None),
+    # A time of day or how often alike says little: things of every kind are done then.
+    ("Bà Ngọc đi bộ mỗi sáng.", "Bà Ngọc takes her blood pressure pills every morning.", None),
+    ("Bà Ngọc đi bộ mỗi ngày.", "Bà Ngọc takes her blood pressure pills every day.", None),
     # A value or a thing both give besides the people.
     ("Chị Vân xài iPhone 14 làm máy chính.", "Vân's main phone is an iPhone 14.", SAME),
     ("Chị Vân đang làm Rau Sạch, một ứng dụng đặt rau.", "Vân is building Rau Sạch, a grocery app.", SAME),

@@ -1311,7 +1311,9 @@ def _about_the_same(text_a, text_b):
     """Whether two texts give a value alike ("iPhone 15", "Saturday", "tiếng Pháp") or name a thing alike
     that is no person ("Bếp Nhà", "PostgreSQL"): not "Bà Ngọc cần chữ to" and "Bà Ngọc prefers phone calls",
     nor "Luận án của Long là …" and "Long's thesis is on …"."""
-    if (values(text_a) & values(text_b)) - _times_of_day(text_a):
+    # A time of day or how often alike says little ("mỗi sáng"): things of every kind are done then.
+    shared = values(text_a) & values(text_b)
+    if shared - _of_kind(shared, "time") - _of_kind(shared, "often"):
         return True
     named_a, named_b = _named(text_a, text_b), _named(text_b, text_a)
     people = _people(text_a, named_a) | _people(text_b, named_b)
