@@ -388,6 +388,9 @@ def test_another_value_is_not_a_value_left_out_another_kind_of_value_or_another_
     # Two things of a kind, each with its own value.
     assert not another_value("Budget for the new laptop is 15 million VND.", "Budget for the new phone is 10 million.")
     assert not another_value("Ngân sách cho laptop mới là 10 triệu đồng.", "Ngân sách mua màn hình mới là 5 triệu.")
+    # How often, or a time of day: things of every kind are done then.
+    assert not another_value("Người dùng chạy bộ 3 lần một tuần.", "Người dùng đi bơi hai lần mỗi tuần.")
+    assert not another_value("User runs every morning.", "User reads the news every evening.")
 
 
 def test_two_things_of_a_kind_are_not_one_named_in_place_of_the_other():

@@ -666,6 +666,11 @@ def _of_kind(found, kind):
     return {value for value in found if isinstance(value, str) and value.startswith(kind + " ")}
 
 
+def _fixed(found):
+    """``found`` values but times of day and how often."""
+    return found - _of_kind(found, "time") - _of_kind(found, "often")
+
+
 def _set_against(values_a, values_b):
     """Two texts' values as they are set against each other: a time of day, or how often, against one only
     ("tap gym t2 t4 t6 luc 6h30" / "… Mon, Wed and Fri at 6:30am", "metformin 500mg sang 1 vien toi 1 vien" /
@@ -755,9 +760,10 @@ def another_value(text_a, text_b):
     """Whether two texts, in one language or in two, that the model finds close in meaning say the same of
     another value: the same polarity, names that agree, one value in place of another ("Lan's thesis
     deadline is June 15" / "Lan's thesis is due on May 30", "Ngân sách mua laptop là 15 triệu" / "Ngân sách
-    cho laptop mới là 10 triệu đồng"). Both cannot be true now."""
+    cho laptop mới là 10 triệu đồng"). Both cannot be true now. A time of day or how often is no such value:
+    things of every kind are done then ("chạy bộ 3 lần một tuần" / "đi bơi hai lần mỗi tuần")."""
     return (
-        values_instead(values(text_a), values(text_b))
+        values_instead(_fixed(values(text_a)), _fixed(values(text_b)))
         and meaning(text_a).negated == meaning(text_b).negated
         and names_agree(text_a, text_b)
         and not (adds(text_a) or adds(text_b) or _other_things(text_a, text_b))
@@ -1312,8 +1318,7 @@ def _about_the_same(text_a, text_b):
     that is no person ("Bếp Nhà", "PostgreSQL"): not "Bà Ngọc cần chữ to" and "Bà Ngọc prefers phone calls",
     nor "Luận án của Long là …" and "Long's thesis is on …"."""
     # A time of day or how often alike says little ("mỗi sáng"): things of every kind are done then.
-    shared = values(text_a) & values(text_b)
-    if shared - _of_kind(shared, "time") - _of_kind(shared, "often"):
+    if _fixed(values(text_a) & values(text_b)):
         return True
     named_a, named_b = _named(text_a, text_b), _named(text_b, text_a)
     people = _people(text_a, named_a) | _people(text_b, named_b)
