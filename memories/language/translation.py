@@ -538,8 +538,9 @@ def across_languages(text_a, text_b):
     )
     # A clause after the first that denies what the other does not say is more said, not the other negated:
     # "Người dùng uống trà xanh mỗi sáng, không uống cà phê" / "User drinks green tea every morning".
-    if not alike and (denies_aside(text_a) or denies_aside(text_b)):
-        negated, positive = (text_a, text_b) if denies_aside(text_a) else (text_b, text_a)
+    aside_a = not alike and denies_aside(text_a)
+    if aside_a or (not alike and denies_aside(text_b)):
+        negated, positive = (text_a, text_b) if aside_a else (text_b, text_a)
         denied = denies_in_other_language(text_a, text_b) or _denied_aside(negated, positive)
         return OPPOSED if denied else None
     vietnamese, english = (text_a, text_b) if language_of(text_a) == VIETNAMESE else (text_b, text_a)
@@ -698,12 +699,13 @@ def _times_of_day(text):
 _PERIODS = frozenset({"day", "week", "month"})
 
 
-def _how_often(text):
-    """How often ``text`` says a thing is done, as ``meaning`` reads it one way ("3 lần một tuần" and "three
-    times a week" are "3x week", "mỗi ngày" and "daily" "every day"): ``{"often 3/week"}``. Every week or
-    month is said of amounts as often ("Monthly rent is 6 million" / "8M VND a month"), and is none."""
+def _how_often(order):
+    """How often a text says a thing is done, from its words in ``order`` as ``meaning`` reads them one way
+    ("3 lần một tuần" and "three times a week" are "3x week", "mỗi ngày" and "daily" "every day"): ``{"often
+    3/week"}``. Every week or month is said of amounts as often ("Monthly rent is 6 million" / "8M VND a
+    month"), and is none."""
     found = set()
-    for word, period in itertools.pairwise(meaning(text).order):
+    for word, period in itertools.pairwise(order):
         if period in _PERIODS and re.fullmatch(r"\d+x", word):
             found.add(f"often {word[:-1]}/{period}")
         elif (word, period) == ("every", "day"):
@@ -715,10 +717,11 @@ def values(text):
     """The values a text gives, which a translation or a paraphrase keeps: numbers, days, months,
     languages, letters ("nhóm máu O"), times of day, how often (whose count is no number apart)."""
     text = unicodedata.normalize("NFC", text)
-    numbers, often = _numbers(text), _how_often(text)
+    order = meaning(text).order
+    numbers, often = _numbers(text), _how_often(order)
     # Every day of the week named, at a time of day or not, is once a week: "mỗi tối Chủ nhật" / "every Sunday
     # evening".
-    if _of_kind(numbers, "day") and ("often 1/day" in often or "every" in meaning(text).order):
+    if _of_kind(numbers, "day") and ("often 1/day" in often or "every" in order):
         often = (often - {"often 1/day"}) | {"often 1/week"}
     counts = {float(value.split()[1].partition("/")[0]) for value in often}
     return (numbers - counts) | _letter_values(text) | _times_of_day(text) | often
