@@ -311,10 +311,11 @@ class _Findings:
 
 def _across_languages_by_words(findings):
     """Memories in the two languages whose words mostly translate each other (``translated_share`` at least
-    ``WORDS_TRANSLATED``), among those of one user, kind and project, compared on what a translation
-    keeps, with or without embeddings. The pairs looked at share a translated word that few of them
-    have (``POSTING_CAP``), as inside a block."""
-    for members in findings.groups.values():
+    ``WORDS_TRANSLATED``), among all of a user's memories of a project whatever their kind (an agent files
+    "Thảo has switched to night shifts permanently" as a fact and "Chị Thảo đã chuyển hẳn sang làm ca đêm"
+    as a routine), compared on what a translation keeps, with or without embeddings. The pairs looked at
+    share a translated word that few of them have (``POSTING_CAP``), as inside a block."""
+    for members in findings.people.values():
         postings = defaultdict(lambda: ([], []))
         for memory_id in members:
             words = findings.words(memory_id)
@@ -442,7 +443,9 @@ def _with_meaning(findings):
     texts = findings.texts
     try:
         pairs = vectors.neighbours_within(list(findings.groups.values()), MEANING_NEIGHBOURS)
+        # Counterparts among the memories of one kind, and among all of a user's whatever their kind.
         close_across = vectors.counterparts_within(list(findings.groups.values()), CLOSEST_ACROSS)
+        close_across += vectors.counterparts_within(list(findings.people.values()), CLOSEST_ACROSS)
         # Among all of a user's memories of a project, whatever their kind: a memory must be the other's
         # closest among the owner's own.
         people = list(findings.people.values())

@@ -190,6 +190,7 @@ def test_an_honorific_or_a_currency_is_not_a_name():
         ("Quyên goes to yoga on Tuesdays.", ""),
         ("Bà Ngọc prefers phone calls to texting.", ""),
         ("Đức lives in Thủ Đức.", ""),
+        ("Tú left Viettel in March.", ""),
         ("Đức chơi games mỗi tối.", "vi"),
         ("Hôm qua Khánh không đi bơi.", "vi"),
         # Typed without marks, with English loanwords and a Vietnamese function word.
@@ -271,6 +272,50 @@ SIDE_CLAUSE_DENIALS = [
 def test_a_denial_after_the_first_clause_negates_only_what_it_denies(vietnamese, english, verdict):
     assert across_languages(vietnamese, english) == verdict
     assert across_languages(english, vietnamese) == verdict
+
+
+NO_DENIAL_AFTER_ALL = [
+    # Had without something in it: "không đường" is sugar-free ("không đá bóng" is not playing football).
+    ("Mẹ uống trà sen không đường.", "Mom drinks lotus tea with no sugar.", SAME),
+    ("Anh Tú uống cà phê sữa đá, không đường.", "Tú drinks iced milk coffee, no sugar.", SAME),
+    ("Mẹ chỉ uống bia không cồn.", "Mom only drinks alcohol-free beer.", SAME),
+    # What both deny, however each says it: being loath to, deciding against, keeping free of, leaving.
+    ("Ông Bảy ngại đi máy bay.", "Grandpa Bảy doesn't like flying.", SAME),
+    ("Chị Mai quyết định không mua xe.", "Mai decided against buying a car.", SAME),
+    ("Anh Tú không họp vào thứ Sáu.", "Tú keeps Fridays free of meetings.", SAME),
+    ("Anh Tú đã nghỉ ở Viettel.", "Tú left Viettel in March.", SAME),
+    ("Anh Tú làm ở Viettel.", "Tú left Viettel in March.", OPPOSED),
+    # What the other denies in a reason of its own is nothing it says: both deny reading English (the reason is
+    # read as no more of the fact, the side clause as more, so they are not told the same either).
+    (
+        "Nhắn cho bà Tư bằng tiếng Việt vì bà không đọc được tiếng Anh.",
+        "Write to Mrs Tư in Vietnamese; she can't read English.",
+        None,
+    ),
+    # Telling an agent not to do something is no negation of a fact that tells it nothing.
+    ("Đừng gợi ý món có đậu phộng cho bé Na.", "Na is allergic to peanuts.", None),
+    ("Never book morning flights for Tú.", "Anh Tú ngủ dậy muộn.", None),
+    # It is one of what the other tells.
+    ("Đừng nhắn cho chị Mai sau 9 giờ tối.", "Message Mai after 9pm.", OPPOSED),
+]
+
+
+@pytest.mark.parametrize(("vietnamese", "english", "verdict"), NO_DENIAL_AFTER_ALL)
+def test_some_negations_deny_nothing_the_other_says(vietnamese, english, verdict):
+    assert across_languages(vietnamese, english) == verdict
+    assert across_languages(english, vietnamese) == verdict
+
+
+def test_a_thing_had_without_something_is_no_denial_but_not_doing_something_is():
+    assert not meaning("Mẹ uống trà sen không đường.").negated
+    assert not meaning("User drinks his coffee black with no sugar.").negated
+    assert meaning("Người dùng không đá bóng nữa.").negated
+    assert meaning("User drinks no milk.").negated
+    assert meaning("The user wants answers with no preamble.").negated
+    assert not meaning("The class is free of charge.").negated
+    assert not meaning("Tú left Hanoi for Saigon in 2019.").negated
+    assert not meaning("Tú turned left at the bank.").negated
+    assert not meaning("Chị Mai lo ngại về học phí.").negated
 
 
 @pytest.mark.parametrize(

@@ -59,7 +59,16 @@ def test_without_embeddings_words_that_translate_group_a_fact_with_its_translati
     assert sorted((hanoi, danang)) not in conflicts
 
 
-def test_duplicates_are_never_grouped_across_users_kinds_subjects_or_projects(db, frozen):
+def test_a_translation_filed_under_another_kind_is_grouped_with_its_fact(db, frozen):
+    # An agent files one fact as a fact in one language and as a routine in the other.
+    shifts = pref("Tú has moved to the night shift for good.", subject="work", kind="fact")
+    ca_dem = pref("Anh Tú đã chuyển hẳn sang làm ca đêm.", subject="ca làm", kind="routine")
+    pref("Anh Tú chạy bộ mỗi sáng.", subject="chạy bộ", kind="routine")
+    duplicates, _ = doctor.find_duplicates_and_conflicts()
+    assert duplicates == [sorted((shifts, ca_dem))]
+
+
+def test_duplicates_in_one_language_are_never_grouped_across_users_kinds_subjects_or_projects(db, frozen):
     pref("User prefers Vietnamese.", user="owner")
     pref("User prefers Vietnamese.", user="lan")
     pref("User prefers Vietnamese.", kind="fact")

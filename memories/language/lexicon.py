@@ -1854,6 +1854,7 @@ LEXICON = {
     "gọi video": ("videocall", "video", "call"),
     "cuộc gọi": ("call",),
     "nhắn tin": ("text", "message", "chat"),
+    "nhắn": ("message", "text", "write"),
     "tin nhắn": ("message", "text"),
     "nhóm chat": ("group", "chat"),
     "máy": ("machine", "device"),

@@ -447,11 +447,12 @@ _HOW_OFTEN = (
     ),
 )
 # What some words are read as, in a folded text holding one of them (``_READ_AS_HINT``): what stops or leaves
-# ("moved out of", "paid back", "dropped", "stays out of", "bo thuoc la" typed without marks), and what a
-# phrase is ("quán cà phê" a café, "hút thuốc" smoking, "ăn sáng" breakfast, "không dung nạp" a state).
+# ("moved out of", "paid back", "dropped", "stays out of", "decided against", "free of", "bo thuoc la" typed
+# without marks), and what a phrase is ("quán cà phê" a café, "hút thuốc" smoking, "ăn sáng" breakfast,
+# "không dung nạp" a state).
 _READ_AS_HINT = (
     r"\b(?:quan|coffee|mov(?:ed|es)|don|chuyen|khong|ko|bo|cai|hut|thuoc|an|gan|hau|almost|lam|bat|intoleran\w*"
-    r"|paid|repaid|tat|stay\w*|steers?|dropped)\b"
+    r"|paid|repaid|tat|stay\w*|steers?|dropped|decided?|decides|opt(?:s|ed)?|chose|choose|free|with)\b"
 )
 _READ_AS = (
     # A coffee shop is a place, not the drink: "quán cà phê của Vinh", "the café".
@@ -483,6 +484,13 @@ _READ_AS = (
     (r"\b(?:stay(?:s|ed|ing)? (?:out of|away from)|steers? clear of)\b", " not "),
     # Dropping a class or a habit is quitting it ("dropped piano"; not "dropped off" or "dropped by").
     (r"\bdropped(?: out of)?\b(?! off| by)", " not "),
+    # Deciding against something is deciding not to: "decided against any bank loan".
+    (r"\b(decided?|decides|opt(?:s|ed)?|chose|choose) against\b", r" \1 not "),
+    # Kept free of something is without it: "keeps his mornings free of meetings" (not "free of charge").
+    (r"\bfree (?:of|from)\b(?! (?:charge|cost)\b)", " not "),
+    # Had with none of something in it is had without it: "coffee with no sugar", "black coffee, no sugar"
+    # ("drinks no milk" denies drinking it, "answers with no preamble" is "không rào đón").
+    (r"(?:\bwith|(?<=,)) ?no\b(?= (?:sugar|ice|cream)\b)", " without "),
 )
 # Rewritings read, before the phrases below, only in a folded text holding one of their words, as most hold
 # none: how often, a plan moved to another time, and having switched to something, which is doing it now
@@ -594,6 +602,11 @@ _VIETNAMESE = {
     # Retiring is not stopping something: "Ông Hùng đã nghỉ hưu".
     "nghỉ hưu": "retired",
     "đã nghỉ hưu": "retired",
+    # Being loath to do something is not liking it: "ngại đọc chữ dài" ("lo ngại" is being worried).
+    "ngại": "không thích",
+    "e ngại": "không thích",
+    "lo ngại": "lo",
+    "ngại ngùng": "shy",
     # Words of tense and aspect ("đã", "rồi": done; "cũng": also; "hẳn": for good) say when or how surely,
     # not which fact, as "does" and "has" do in English; bare, they fold into other words ("đá" is ice).
     "đã": "",
@@ -780,6 +793,16 @@ _PLACE_FOLLOWS = (
     r"(?=[A-ZĐ])(?!(?:January|February|March|April|May|June|July|August|September|October|November|December"
     r"|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)"
 )
+# Leaving a named place or company is being there no more: "Khoi left Hai Van Soft last month" is "Anh Khôi đã
+# nghỉ ở Hải Vân Soft" (not "left his phone", "turned left"; "left Hanoi for Saigon" is a move).
+_LEFT_NAMED = re.compile(r"\b(?:[Hh]as |[Hh]ad )?left " + _PLACE_FOLLOWS + r"(?![^,;.!?]* for )")
+# A thing had without something in it is no denial: "nước không đường" is sugar-free water, "trà không đá" tea
+# without ice ("không đá bóng" is not playing football).
+_WITHOUT_VIETNAMESE = re.compile(
+    r"(?<=[\w,] )(?:không|khong|ko) "
+    r"(?=(?:đường|duong|cồn|béo|gluten|lactose|caffeine|cafein|đá(?! (?:bóng|banh)))(?!\w))",
+    re.IGNORECASE,
+)
 _MOVED = re.compile(r"\b(?:(?:[Hh]as|[Hh]ave|[Hh]ad) )?(?:[Mm]oved|[Rr]elocated) to " + _PLACE_FOLLOWS)
 _MOVED_VIETNAMESE = re.compile(
     r"(?<!\w)(?:[Đđ]ã )?(?:[Cc]huyển|[Dd]ọn)(?: nhà)? (?:vào|ra|đến|tới|về|lên|xuống) (?=[A-ZĐ])"
@@ -898,6 +921,10 @@ def meaning(text, subject="", kind=""):
         text = _MOVED_VIETNAMESE.sub(" sống ở ", text)
     if vietnamese:
         text = _LEFT_JOB.sub("không làm việc", _STOPPED_HABIT.sub("không", text))
+        if "kh" in lowered or "ko" in lowered:
+            text = _WITHOUT_VIETNAMESE.sub("without ", text)
+    elif "left" in lowered:
+        text = _LEFT_NAMED.sub("quit ", text)
     text = _VIETNAMESE_WORDS.sub(lambda match: f" {_VIETNAMESE[match.group(1).lower()]} ", text)
     if not vietnamese:
         # "User quit smoking" denies "User smokes": a verb is one word however it is written.

@@ -536,6 +536,10 @@ def across_languages(text_a, text_b):
     alike = meaning(text_a).negated == meaning(text_b).negated or (
         chooses_one_over_another(text_a) and chooses_one_over_another(text_b)
     )
+    if not alike:
+        negated, positive = (text_a, text_b) if meaning(text_a).negated else (text_b, text_a)
+        if _denies_telling(negated, positive):
+            return None
     # A clause after the first that denies what the other does not say is more said, not the other negated:
     # "Người dùng uống trà xanh mỗi sáng, không uống cà phê" / "User drinks green tea every morning".
     aside_a = not alike and denies_aside(text_a)
@@ -556,22 +560,52 @@ def across_languages(text_a, text_b):
     return SAME if alike else OPPOSED
 
 
-# Where a text's first clause ends.
+# Where a text's first clause ends; where any of its clauses ends, its reasons ("vì", "because") included.
 _FIRST_CLAUSE_END = re.compile(r"[,;]|\b(?:but|and)\b|(?<!\w)(?:nhưng|và|nhung|va)(?!\w)", re.IGNORECASE)
+_CLAUSE_END = re.compile(
+    _FIRST_CLAUSE_END.pattern + r"|\b(?:because|since)\b|(?<!\w)(?:bởi vì|tại vì|vì|vi)(?!\w)", re.IGNORECASE
+)
+# A negation as written, in either language.
+_NEGATION = re.compile(r"n't\b|(?<!\w)(?:not|never|no|cannot|không|chưa|chẳng|đừng|chớ|ko|khong)(?!\w)", re.IGNORECASE)
+# The words after a negation, and the verbs of what an agent is told to do (as English stems).
+_AFTER_NEGATION = re.compile(r"(?:n't|(?<!\w)(?:not|never|no|đừng|không|chớ|ko|khong))(?!\w)((?:\W+\w+){1,4})", re.I)
+_TOLD = frozenset(
+    "suggest recommend propos remind mention send offer book order schedul call messag text invit".split()
+)
 
 
 def _denied_aside(text, other):
     """``text``, negated after its first clause (``denies_aside``), gives there a value or a word of
     ``other``'s, in English, that its first clause does not: "Đức chỉ muốn họp buổi sáng, không họp chiều" /
-    "Đức prefers meetings in the afternoon", "Vy takes piano lessons, not drawing" / "Bé Vy học vẽ"."""
+    "Đức prefers meetings in the afternoon", "Vy takes piano lessons, not drawing" / "Bé Vy học vẽ". What
+    ``other`` denies too is no such word: "Only write to Vinh in Vietnamese; he can't read English" / "Vinh
+    dặn chỉ nhắn bằng tiếng Việt vì anh không đọc được tiếng Anh"."""
     first, *rest = _FIRST_CLAUSE_END.split(text, maxsplit=1)
     if not rest:
         return False
-    if (values(rest[0]) - values(first)) & values(other):
+    said = _affirmed(other)
+    if (values(rest[0]) - values(first)) & values(said):
         return True
     vietnamese = language_of(text) == VIETNAMESE
     denied = _in_english(rest[0], vietnamese) - _in_english(first, vietnamese) - _PEOPLE_STEMS
-    return bool(denied & _in_english(other, not vietnamese))
+    return bool(denied & _in_english(said, not vietnamese))
+
+
+def _affirmed(text):
+    """The clauses of ``text`` that deny nothing (its reasons are clauses too), joined: what it says is so."""
+    return " ".join(clause for clause in _CLAUSE_END.split(text) if clause and not _NEGATION.search(clause))
+
+
+def _denies_telling(negated, other):
+    """``negated`` denies an agent's doing something (a verb of ``_TOLD`` right after its negation) that
+    ``other`` does not speak of: "Never suggest shrimp dishes to Khoi, he is allergic to shrimp" is no
+    negation of "Khôi bị dị ứng tôm", nor "Đừng nhắn cho Lan sau 10 giờ tối" of "Lan goes to bed at 10pm"."""
+    found = _AFTER_NEGATION.search(negated)
+    if not found:
+        return False
+    vietnamese = language_of(negated) == VIETNAMESE
+    told = _in_english(found[1], vietnamese) & _TOLD
+    return bool(told) and not told & _in_english(other, not vietnamese)
 
 
 def _in_english(text, vietnamese):

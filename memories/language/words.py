@@ -570,6 +570,12 @@ def language_of(text):
         _ENGLISH_ENDING.fullmatch(plain) and not could_be_vietnamese(plain) for plain in folded
     ):
         return ""  # "wakes", "planned", "running": no Vietnamese syllable ends so
+    judged = len(written)
+    if not marked_inside and marked:
+        # Marks on capitalised words alone are a name's: "Tú left Viettel in March" is judged on its other words.
+        looking, judged, marked = looking - marked, judged - marked, 0
+        if not judged:
+            return VIETNAMESE
     plainly = marked or _PLAIN_VIETNAMESE.intersection(folded) or _CHAT_WORDS.intersection(folded)
     share = _VIETNAMESE_SHARE if plainly else _UNMARKED_VIETNAMESE_SHARE
-    return VIETNAMESE if looking >= share * len(written) else ""
+    return VIETNAMESE if looking >= share * judged else ""
