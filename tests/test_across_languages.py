@@ -306,6 +306,10 @@ def test_some_negations_deny_nothing_the_other_says(vietnamese, english, verdict
     assert across_languages(english, vietnamese) == verdict
 
 
+def test_a_plural_in_ees_is_the_word_the_lexicon_knows():
+    assert translated_share("Tiệm chị Mai có 6 nhân viên.", "Mai's shop has six employees.") == 0.8
+
+
 def test_a_thing_had_without_something_is_no_denial_but_not_doing_something_is():
     assert not meaning("Mẹ uống trà sen không đường.").negated
     assert not meaning("User drinks his coffee black with no sugar.").negated

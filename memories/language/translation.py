@@ -838,10 +838,12 @@ _FOLDED_VIETNAMESE_FUNCTION_WORDS = frozenset(fold(word) for word in _VIETNAMESE
 
 def _english_stem(word):
     """A word's stem as the lexicon keeps it: "lives", "lived" and "living" are "liv", "replies" and "reply"
-    are "reply" ("-ly" leaves four letters at least: "reply", "apply", "daily" are no adverbs); an
-    irregular verb's forms are its base's ("goes", "went": "go")."""
+    are "reply" ("-ly" leaves four letters at least: "reply", "apply", "daily" are no adverbs), "employees"
+    and "employee" are "employe"; an irregular verb's forms are its base's ("goes", "went": "go")."""
     if word in IRREGULAR_BASE:
         word = IRREGULAR_BASE[word]
+    if word.endswith(("ees", "eed")) and len(word) > 4:
+        word = word[:-1]  # "employees", "agreed": the stem of "employee", "agree"
     for ending in _ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= (4 if ending == "ly" else 3):
             word = word[: -len(ending)] + ("y" if ending in ("ied", "ies") else "")
