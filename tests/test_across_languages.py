@@ -297,6 +297,7 @@ NO_DENIAL_AFTER_ALL = [
     ("Never book morning flights for Tú.", "Anh Tú ngủ dậy muộn.", None),
     # It is one of what the other tells.
     ("Đừng nhắn cho chị Mai sau 9 giờ tối.", "Message Mai after 9pm.", OPPOSED),
+    ("Gửi email cho anh Minh.", "Never send Minh emails.", OPPOSED),
 ]
 
 
@@ -306,8 +307,11 @@ def test_some_negations_deny_nothing_the_other_says(vietnamese, english, verdict
     assert across_languages(english, vietnamese) == verdict
 
 
-def test_a_plural_in_ees_is_the_word_the_lexicon_knows():
+def test_a_plural_in_ees_and_a_verb_of_two_words_are_the_words_the_lexicon_knows():
     assert translated_share("Tiệm chị Mai có 6 nhân viên.", "Mai's shop has six employees.") == 0.8
+    assert translated_share("Bà Tư dậy lúc 5 giờ sáng.", "Mrs Tư gets up at 5am.") == 1.0
+    assert translated_share("ba Tu hay ngu luc 9h toi", "Mrs Tư usually goes to bed at 9pm.") > 0
+    assert translated_share("Bà Tư dậy lúc 5 giờ sáng.", "Mrs Tư goes to bed at 9pm.") == 0.0
 
 
 def test_a_thing_had_without_something_is_no_denial_but_not_doing_something_is():

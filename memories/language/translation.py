@@ -567,10 +567,11 @@ _CLAUSE_END = re.compile(
 )
 # A negation as written, in either language.
 _NEGATION = re.compile(r"n't\b|(?<!\w)(?:not|never|no|cannot|không|chưa|chẳng|đừng|chớ|ko|khong)(?!\w)", re.IGNORECASE)
-# The words after a negation, and the verbs of what an agent is told to do (as English stems).
+# The words after a negation, and the verbs of what an agent is told to do (as English stems; "gửi email" is
+# read as "email").
 _AFTER_NEGATION = re.compile(r"(?:n't|(?<!\w)(?:not|never|no|đừng|không|chớ|ko|khong))(?!\w)((?:\W+\w+){1,4})", re.I)
 _TOLD = frozenset(
-    "suggest recommend propos remind mention send offer book order schedul call messag text invit".split()
+    "suggest recommend propos remind mention send email mail offer book order schedul call messag text invit".split()
 )
 
 
@@ -944,6 +945,8 @@ def _english_stems(text):
     starting one but no English word: "Bích takes …") and the units of numbers left out, as the other compares
     them (``names_agree``, ``values``)."""
     text = _UNITS.sub(" ", text)
+    for phrasal, word in _PHRASAL_VERBS:
+        text = phrasal.sub(word, text)
     return frozenset(
         _english_stem(word)
         for word in re.findall(r"[a-z]+", fold(_CAPITALISED.sub(_unless_name, text)))
@@ -951,6 +954,12 @@ def _english_stems(text):
     )
 
 
+# English verbs of two words, as the word the lexicon reads a Vietnamese one as: "gets up" is "dậy" (wake), "goes
+# to bed" "đi ngủ" (sleep).
+_PHRASAL_VERBS = (
+    (re.compile(r"\b(?:get|gets|got|getting) up\b", re.IGNORECASE), " wake "),
+    (re.compile(r"\b(?:go|goes|went|going|gone) to (?:bed|sleep)\b", re.IGNORECASE), " sleep bed "),
+)
 # A word not starting with a lower-case ASCII letter: maybe capitalised ("Bích", "Đà").
 _CAPITALISED = re.compile(r"(?<!\w)[^\W\da-z_]\w*")
 
