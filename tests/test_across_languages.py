@@ -12,6 +12,7 @@ from memories.language.translation import (
     another_value,
     details_agree,
     names_agree,
+    names_in,
     names_instead,
     translated_share,
     translated_verdict,
@@ -514,6 +515,14 @@ def test_a_vietnamese_name_is_no_english_number():
     # Folded, "tên" (a name) is "ten".
     assert values_of("Con gái của người dùng tên là Mai.") == set()
     assert values_of("User has ten cats.") == {10.0}
+
+
+def test_a_name_that_folds_like_a_day_is_a_name():
+    # "Thủ" folds as "thứ" does, but "Đức" is no number of a day; "Thu" before a capitalised word is no Thursday.
+    assert names_in("Anh Tú sống ở Thủ Đức.") == ["tu", "thuduc"]
+    assert names_in("He lives in Thu Duc City.") == ["thuduccity"]
+    assert names_in("Anh Tú chạy bộ thứ Năm và Chủ nhật, học tiếng Đức.") == ["tu"]
+    assert names_in("He runs on Thu and Sun.") == []
 
 
 def test_a_memory_may_say_the_owners_name_but_not_someone_elses_as_theirs():

@@ -80,6 +80,8 @@ _CALENDAR = frozenset(
 # A Vietnamese day or month is a capitalised number after "thứ" or "tháng": "thứ Hai", "tháng Tư"; a
 # language a capitalised word after "tiếng".
 _CALENDAR_BEFORE = frozenset({"thu", "thang", "tieng"})
+# The numbers a day or month is named by ("thứ Hai", "tháng Chạp"), folded: "Thủ Đức" is no day.
+_NUMBERS_NAMED = frozenset("mot hai ba tu bon nam sau bay tam chin muoi gieng chap gieng".split())
 # Currencies are the unit of an amount, which a paraphrase writes in words ("15 million VND" / "15 triệu").
 _CURRENCIES = frozenset("vnd usd eur jpy gbp sgd aud cad cny krw thb".split())
 _OWNER_WORDS = {"user": None, "owner": None, "nguoi": "dung", "chu": "nhan"}
@@ -154,6 +156,12 @@ def _named(text, other):
     def joined_to_previous(index):
         return last == index - 1 and not text[tokens[index - 1].end() : tokens[index].start()].strip()
 
+    def _in_a_name(word, index):
+        """A day or month written short before a capitalised word is a name's: "Thu Duc City", "Thu Trang"."""
+        if len(word) > 3 or index + 1 >= len(placed):
+            return False
+        return placed[index + 1][0][:1].isupper() and not text[tokens[index].end() : tokens[index + 1].start()].strip()
+
     for index, (word, plain, first) in enumerate(placed):
         following = placed[index + 1][1] if index + 1 < len(placed) else ""
         previous = placed[index - 1][1] if index else ""
@@ -166,8 +174,8 @@ def _named(text, other):
         if skip:
             skip = False
         elif (
-            word.lower() in _CALENDAR | states.LANGUAGES
-            or previous in _CALENDAR_BEFORE
+            (word.lower() in _CALENDAR | states.LANGUAGES and not _in_a_name(word, index))
+            or (previous in _CALENDAR_BEFORE and (previous == "tieng" or plain in _NUMBERS_NAMED))
             or (plain, following) == ("chu", "nhat")
         ):
             # Days, months and languages are translated, not kept: "Sunday" is "Chủ nhật", "Monday" "thứ
