@@ -520,9 +520,21 @@ def test_a_vietnamese_name_is_no_english_number():
 def test_a_name_that_folds_like_a_day_is_a_name():
     # "Thủ" folds as "thứ" does, but "Đức" is no number of a day; "Thu" before a capitalised word is no Thursday.
     assert names_in("Anh Tú sống ở Thủ Đức.") == ["tu", "thuduc"]
-    assert names_in("He lives in Thu Duc City.") == ["thuduccity"]
     assert names_in("Anh Tú chạy bộ thứ Năm và Chủ nhật, học tiếng Đức.") == ["tu"]
     assert names_in("He runs on Thu and Sun.") == []
+
+
+def test_days_written_short_one_after_another_are_days():
+    assert names_in("He swims Tue Thu Sat at 6am.") == []
+
+
+def test_a_names_kind_of_place_is_no_part_of_it():
+    assert names_in("He runs along the Han River.") == names_in("Anh chạy dọc sông Hàn.") == ["han"]
+    assert names_in("He lives in Thu Duc City.") == names_in("Anh sống ở TP Thủ Đức.") == ["thuduc"]
+    assert names_in("His son is at Hoa Cuong Primary School.") == ["hoacuong"]
+    assert across_languages("Anh Tú sống ở TP Thủ Đức.", "Tú lives in Thu Duc City.") == SAME
+    # The names that are people's too stay names: "Hồ", "Quân", "Dương".
+    assert names_in("Anh sống ở Hồ Tây, gần anh Quân.") == ["hotay", "quan"]
 
 
 def test_a_memory_may_say_the_owners_name_but_not_someone_elses_as_theirs():

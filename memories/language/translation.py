@@ -80,6 +80,13 @@ _CALENDAR = frozenset(
 # A Vietnamese day or month is a capitalised number after "thứ" or "tháng": "thứ Hai", "tháng Tư"; a
 # language a capitalised word after "tiếng".
 _CALENDAR_BEFORE = frozenset({"thu", "thang", "tieng"})
+# Kinds of place a name may be written with, capitalised, in English or in Vietnamese (as written: "Hồ",
+# "Trường", "Dương" and "Quân" are people's names too).
+_KINDS_OF_PLACE = frozenset(
+    "River Lake City Street Road Avenue District Province Village School Primary Secondary University College"
+    " Hospital Clinic Market Bridge Beach Bay Island Airport Station Pagoda Temple Museum Mountain"
+    " Sông TP Tp Chợ Đảo Vịnh Núi Chùa Biển Phố".split()
+)
 # The numbers a day or month is named by ("thứ Hai", "tháng Chạp"), folded: "Thủ Đức" is no day.
 _NUMBERS_NAMED = frozenset("mot hai ba tu bon nam sau bay tam chin muoi gieng chap gieng".split())
 # Currencies are the unit of an amount, which a paraphrase writes in words ("15 million VND" / "15 triệu").
@@ -160,7 +167,12 @@ def _named(text, other):
         """A day or month written short before a capitalised word is a name's: "Thu Duc City", "Thu Trang"."""
         if len(word) > 3 or index + 1 >= len(placed):
             return False
-        return placed[index + 1][0][:1].isupper() and not text[tokens[index].end() : tokens[index + 1].start()].strip()
+        following_word = placed[index + 1][0]
+        return (
+            following_word[:1].isupper()
+            and following_word.lower() not in _CALENDAR
+            and not text[tokens[index].end() : tokens[index + 1].start()].strip()
+        )
 
     for index, (word, plain, first) in enumerate(placed):
         following = placed[index + 1][1] if index + 1 < len(placed) else ""
@@ -187,6 +199,11 @@ def _named(text, other):
             skip = _OWNER_WORDS[plain] is not None
         elif word.lower() in WRITTEN_HONORIFICS or plain in _CURRENCIES:
             pass
+        elif word in _KINDS_OF_PLACE and word[0].isupper() and not first:
+            # "Han River" is "sông Hàn", "Thu Duc City" "TP Thủ Đức": a name's kind of place is no part of it,
+            # but the name goes on after it ("Hoa Cuong Primary School").
+            if found and found[-1][0] != OWNER and joined_to_previous(index):
+                last = index
         elif len(word) > 1 and word[0].isupper() and (plain in inside or _names_itself(word, plain, first, english)):
             if found and found[-1][0] != OWNER and joined_to_previous(index):
                 # One name in several capitalised words: "Hà Nội" is "hanoi", as "Hanoi" is.
