@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/meaning_quality.py                 # the tune part (bench/meaning_set_tune.py)
     .venv/bin/python bench/meaning_quality.py --held-out      # the held-out part: measure, never tune on it
-    .venv/bin/python bench/meaning_quality.py --held-out-N    # N = 2 to 11: parts written blind later (--help says
+    .venv/bin/python bench/meaning_quality.py --held-out-N    # N = 2 to 12: parts written blind later (--help says
                                                               # which is for what; 4 is the one held out for good)
     BESTIE_EMBEDDINGS=local .venv/bin/python bench/meaning_quality.py --store [--held-out]   # with meaning
 
@@ -124,6 +124,7 @@ def score(module, duplicates, conflicts):
 
 # The held-out parts, newest first, each with what it is for (its ``--held-out-N`` flag).
 PARTS = {
+    "held_out_12": "a twelfth, written blind on 2026-12-06 (second session), run once on the code before and after",
     "held_out_11": "an eleventh, written blind on 2026-12-06, run once before and after this session's rules",
     "held_out_10": "a tenth, written blind on 2026-12-05, never opened",
     "held_out_9": "a ninth, written blind on 2026-12-05, shown once by accident (a formatter's diff), not tuned on",

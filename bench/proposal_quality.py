@@ -1,6 +1,6 @@
 """Contradictions the write path flags when they are proposed, on the blind bilingual meaning sets.
 
-    .venv/bin/python bench/proposal_quality.py [--held-out | --held-out-2 | … | --held-out-11] [--policy allow]
+    .venv/bin/python bench/proposal_quality.py [--held-out | --held-out-2 | … | --held-out-12] [--policy allow]
     BESTIE_EMBEDDINGS=local .venv/bin/python bench/proposal_quality.py …   # with meaning
 
 The set's memories are written to a fresh SQLite store, approved. Then, for each labelled pair of groups
