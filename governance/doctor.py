@@ -443,9 +443,12 @@ def _with_meaning(findings):
     texts = findings.texts
     try:
         pairs = vectors.neighbours_within(list(findings.groups.values()), MEANING_NEIGHBOURS)
-        # Counterparts among the memories of one kind, and among all of a user's whatever their kind.
-        close_across = vectors.counterparts_within(list(findings.groups.values()), CLOSEST_ACROSS)
-        close_across += vectors.counterparts_within(list(findings.people.values()), CLOSEST_ACROSS)
+        # Counterparts among the memories of one kind, and among all of a user's whatever their kind; a pair
+        # found both ways is compared once, as counterparts if either way finds it so.
+        close_across = {}
+        for groups in (findings.groups.values(), findings.people.values()):
+            for a, b, _margin, counterparts in vectors.counterparts_within(list(groups), CLOSEST_ACROSS):
+                close_across[(a, b)] = close_across.get((a, b), False) or counterparts
         # Among all of a user's memories of a project, whatever their kind: a memory must be the other's
         # closest among the owner's own.
         people = list(findings.people.values())
@@ -466,7 +469,7 @@ def _with_meaning(findings):
     # compared on what a translation keeps, unless none of the words the lexicon knows of either
     # translates one of the other's; two each among the other's closest there, when most of their words
     # translate each other (``CLOSE_WORDS_TRANSLATED``).
-    for a, b, _margin, counterparts in close_across:
+    for (a, b), counterparts in close_across.items():
         if findings.together(a, b):
             continue
         share = findings.share(a, b)

@@ -27,6 +27,7 @@ from memories.language.meaning import (
     chooses_one_over_another,
     denies_aside,
     denies_in_other_language,
+    is_denial,
     meaning,
     preference_sides,
     preferred_the_other_way,
@@ -80,6 +81,7 @@ _CALENDAR = frozenset(
 # A Vietnamese day or month is a capitalised number after "thứ" or "tháng": "thứ Hai", "tháng Tư"; a
 # language a capitalised word after "tiếng".
 _CALENDAR_BEFORE = frozenset({"thu", "thang", "tieng"})
+_CALENDAR_AND_LANGUAGES = _CALENDAR | states.LANGUAGES
 # Kinds of place a name may be written with, capitalised, in English or in Vietnamese (as written: "Hồ",
 # "Trường", "Dương" and "Quân" are people's names too).
 _KINDS_OF_PLACE = frozenset(
@@ -88,7 +90,7 @@ _KINDS_OF_PLACE = frozenset(
     " Sông TP Tp Chợ Đảo Vịnh Núi Chùa Biển Phố".split()
 )
 # The numbers a day or month is named by ("thứ Hai", "tháng Chạp"), folded: "Thủ Đức" is no day.
-_NUMBERS_NAMED = frozenset("mot hai ba tu bon nam sau bay tam chin muoi gieng chap gieng".split())
+_NUMBERS_NAMED = frozenset("mot hai ba tu bon nam sau bay tam chin muoi gieng chap".split())
 # Currencies are the unit of an amount, which a paraphrase writes in words ("15 million VND" / "15 triệu").
 _CURRENCIES = frozenset("vnd usd eur jpy gbp sgd aud cad cny krw thb".split())
 _OWNER_WORDS = {"user": None, "owner": None, "nguoi": "dung", "chu": "nhan"}
@@ -160,19 +162,19 @@ def _named(text, other):
     placed = list(words_placed(text))
     found, spans, skip, last = [], [], False, None
 
-    def joined_to_previous(index):
-        return last == index - 1 and not text[tokens[index - 1].end() : tokens[index].start()].strip()
+    def touching(index):
+        """Whether the word at ``index`` follows the one before it with nothing but spaces between."""
+        return not text[tokens[index - 1].end() : tokens[index].start()].strip()
 
-    def _in_a_name(word, index):
+    def joined_to_previous(index):
+        return last == index - 1 and touching(index)
+
+    def in_a_name(word, index):
         """A day or month written short before a capitalised word is a name's: "Thu Duc City", "Thu Trang"."""
         if len(word) > 3 or index + 1 >= len(placed):
             return False
         following_word = placed[index + 1][0]
-        return (
-            following_word[:1].isupper()
-            and following_word.lower() not in _CALENDAR
-            and not text[tokens[index].end() : tokens[index + 1].start()].strip()
-        )
+        return following_word[:1].isupper() and following_word.lower() not in _CALENDAR and touching(index + 1)
 
     for index, (word, plain, first) in enumerate(placed):
         following = placed[index + 1][1] if index + 1 < len(placed) else ""
@@ -186,7 +188,7 @@ def _named(text, other):
         if skip:
             skip = False
         elif (
-            (word.lower() in _CALENDAR | states.LANGUAGES and not _in_a_name(word, index))
+            (word.lower() in _CALENDAR_AND_LANGUAGES and not in_a_name(word, index))
             or (previous in _CALENDAR_BEFORE and (previous == "tieng" or plain in _NUMBERS_NAMED))
             or (plain, following) == ("chu", "nhat")
         ):
@@ -199,7 +201,7 @@ def _named(text, other):
             skip = _OWNER_WORDS[plain] is not None
         elif word.lower() in WRITTEN_HONORIFICS or plain in _CURRENCIES:
             pass
-        elif word in _KINDS_OF_PLACE and word[0].isupper() and not first:
+        elif word in _KINDS_OF_PLACE and not first:
             # "Han River" is "sông Hàn", "Thu Duc City" "TP Thủ Đức": a name's kind of place is no part of it,
             # but the name goes on after it ("Hoa Cuong Primary School").
             if found and found[-1][0] != OWNER and joined_to_previous(index):
@@ -545,26 +547,19 @@ def across_languages(text_a, text_b):
     A word the Vietnamese one borrows as it is ("penicillin") must be in the English one. One that differs
     only in polarity is its negation; one with one value in place of another says the same of another
     value ("size 42" / "cỡ giày 43"): both cannot be true."""
+    negated_a, negated_b = is_denial(text_a), is_denial(text_b)
     if not names_agree(text_a, text_b):
         # The same words with the parties in each other's places: "Lan owes Minh 200k" / "Minh nợ Lan 200k".
-        swapped = (
-            parties_swapped(text_a, text_b)
-            and values(text_a) == values(text_b)
-            and meaning(text_a).negated == meaning(text_b).negated
-        )
+        swapped = parties_swapped(text_a, text_b) and values(text_a) == values(text_b) and negated_a == negated_b
         return OPPOSED if swapped else None
     if _only_some(text_a, text_b) or _preference_reversed(text_a, text_b):
         return OPPOSED
     if _sets_aside(text_a, text_b) or _sets_aside(text_b, text_a):
         return OPPOSED
     # A thing chosen instead of another is one said done and the other not, however each text puts it.
-    alike = meaning(text_a).negated == meaning(text_b).negated or (
-        chooses_one_over_another(text_a) and chooses_one_over_another(text_b)
-    )
-    if not alike:
-        negated, positive = (text_a, text_b) if meaning(text_a).negated else (text_b, text_a)
-        if _denies_telling(negated, positive):
-            return None
+    alike = negated_a == negated_b or (chooses_one_over_another(text_a) and chooses_one_over_another(text_b))
+    if not alike and _denies_telling(*((text_a, text_b) if negated_a else (text_b, text_a))):
+        return None
     # A clause after the first that denies what the other does not say is more said, not the other negated:
     # "Người dùng uống trà xanh mỗi sáng, không uống cà phê" / "User drinks green tea every morning".
     aside_a = not alike and denies_aside(text_a)
