@@ -312,6 +312,7 @@ def test_a_plural_in_ees_and_a_verb_of_two_words_are_the_words_the_lexicon_knows
 def test_a_thing_had_without_something_is_no_denial_but_not_doing_something_is():
     assert not meaning("Mẹ uống trà sen không đường.").negated
     assert not meaning("User drinks his coffee black with no sugar.").negated
+    assert not meaning("Mom drinks tea, no sugar.").negated
     assert meaning("Người dùng không đá bóng nữa.").negated
     assert meaning("User drinks no milk.").negated
     assert meaning("The user wants answers with no preamble.").negated

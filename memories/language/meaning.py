@@ -452,7 +452,8 @@ _HOW_OFTEN = (
 # "không dung nạp" a state).
 _READ_AS_HINT = (
     r"\b(?:quan|coffee|mov(?:ed|es)|don|chuyen|khong|ko|bo|cai|hut|thuoc|an|gan|hau|almost|lam|bat|intoleran\w*"
-    r"|paid|repaid|tat|stay\w*|steers?|dropped|decided?|decides|opt(?:s|ed)?|chose|choose|free|with)\b"
+    r"|paid|repaid|tat|stay\w*|steers?|dropped|decided?|decides|opt(?:s|ed)?|chose|choose|free"
+    r"|no (?:sugar|ice|cream))\b"
 )
 _READ_AS = (
     # A coffee shop is a place, not the drink: "quán cà phê của Vinh", "the café".
