@@ -4,6 +4,8 @@
     .venv/bin/python bench/meaning_quality.py --held-out      # the held-out part: measure, never tune on it
     .venv/bin/python bench/meaning_quality.py --held-out-N    # N = 2 to 12: parts written blind later (--help says
                                                               # which is for what; 4 is the one held out for good)
+    .venv/bin/python bench/meaning_quality.py --same-language [--same-language-held-out]   # duplicates and
+                                                              # contradictions within one language
     BESTIE_EMBEDDINGS=local .venv/bin/python bench/meaning_quality.py --store [--held-out]   # with meaning
 
 The sets were written blind (by someone who saw only a description of them): memories of several people
@@ -124,6 +126,11 @@ def score(module, duplicates, conflicts):
 
 # The held-out parts, newest first, each with what it is for (its ``--held-out-N`` flag).
 PARTS = {
+    "same_language_held_out": "a held-out part of duplicates and contradictions within one language, written blind on "
+    "2026-12-06 (third session), run once before tuning; about 45 rows shown once by accident (a linter's output), "
+    "not tuned on",
+    "same_language": "duplicates and contradictions within one language, written blind on 2026-12-06 (third session) "
+    "to tune on",
     "held_out_12": "a twelfth, written blind on 2026-12-06 (second session), run once on the code before and after",
     "held_out_11": "an eleventh, written blind on 2026-12-06, run once before and after this session's rules",
     "held_out_10": "a tenth, written blind on 2026-12-05, never opened",
