@@ -45,6 +45,7 @@ from memories.language.translation import (
     another_value,
     changed_names,
     details_agree,
+    in_other_words,
     lexicon_words,
     share_between,
     translated_verdict,
@@ -206,6 +207,7 @@ def find_duplicates_and_conflicts(now=None):
         duplicates.extend(found)
         conflicts.extend(opposed)
     findings = _Findings(gathered, duplicates, conflicts, meanings)
+    _same_fact_across_blocks(findings)
     _across_languages_by_words(findings)
     _negations_across_blocks(findings)
     _slots_and_standing(findings)
@@ -331,6 +333,33 @@ def _across_languages_by_words(findings):
             share = findings.share(a, b)
             if share is not None and share >= WORDS_TRANSLATED:
                 findings.compare_across_languages(a, b, share)
+
+
+def _same_fact_across_blocks(findings):
+    """Memories of one user, kind and project under other subjects, in one language, that state the same fact
+    (``same_fact``, ``details_agree``), with or without embeddings: an agent files "User is learning Spanish"
+    under "languages" and "User is studying Spanish" under "education". The pairs looked at share a content
+    word that few of them have (``POSTING_CAP``), as inside a block; pairs of one block were compared
+    there."""
+    for members in findings.groups.values():
+        postings = defaultdict(list)
+        for memory_id in members:
+            for word in findings.variant(memory_id).content:
+                postings[word].append(memory_id)
+        pairs = set()
+        for holders in postings.values():
+            if len(holders) <= POSTING_CAP:
+                pairs.update(combinations(holders, 2))
+        for a, b in sorted(pairs):
+            if findings.blocks[a] == findings.blocks[b] or findings.together(a, b):
+                continue
+            first, second = findings.variant(a), findings.variant(b)
+            if (
+                first.vietnamese == second.vietnamese
+                and same_fact(first, second)
+                and details_agree(findings.texts[a], findings.texts[b])
+            ):
+                findings.join(a, b)
 
 
 def _negations_across_blocks(findings):
@@ -483,11 +512,13 @@ def _with_meaning(findings):
     # language), standing out as counterparts do, and one value in place of another: "Lan's thesis deadline
     # is June 15" / "Lan's thesis is due on May 30" (the margin chosen on the blind open sets, where 1.02
     # found 4 more and 2 more false ones).
-    for a, b, margin, _counterparts in close_values:
+    for a, b, margin, counterparts in close_values:
         if margin < vectors.COUNTERPART_MARGIN or findings.together(a, b):
             continue
-        if findings.another_value(a, b) or changed_names(findings.texts[a], findings.texts[b]):
+        if findings.another_value(a, b) or changed_names(texts[a], texts[b]):
             findings.oppose(a, b)
+        elif counterparts and in_other_words(findings.variant(a), findings.variant(b), texts[a], texts[b]):
+            findings.join(a, b)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -68,13 +68,21 @@ def test_a_translation_filed_under_another_kind_is_grouped_with_its_fact(db, fro
     assert duplicates == [sorted((shifts, ca_dem))]
 
 
-def test_duplicates_in_one_language_are_never_grouped_across_users_kinds_subjects_or_projects(db, frozen):
+def test_duplicates_in_one_language_are_never_grouped_across_users_kinds_or_projects(db, frozen):
     pref("User prefers Vietnamese.", user="owner")
     pref("User prefers Vietnamese.", user="lan")
     pref("User prefers Vietnamese.", kind="fact")
-    pref("User prefers Vietnamese.", subject="food")
     pref("User prefers Vietnamese.", scope="project", project="shop")
     assert doctor.analyze("duplicates").duplicates == []
+
+
+def test_one_fact_under_two_subjects_is_grouped_without_embeddings(db, frozen):
+    # Agents give one fact other subject slugs; the words decide, as inside one subject.
+    learning = pref("User is learning Spanish.", subject="languages")
+    studying = pref("User is studying Spanish.", subject="education")
+    pref("User is studying law.", subject="education")
+    pref("User's sister is learning Spanish.", subject="family")
+    assert doctor.analyze("duplicates").duplicates == [[learning, studying]]
 
 
 def test_look_alikes_are_not_duplicates(db, frozen):

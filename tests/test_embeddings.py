@@ -361,12 +361,35 @@ def test_the_doctor_compares_memories_close_in_meaning_across_subjects(local, se
     ]
     _add_store(kind="fact")
     duplicates, conflicts = _doctor()
-    assert sorted(m.pk for m in same) in duplicates
+    # With the store's "User prefers pnpm over npm for JavaScript projects.".
+    assert any({m.pk for m in same} <= set(group) for group in duplicates)
     assert not any(swapped[0].pk in group and swapped[1].pk in group for group in duplicates)
     assert sorted(m.pk for m in swapped) in conflicts
+    # The words alone say the same of these two, under other subjects too.
     settings.BESTIE_EMBEDDINGS = "off"
     duplicates, conflicts = doctor.find_duplicates_and_conflicts()
-    assert not any(same[0].pk in group for group in duplicates)
+    assert any({m.pk for m in same} <= set(group) for group in duplicates)
+
+
+def test_the_doctor_groups_one_fact_in_other_words_that_the_model_puts_closest(local, settings):
+    from governance import doctor
+
+    meetings = [
+        add_memory("Don't book meetings for the user on Tuesday mornings.", kind="instruction", subject="calendar"),
+        add_memory("The user keeps Tuesday mornings free of meetings.", kind="preference", subject="schedule"),
+    ]
+    # One topic, two facts: the model puts them close, their words say otherwise.
+    thesis = [
+        add_memory("Lan's thesis is due on 30 May.", kind="fact", subject="thesis"),
+        add_memory("Lan writes her thesis in LaTeX.", kind="fact", subject="writing"),
+    ]
+    _add_store(kind="fact")
+    duplicates, _conflicts = _doctor()
+    assert sorted(m.pk for m in meetings) in duplicates
+    assert not any(thesis[0].pk in group and thesis[1].pk in group for group in duplicates)
+    settings.BESTIE_EMBEDDINGS = "off"
+    duplicates, _conflicts = doctor.find_duplicates_and_conflicts()
+    assert not any(meetings[0].pk in group for group in duplicates)
 
 
 def test_two_memories_found_to_contradict_are_not_made_one_by_their_meaning(local):

@@ -235,7 +235,7 @@ def test_different_memories_are_not_duplicates(original, other):
         ("User prefers pnpm.", "User prefers yarn."),
         ("User prefers replies in Vietnamese.", "User prefers replies in English."),
         ("User likes Django.", "User does not like Django."),
-        ("Người dùng thích ăn phở bò.", "Người dùng thích ăn bún bò."),
+        ("Món người dùng thích nhất là phở bò.", "Người dùng thích bún bò nhất."),
         ("Don't message Lan before 9am.", "Don't message Lan before 8am."),
         ("User likes jasmine tea best.", "User's favourite tea is oolong."),
         ("Lan is the user's boss.", "Lan used to be the user's boss."),
@@ -268,6 +268,11 @@ def test_saying_otherwise_on_the_same_subject_is_queued_as_a_possible_update(ori
         ("User has a cat named Mochi.", "User has a dog named Lu.", "pets"),
         ("Budget for the new laptop is 15 million VND.", "Budget for the new phone is 10 million VND.", "budget"),
         ("Người dùng nuôi một con mèo tên Mochi.", "Người dùng nuôi một con chó tên Lu.", "thú cưng"),
+        # Liking one thing does not rule out liking another; what one likes most does (above).
+        ("Người dùng thích ăn phở bò.", "Người dùng thích ăn bún bò.", "food"),
+        ("User loves Django.", "User likes Flask.", "web"),
+        # Two relatives are two people.
+        ("User's sister lives in Huế.", "User's brother lives in Huế.", "family"),
     ],
 )
 def test_other_memories_of_a_subject_are_not_updates(original, other, subject):

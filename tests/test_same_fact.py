@@ -13,6 +13,7 @@ from memories.language.meaning import (
     denies,
     denies_across_languages,
     meaning,
+    same_fact,
     saying_the_same,
 )
 from memories.lifecycle import policies
@@ -219,6 +220,28 @@ def test_being_based_somewhere_is_living_there():
     assert meaning("User resides in Da Nang.").content == meaning("User lives in Da Nang.").content
 
 
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        # English words the lexicon gives for one Vietnamese word say one thing ("học", "ngò", "ghét").
+        ("User is learning Spanish.", "User is studying Spanish.", True),
+        ("User hates cilantro.", "User dislikes coriander.", True),
+        # Not synonyms of the lexicon's, but one fact however written.
+        ("User's birthday is 3 May.", "User was born on May 3rd.", True),
+        ("User lives in Berlin.", "The user's home is in Berlin.", True),
+        # The words of a phrase each translate a part of it: "cà phê sữa" makes milk no coffee.
+        ("User drinks milk every morning.", "User drinks coffee every morning.", False),
+        # Two relatives are two people, whatever the lexicon gives for "anh chị em".
+        ("User's sister is learning Spanish.", "User's brother is learning Spanish.", False),
+    ],
+)
+def test_a_synonym_or_another_way_of_writing_says_the_same(a, b, same):
+    first, second = Variant(*meaning(a)), Variant(*meaning(b))
+    assert (same_fact(first, second), same_fact(second, first)) == (same, same)
+    if same:
+        assert _both_ways(contradict, a, b) == (False, False)
+
+
 def _both_ways(test, a, b):
     """``test`` (``denies``, ``contradict``) of two texts, read without a subject, one way and the other."""
     first, second = Variant(*meaning(a)), Variant(*meaning(b))
@@ -260,6 +283,15 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
         ("Chị Ngọc sống ở Hải Phòng.", "Chị Ngọc sống ở Hà Nội.", True),
         # Across "is", the sides may change places.
         ("User likes jasmine tea best.", "User's favourite tea is oolong.", True),
+        # Liking one thing does not rule out liking another.
+        ("Thảo loves bánh xèo.", "Thảo likes gỏi cuốn.", False),
+        # Two relatives a fact is said of are two people; whose relative someone is, is one slot.
+        ("User's sister lives in Huế.", "User's brother lives in Huế.", False),
+        ("Minh is the user's brother.", "Minh is the user's cousin.", True),
+        # A date written day first or month first, a birthday said as a birth, a home as where one lives.
+        ("User's birthday is 3 May.", "User was born on May 3rd.", False),
+        ("The meeting is on 12 Jan.", "The meeting is on January 12.", False),
+        ("User lives in Berlin.", "The user's home is in Berlin.", False),
         # A word of the frame said on one side only changes no value.
         ("tet nay a nam ve da lat an tet", "Tết này cả nhà anh Nam sẽ về Đà Lạt.", False),
         # Across languages, a Vietnamese word English does not write alike may be the other's translated.
@@ -345,6 +377,9 @@ def test_a_habit_stopped_however_it_is_said_and_whatever_the_reason(a, b, oppose
         # A plan put off or moved to another time has its time changed: the new time stands in the old's place.
         ("The dentist appointment is on Tuesday.", "The dentist appointment was moved to Thursday.", True),
         ("Lan's wedding is on May 20.", "Lan's wedding was postponed to June 15.", True),
+        # A date may start with its day, of one digit or two.
+        ("The dentist appointment is on 12 January.", "The dentist appointment was moved to 15 January.", True),
+        ("Cuộc họp vào ngày 10/6.", "Cuộc họp lùi sang 15/6.", True),
         ("The trip to Đà Lạt is in March.", "The trip to Đà Lạt has been pushed back to April.", True),
         ("Cuộc họp với khách hàng vào thứ Năm.", "Cuộc họp với khách hàng dời sang thứ Sáu.", True),
         ("Đám cưới của Lan vào ngày 20/5.", "Đám cưới của Lan lùi sang ngày 15/6.", True),

@@ -42,6 +42,7 @@ from rapidfuzz.utils import default_process
 
 from memories.language import states
 from memories.language.folding import fold
+from memories.language.lexicon import LEXICON
 from memories.language.words import (
     IS,
     JOINT,
@@ -364,6 +365,8 @@ _FRAME = frozenset(
         "around",
         "every",
         "up",
+        # What one likes most ("favourite", "likes … best", "thích … nhất"): the liking is what counts.
+        "most",
         # Words of time that go with a negation: "not … anymore", "không … nữa".
         "anymore",
         "nua",
@@ -393,7 +396,7 @@ _REMOTE = r"\b(?:work(?:s|ed|ing)? )?(?:fully |full[- ]time )?(?:wfh|remote(?:ly
 # Sáu", "ngày 15/6", "cuối tháng 3").
 _TIME = (
     r"(?:the |next |this )*(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|week|month|year"
-    r"|tomorrow|january|february|march|april|may|june|july|august|september|october|november|december|\d"
+    r"|tomorrow|january|february|march|april|may|june|july|august|september|october|november|december|\d+"
     r"|end|beginning|start|middle|mid|late|early"
     r"|thu (?:hai|ba|tu|nam|sau|bay)|chu nhat|ngay|thang|tuan|mai|mung|sang|trua|chieu|toi"
     r"|(?:cuoi|dau|giua) (?:tuan|thang|nam))\b"
@@ -541,6 +544,32 @@ _SYNONYMS = _compiled(
         (r"\bwork(?:s|ed|ing)? out\b", " exercise "),
         (r"\bban than\b", " best friend "),
         (r"\bsu dung\b", " use "),
+        # A date is the month and the day, however written: "3 May", "the 3rd of May", "May 3rd", "Jan 12".
+        *(
+            (rf"\b{short}\b", month)
+            for short, month in (
+                ("jan", "january"),
+                ("feb", "february"),
+                ("mar", "march"),
+                ("apr", "april"),
+                ("jun", "june"),
+                ("jul", "july"),
+                ("aug", "august"),
+                ("sept?", "september"),
+                ("oct", "october"),
+                ("nov", "november"),
+                ("dec", "december"),
+            )
+        ),
+        (
+            r"\b(\d{1,2}) (?:of )?(january|february|march|april|may|june|july|august|september|october|november"
+            r"|december)\b",
+            r"\2 \1",
+        ),
+        # One's birthday is the day one was born: "User was born on May 3rd" / "User's birthday is 3 May".
+        (r"\b(\w+) (?:was|were) born on\b", r"\1's birthday is"),
+        # One's home is where one lives: "The user's home is in Berlin" / "User lives in Berlin".
+        (r"\b(\w+)['’]s home is (in|at|on)\b", r"\1 live \2"),
         # Working remotely is one state, however it is said: "works fully remote", "WFH full-time".
         (_REMOTE, " remote "),
         (r"\bkhong bao gio\b", " never "),
@@ -548,8 +577,8 @@ _SYNONYMS = _compiled(
         (r"\bador(?:es?|ed|ing)\b", " love "),
         # A favourite is what one likes best: "User's favourite tea is jasmine tea" / "User likes jasmine tea
         # best", "Món yêu thích của người dùng là phở" / "Người dùng thích phở nhất".
-        (r"\bfavou?rites?\b|\byeu thich\b", " like "),
-        (_LIKED_BEST, r"\1\2"),
+        (r"\bfavou?rites?\b|\byeu thich\b", " like most "),
+        (_LIKED_BEST, r"\1\2 most"),
         # A former partner or boss is one no more: "Tuấn là chồng cũ của Ngân", "the user's ex-wife".
         (r"\b(?:ex|former)[ -]?(?=(?:wife|husband|girlfriend|boyfriend|partner|boss|manager|fiancee?)\b)", " not "),
         (r"\b(wife|husband|nguoi yeu|ban trai|ban gai|sep)\s+cu\b", r" not \1 "),
@@ -973,25 +1002,76 @@ def _typo_partner(word, others):
     return may_be_typo(word) and any(abs(len(word) - len(other)) <= 2 and typo_of(word, other) for other in others)
 
 
+@functools.cache
+def _synonyms():
+    """Each English word the lexicon gives for a Vietnamese word (a key of one syllable) -> the keys giving it.
+    A phrase's words each translate a part of it ("cà phê sữa": coffee, milk); a word's are synonyms: "study"
+    and "learn" are both "học", "hate" and "dislike" both "ghét". (Vietnamese words giving one English word
+    are not: a syllable has many meanings, "bún" and "phở" are both noodles.)"""
+    found = {}
+    for phrase, english in LEXICON.items():
+        if " " not in phrase:
+            for word in english:
+                found.setdefault(word, set()).add(phrase)
+    return {word: frozenset(phrases) for word, phrases in found.items()}
+
+
+def _translating(word):
+    """The Vietnamese words the lexicon gives ``word`` for (``_synonyms``), or its form without a past
+    tense's "-ed" ("learned")."""
+    synonyms = _synonyms()
+    found = synonyms.get(word)
+    if found is None and word.endswith("ed") and len(word) > 4:
+        found = synonyms.get(word[:-2]) or synonyms.get(word[:-1])
+    return found or frozenset()
+
+
+@functools.lru_cache(maxsize=200_000)
+def synonym_of(a, b):
+    """``a`` and ``b`` are English words the lexicon gives for one Vietnamese word (``_synonyms``), neither of
+    them a number nor a word for whom someone is to another (two people)."""
+    if a == b or a in states.PEOPLE or b in states.PEOPLE or _with_digits((a,)) or _with_digits((b,)):
+        return False
+    return bool(_translating(a) & _translating(b))
+
+
+def _partner(word, others):
+    """Whether ``word`` is one of ``others`` written with a typo or said with a synonym (``synonym_of``)."""
+    return _typo_partner(word, others) or any(synonym_of(word, other) for other in others)
+
+
 def _unmatched(mine, theirs, limit):
-    """Words of ``mine`` found in ``theirs`` neither as they are, nor as a typo of a word of their own, nor
-    written apart or together (``_compound``); once more than ``limit`` are found, the rest are not looked
-    for."""
+    """Words of ``mine`` found in ``theirs`` neither as they are, nor as a typo or a synonym of a word of their
+    own, nor written apart or together (``_compound``); once more than ``limit`` are found, the rest are not
+    looked for."""
     own = mine - theirs
-    others = [word for word in theirs - mine if may_be_typo(word)]
+    others = list(theirs - mine)
     unmatched = set()
     for word in own:
-        if not (others and _typo_partner(word, others)) and not _compound(word, mine, theirs):
+        if not (others and _partner(word, others)) and not _compound(word, mine, theirs):
             unmatched.add(word)
             if len(unmatched) > limit:
                 break
     return unmatched
 
 
+def words_in_common(a, b, names=frozenset()):
+    """``(said, of)``: of the content words of ``a`` (Variants) that are no name (``names`` too), number,
+    honorific or word for whom someone is to another, how many ``b`` says too, as they are, with a typo or a
+    synonym, or written apart or together."""
+    mine = a.content - a.named - names - states.PEOPLE - _SAYS_NOTHING - {"older", "younger"}
+    mine = {word for word in mine if not _with_digits((word,))}
+    theirs = b.content - b.named
+    others = list(theirs - mine)
+    said = sum(word in theirs or _partner(word, others) or _compound(word, mine, theirs) for word in mine)
+    return said, len(mine)
+
+
 def _contained(smaller, larger):
-    """Every word of ``smaller`` is in ``larger``, as it is, as a typo or written apart or together."""
-    others = [word for word in larger - smaller if may_be_typo(word)]
-    return all(_typo_partner(word, others) or _compound(word, smaller, larger) for word in smaller - larger)
+    """Every word of ``smaller`` is in ``larger``, as it is, as a typo or a synonym, or written apart or
+    together."""
+    others = list(larger - smaller)
+    return all(_partner(word, others) or _compound(word, smaller, larger) for word in smaller - larger)
 
 
 def _compound(word, mine, theirs):
@@ -1349,6 +1429,18 @@ def _read_alike(words, variant):
     return all(word in variant.named or _with_digits((word,)) or word in _READ_IN_ENGLISH for word in words)
 
 
+# Verbs of liking, in English and folded Vietnamese.
+_LIKING = frozenset(["like", "love", "enjoy", "thich"])
+
+
+def _after_is(variant, words):
+    """Whether ``words`` come after "is" in ``variant``: the value it gives, not whom it is said of."""
+    order = [_base(token) for token in variant.order]
+    if IS not in order:
+        return False
+    return all(word in order[order.index(IS) + 1 :] for word in words)
+
+
 def contradict(a, b, has_subject):
     """``a`` and ``b`` (Variants of one user, kind and subject, not the same fact) cannot both be true."""
     if denies(a, b, has_subject):
@@ -1380,6 +1472,14 @@ def contradict(a, b, has_subject):
     if not (_says_something(only_a, a) and _says_something(only_b, b)):
         return False
     if not _in_one_slot(a, b, only_a, only_b):
+        return False
+    # Liking one thing does not rule out liking another ("Thảo loves bánh xèo" / "Thảo likes gỏi cuốn"); what
+    # one likes most does ("User's favourite tea is oolong" / "User likes jasmine tea best").
+    if words_a & _LIKING and words_b & _LIKING and not ("most" in words_a and "most" in words_b):
+        return False
+    # Two relatives a fact is said of are two people, not one slot with two values: "User's sister lives in
+    # Huế" / "User's brother lives in Huế" (but "Minh is the user's brother" / "… cousin" is one slot).
+    if only_a <= states.PEOPLE and only_b <= states.PEOPLE and not (_after_is(a, only_a) or _after_is(b, only_b)):
         return False
     # Across languages, a word of the Vietnamese text that is no name, number or word read in English may be
     # the other's word translated: "Người dùng đi bơi hai lần mỗi tuần" / "User swims twice a week".
