@@ -229,6 +229,11 @@ def test_being_based_somewhere_is_living_there():
         # Not synonyms of the lexicon's, but one fact however written.
         ("User's birthday is 3 May.", "User was born on May 3rd.", True),
         ("User lives in Berlin.", "The user's home is in Berlin.", True),
+        # A day of the week written as a number, a word or short is one day; an ordinal is no day.
+        ("Linh đi tập yoga tối thứ 3 và thứ 5.", "Tối thứ Ba và thứ Năm Linh đi tập yoga.", True),
+        ("tap gym t2 t4 t6", "Khoa tập gym thứ 2, 4, 6.", True),
+        ("Linh đi tập yoga tối thứ 3.", "Linh đi tập yoga tối thứ 5.", False),
+        ("Con thứ hai của chị Lan tên là Bin.", "Con thứ ba của chị Lan tên là Bin.", False),
         # The words of a phrase each translate a part of it: "cà phê sữa" makes milk no coffee.
         ("User drinks milk every morning.", "User drinks coffee every morning.", False),
         # Two relatives are two people, whatever the lexicon gives for "anh chị em".

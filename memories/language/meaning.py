@@ -935,6 +935,27 @@ def own_words(*labels):
     return frozenset(words(" ".join(labels).replace("_", " ")))
 
 
+# Days of the week, folded: "thứ 3", "T3", "thứ Ba" and "Tuesday" are one day; "thứ 2, 4 và 6", "t2 t4 t6"
+# three; "Chủ nhật", "CN" Sunday. Not an ordinal: "con thứ hai" is a second child, "lần thứ ba" a third time.
+_WEEKDAY_NAMES = "monday tuesday wednesday thursday friday saturday sunday".split()
+_WEEKDAYS_SET = frozenset(_WEEKDAY_NAMES)
+_WEEKDAY_WORDS = {"hai": 2, "ba": 3, "tu": 4, "nam": 5, "sau": 6, "bay": 7}
+_DAY_HINT = re.compile(r"\b(?:thu|t\s*[2-7]|chu nhat|cn)\b")
+_NOT_A_DAY = r"(?<!\bcon )(?<!\blan )(?<!\bnguoi )(?<!\bdua )(?<!\bhang )(?<!\btang )(?<!\blop )"
+_DAY_LIST = re.compile(_NOT_A_DAY + r"\b(?:thu|t)\s*([2-7](?:\s*(?:,|va|and|-)\s*(?:thu\s*|t)?[2-7])*)\b")
+_DAY_WORD = re.compile(_NOT_A_DAY + r"\bthu (hai|ba|tu|nam|sau|bay)\b|\bchu nhat\b|\bcn\b")
+
+
+def _weekdays(folded):
+    """A folded Vietnamese text with its days of the week written as English names (``_WEEKDAY_NAMES``)."""
+    folded = _DAY_LIST.sub(
+        lambda match: " ".join(_WEEKDAY_NAMES[int(day) - 2] for day in re.findall(r"[2-7]", match.group(1))), folded
+    )
+    return _DAY_WORD.sub(
+        lambda match: _WEEKDAY_NAMES[_WEEKDAY_WORDS[match.group(1)] - 2] if match.group(1) else "sunday", folded
+    )
+
+
 def _folded(text):
     """``text`` folded, "n't" as "not", "3rd" as "3"."""
     return _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
@@ -970,6 +991,8 @@ def meaning(text, subject="", kind=""):
     if vietnamese:
         # Chat writes the commonest words short: "ng dung" is "nguoi dung", "ko" is "khong".
         folded = _CHAT.sub(lambda match: CHAT_WORDS[match.group(1)], folded)
+        if _DAY_HINT.search(folded):
+            folded = _weekdays(folded)
     for hint, rules in _GATED:
         if hint.search(folded):
             for pattern, replacement in rules:
@@ -993,6 +1016,9 @@ def meaning(text, subject="", kind=""):
     )
     # A word a synonym read as another ("WFH" is "remote") names nothing.
     named = _named_words(written) & frozenset(re.findall(r"\w+", folded))
+    if vietnamese:
+        # A day of the week is a name, as English writes it ("thứ Tư" is "Wednesday").
+        named |= _WEEKDAYS_SET & frozenset(re.findall(r"\w+", folded))
     return Meaning(tuple(all_words), content, negated, folded, named, instead, vietnamese)
 
 
