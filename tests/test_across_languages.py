@@ -464,6 +464,9 @@ def test_what_is_also_so_puts_nothing_in_the_place_of_another():
         ("Chuyến đi dời sang tháng 4/2027.", {"month 4", 2027.0}),
         ("Nhà giá 2 tỷ.", {2_000_000_000.0}),
         ("User runs 5m sprints.", {5.0}),
+        # A run's "k" is kilometres, an amount's thousands.
+        ("Lan does a 10k run on Sundays.", {10.0, "day 8"}),
+        ("Lan owes Minh 200k.", {200_000.0}),
         # A length in metres is one in centimetres; an hour of the evening is one of the 24-hour clock.
         ("Bé An cao 1m15.", {115.0}),
         ("An is 1.15 m tall.", {115.0}),

@@ -469,6 +469,8 @@ _AFTERNOON = re.compile(r"(?::\d+)?\s*(?:pm\b|(?:gio|h)(?:\s*\d+)?(?:\s+phut)?\s
 # A length in metres is read in centimetres: "1m62", "1,62 m" and "162 cm" are one height.
 _METRES_AND = re.compile(r"\b(\d)m(\d\d)\b")
 _METRES = re.compile(r"\s*m\b")
+# A run's "k" is kilometres, not thousands: "a 5k run", "the 10k race" ("5 km").
+_RACE = re.compile(r"\b(\d+)k(?=\s+(?:(?:fun\s+)?runs?|races?|walks?)\b)")
 # "30/5/2027", "15/6": a day of a month (and a year).
 _DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{4}))?\b")
 _MONTHS = "january february march april may june july august september october november december".split()
@@ -520,6 +522,7 @@ def _numbers(text):
         values.update(f"day {day}" for day in re.findall(r"\d", days))
     folded = _DAYS.sub(" ", _DATE.sub(" ", folded))
     folded = _METRES_AND.sub(r"\1.\2 m", folded)
+    folded = _RACE.sub(r"\1 km", folded)
     # English number words in English texts only: folded, "tên" (a name) is "ten".
     if _english(text):
         values.update(float(_NUMBER_WORDS[word]) for word in re.findall(r"[a-z]+", folded) if word in _NUMBER_WORDS)
