@@ -215,6 +215,10 @@ def test_a_verb_is_one_word_however_it_is_written(gerund, verb):
     assert "beijing" in meaning("User lives in Beijing.").content
 
 
+def test_always_is_a_word_of_the_frame():
+    assert meaning("User always answers in English.").content == meaning("User answers in English.").content
+
+
 def test_being_based_somewhere_is_living_there():
     assert meaning("The user is based in Hanoi.").content == meaning("User lives in Hanoi.").content
     assert meaning("User resides in Da Nang.").content == meaning("User lives in Da Nang.").content
@@ -234,6 +238,11 @@ def test_being_based_somewhere_is_living_there():
         ("tap gym t2 t4 t6", "Khoa tập gym thứ 2, 4, 6.", True),
         ("Linh đi tập yoga tối thứ 3.", "Linh đi tập yoga tối thứ 5.", False),
         ("Con thứ hai của chị Lan tên là Bin.", "Con thứ ba của chị Lan tên là Bin.", False),
+        # An hour written "6h30", "6 rưỡi" or "6 giờ 30" is one hour; of the evening, one of the 24-hour clock.
+        ("Bé An dậy lúc 6h30.", "Bé An dậy lúc 6 rưỡi.", True),
+        ("Mai thường đi ngủ lúc 10 giờ tối.", "Mai thường đi ngủ lúc 22h.", True),
+        ("Đừng gọi cho Mai sau 9h tối.", "Đừng gọi cho Mai sau 9 giờ tối.", True),
+        ("Bé An dậy lúc 6h.", "Bé An dậy lúc 7h.", False),
         # The words of a phrase each translate a part of it: "cà phê sữa" makes milk no coffee.
         ("User drinks milk every morning.", "User drinks coffee every morning.", False),
         # Two relatives are two people, whatever the lexicon gives for "anh chị em".

@@ -281,6 +281,8 @@ _FRAME = frozenset(
         "love",
         "enjoy",
         "always",
+        # "always" as ``words`` keeps it (an English plural's "s" taken off).
+        "alway",
         "usually",
         "often",
         "generally",
@@ -946,6 +948,16 @@ _DAY_LIST = re.compile(_NOT_A_DAY + r"\b(?:thu|t)\s*([2-7](?:\s*(?:,|va|and|-)\s
 _DAY_WORD = re.compile(_NOT_A_DAY + r"\bthu (hai|ba|tu|nam|sau|bay)\b|\bchu nhat\b|\bcn\b")
 
 
+_HOUR = re.compile(r"\b(\d{1,2})h(\d{2})?\b")
+_HALF_PAST = re.compile(r"\b(\d{1,2}) (?:gio )?ruoi\b")
+_AFTERNOON_HOUR = re.compile(r"\b(\d{1,2})(?: gio)?((?: \d{2})?) (chieu|toi)\b")
+
+
+def _afternoon_hour(match):
+    hour = int(match.group(1))
+    return f"{hour + 12 if 1 <= hour < 12 else hour}{match.group(2)} {match.group(3)}"
+
+
 def _weekdays(folded):
     """A folded Vietnamese text with its days of the week written as English names (``_WEEKDAY_NAMES``)."""
     folded = _DAY_LIST.sub(
@@ -993,6 +1005,10 @@ def meaning(text, subject="", kind=""):
         folded = _CHAT.sub(lambda match: CHAT_WORDS[match.group(1)], folded)
         if _DAY_HINT.search(folded):
             folded = _weekdays(folded)
+        # An hour as Vietnamese writes it, "6h30", "6h", "6 rưỡi", is the hour and its minutes, as "6 giờ 30";
+        # of the afternoon or the evening, the hour of the 24-hour clock: "4 rưỡi chiều" is "16h30".
+        folded = _HOUR.sub(lambda match: " ".join(filter(None, match.groups())), _HALF_PAST.sub(r"\1 30", folded))
+        folded = _AFTERNOON_HOUR.sub(_afternoon_hour, folded)
     for hint, rules in _GATED:
         if hint.search(folded):
             for pattern, replacement in rules:
