@@ -948,12 +948,15 @@ _DAY_LIST = re.compile(_NOT_A_DAY + r"\b(?:thu|t)\s*([2-7](?:\s*(?:,|va|and|-)\s
 _DAY_WORD = re.compile(_NOT_A_DAY + r"\bthu (hai|ba|tu|nam|sau|bay)\b|\bchu nhat\b|\bcn\b")
 
 
+# An hour as Vietnamese writes it, folded: "6h30", "6h", "6 rưỡi" ("6 giờ rưỡi"); of the afternoon or the
+# evening ("4 giờ chiều", "10 giờ tối").
 _HOUR = re.compile(r"\b(\d{1,2})h(\d{2})?\b")
 _HALF_PAST = re.compile(r"\b(\d{1,2}) (?:gio )?ruoi\b")
 _AFTERNOON_HOUR = re.compile(r"\b(\d{1,2})(?: gio)?((?: \d{2})?) (chieu|toi)\b")
 
 
 def _afternoon_hour(match):
+    """An hour of the afternoon or the evening on the 24-hour clock: "4 chieu" is "16 chieu"."""
     hour = int(match.group(1))
     return f"{hour + 12 if 1 <= hour < 12 else hour}{match.group(2)} {match.group(3)}"
 

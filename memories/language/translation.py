@@ -844,8 +844,8 @@ IN_OTHER_WORDS_SAID = 0.5
 def in_other_words(first, second, text_a, text_b):
     """Whether two memories in one language that the model finds closest to each other, standing out from the
     rest (the doctor's counterparts), state one fact in other words: "Don't book meetings for the user on
-    Tuesday mornings" / "Khoa keeps Tuesday mornings free of meetings", "Người dùng đi bơi hai buổi mỗi tuần"
-    / "Mỗi tuần anh Khoa bơi 2 lần". ``first`` and ``second`` are their ``Variant``s. The model puts one
+    Tuesday mornings" / "The user keeps Tuesday mornings free of meetings", "Bà Lan đi bơi hai buổi mỗi tuần"
+    / "Mỗi tuần bà Lan bơi 2 lần". ``first`` and ``second`` are their ``Variant``s. The model puts one
     topic's memories close together ("Lan's thesis is due on 30 May" / "Lan writes her thesis in LaTeX"), so
     the words must agree too: at least ``IN_OTHER_WORDS_SHARED`` content words of each that are no names or
     numbers, and ``IN_OTHER_WORDS_SAID`` of them, said by the other (``words_in_common``), and nothing saying
