@@ -135,17 +135,19 @@ def _variants(rows, subject, kind, meanings):
     return [Variant(*found, ids=tuple(ids)) for found, ids in by_meaning.values()]
 
 
+def _sharing(postings):
+    """The pairs of holders of a key that few hold (``POSTING_CAP``), each once; ``postings``: ``{key:
+    [holders, in one order]}``."""
+    return {pair for holders in postings.values() if len(holders) <= POSTING_CAP for pair in combinations(holders, 2)}
+
+
 def _candidate_pairs(variants):
     """Pairs of variants sharing a word that few variants of the block have; each pair once."""
     postings = defaultdict(list)
     for index, variant in enumerate(variants):
         for word in set(variant.words):
             postings[word].append(index)
-    pairs = set()
-    for members in postings.values():
-        if len(members) <= POSTING_CAP:
-            pairs.update(combinations(members, 2))
-    return sorted(pairs)
+    return sorted(_sharing(postings))
 
 
 def block_findings(rows, subject="", kind="", meanings=None):
@@ -269,6 +271,12 @@ class _Findings:
         values kept once a run settle at once."""
         return values_instead(self.values(a), self.values(b)) and another_value(self.texts[a], self.texts[b])
 
+    def in_other_words(self, a, b):
+        """``translation.in_other_words`` of two memories, with what the run keeps of them."""
+        return in_other_words(
+            self.variant(a), self.variant(b), self.texts[a], self.texts[b], self.values(a), self.values(b)
+        )
+
     def share(self, a, b):
         """``translated_share`` of two memories."""
         return share_between(self.words(a), self.words(b))
@@ -346,11 +354,7 @@ def _same_fact_across_blocks(findings):
         for memory_id in members:
             for word in findings.variant(memory_id).content:
                 postings[word].append(memory_id)
-        pairs = set()
-        for holders in postings.values():
-            if len(holders) <= POSTING_CAP:
-                pairs.update(combinations(holders, 2))
-        for a, b in sorted(pairs):
+        for a, b in sorted(_sharing(postings)):
             if findings.blocks[a] == findings.blocks[b] or findings.together(a, b):
                 continue
             first, second = findings.variant(a), findings.variant(b)
@@ -435,13 +439,7 @@ def _slots_and_standing(findings):
                     filled[memory_id] = found
                     for key in keys(found):
                         postings[key].append(memory_id)
-            pairs = {
-                pair
-                for holders in postings.values()
-                if len(holders) <= POSTING_CAP
-                for pair in combinations(holders, 2)
-            }
-            for a, b in sorted(pairs):
+            for a, b in sorted(_sharing(postings)):
                 if findings.together(a, b):
                     continue
                 if otherwise(filled[a], filled[b], texts_naming):
@@ -517,7 +515,7 @@ def _with_meaning(findings):
             continue
         if findings.another_value(a, b) or changed_names(texts[a], texts[b]):
             findings.oppose(a, b)
-        elif counterparts and in_other_words(findings.variant(a), findings.variant(b), texts[a], texts[b]):
+        elif counterparts and findings.in_other_words(a, b):
             findings.join(a, b)
 
 

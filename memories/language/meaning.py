@@ -44,12 +44,18 @@ from memories.language import states
 from memories.language.folding import fold
 from memories.language.lexicon import LEXICON
 from memories.language.words import (
+    DAY_BY_NAME,
+    DAYS_BY_NUMBER,
     IS,
     JOINT,
+    MONTH_NUMBERS,
+    MONTHS,
     OWNER,
     POSSESSIVE,
     SENTENCE_END,
     VIETNAMESE,
+    VIETNAMESE_WEEKDAYS,
+    WEEKDAYS,
     WRITTEN_WORD,
     language_of,
     sequence,
@@ -547,27 +553,8 @@ _SYNONYMS = _compiled(
         (r"\bban than\b", " best friend "),
         (r"\bsu dung\b", " use "),
         # A date is the month and the day, however written: "3 May", "the 3rd of May", "May 3rd", "Jan 12".
-        *(
-            (rf"\b{short}\b", month)
-            for short, month in (
-                ("jan", "january"),
-                ("feb", "february"),
-                ("mar", "march"),
-                ("apr", "april"),
-                ("jun", "june"),
-                ("jul", "july"),
-                ("aug", "august"),
-                ("sept?", "september"),
-                ("oct", "october"),
-                ("nov", "november"),
-                ("dec", "december"),
-            )
-        ),
-        (
-            r"\b(\d{1,2}) (?:of )?(january|february|march|april|may|june|july|august|september|october|november"
-            r"|december)\b",
-            r"\2 \1",
-        ),
+        *((rf"\b{short}\b", MONTHS[number - 1]) for short, number in MONTH_NUMBERS.items() if short not in MONTHS),
+        (rf"\b(\d{{1,2}}) (?:of )?({'|'.join(MONTHS)})\b", r"\2 \1"),
         # One's birthday is the day one was born: "User was born on May 3rd" / "User's birthday is 3 May".
         (r"\b(\w+) (?:was|were) born on\b", r"\1's birthday is"),
         # One's home is where one lives: "The user's home is in Berlin" / "User lives in Berlin".
@@ -864,7 +851,7 @@ _CHANGE = re.compile(
     r"|(?<!\w)(?:bỏ|ngừng|nghỉ|thôi|không còn|nữa|chuyển|đổi|dọn|chia tay|trả hết)(?!\w)",
     re.IGNORECASE,
 )
-_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_MONTH = "(?:" + "|".join(MONTHS) + ")"
 _SPAN = r"(?:days?|weeks?|months?|years?)"
 # Of the times below, those that are one occasion gone by: "did not go to the gym last week", "hôm qua không
 # uống cà phê" deny that occasion, not a habit, unless something changed or stopped then ("quit last week").
@@ -939,13 +926,11 @@ def own_words(*labels):
 
 # Days of the week, folded: "thứ 3", "T3", "thứ Ba" and "Tuesday" are one day; "thứ 2, 4 và 6", "t2 t4 t6"
 # three; "Chủ nhật", "CN" Sunday. Not an ordinal: "con thứ hai" is a second child, "lần thứ ba" a third time.
-_WEEKDAY_NAMES = "monday tuesday wednesday thursday friday saturday sunday".split()
-_WEEKDAYS_SET = frozenset(_WEEKDAY_NAMES)
-_WEEKDAY_WORDS = {"hai": 2, "ba": 3, "tu": 4, "nam": 5, "sau": 6, "bay": 7}
+_WEEKDAYS_SET = frozenset(WEEKDAYS)
 _DAY_HINT = re.compile(r"\b(?:thu|t\s*[2-7]|chu nhat|cn)\b")
 _NOT_A_DAY = r"(?<!\bcon )(?<!\blan )(?<!\bnguoi )(?<!\bdua )(?<!\bhang )(?<!\btang )(?<!\blop )"
-_DAY_LIST = re.compile(_NOT_A_DAY + r"\b(?:thu|t)\s*([2-7](?:\s*(?:,|va|and|-)\s*(?:thu\s*|t)?[2-7])*)\b")
-_DAY_WORD = re.compile(_NOT_A_DAY + r"\bthu (hai|ba|tu|nam|sau|bay)\b|\bchu nhat\b|\bcn\b")
+_DAY_LIST = re.compile(_NOT_A_DAY + DAYS_BY_NUMBER)
+_DAY_WORD = re.compile(_NOT_A_DAY + DAY_BY_NAME)
 
 
 # An hour as Vietnamese writes it, folded: "6h30", "6h", "6 rưỡi" ("6 giờ rưỡi"); of the afternoon or the
@@ -962,12 +947,12 @@ def _afternoon_hour(match):
 
 
 def _weekdays(folded):
-    """A folded Vietnamese text with its days of the week written as English names (``_WEEKDAY_NAMES``)."""
+    """A folded Vietnamese text with its days of the week written as English names (``WEEKDAYS``)."""
     folded = _DAY_LIST.sub(
-        lambda match: " ".join(_WEEKDAY_NAMES[int(day) - 2] for day in re.findall(r"[2-7]", match.group(1))), folded
+        lambda match: " ".join(WEEKDAYS[int(day) - 2] for day in re.findall(r"[2-7]", match.group(1))), folded
     )
     return _DAY_WORD.sub(
-        lambda match: _WEEKDAY_NAMES[_WEEKDAY_WORDS[match.group(1)] - 2] if match.group(1) else "sunday", folded
+        lambda match: WEEKDAYS[VIETNAMESE_WEEKDAYS[match.group(1)] - 2] if match.group(1) else "sunday", folded
     )
 
 
@@ -1085,15 +1070,19 @@ def _partner(word, others):
     return _typo_partner(word, others) or any(synonym_of(word, other) for other in others)
 
 
+def _said(word, mine, theirs, others):
+    """Whether ``word`` of ``mine`` is said by ``theirs``: as it is, as a typo or a synonym of one of ``others``
+    (their words that are not ``mine``), or written apart or together (``_compound``)."""
+    return word in theirs or _partner(word, others) or _compound(word, mine, theirs)
+
+
 def _unmatched(mine, theirs, limit):
-    """Words of ``mine`` found in ``theirs`` neither as they are, nor as a typo or a synonym of a word of their
-    own, nor written apart or together (``_compound``); once more than ``limit`` are found, the rest are not
-    looked for."""
-    own = mine - theirs
+    """Words of ``mine`` that ``theirs`` does not say (``_said``); once more than ``limit`` are found, the rest
+    are not looked for."""
     others = list(theirs - mine)
     unmatched = set()
-    for word in own:
-        if not (others and _partner(word, others)) and not _compound(word, mine, theirs):
+    for word in mine - theirs:
+        if not _said(word, mine, theirs, others):
             unmatched.add(word)
             if len(unmatched) > limit:
                 break
@@ -1102,21 +1091,18 @@ def _unmatched(mine, theirs, limit):
 
 def words_in_common(a, b, names=frozenset()):
     """``(said, of)``: of the content words of ``a`` (Variants) that are no name (``names`` too), number,
-    honorific or word for whom someone is to another, how many ``b`` says too, as they are, with a typo or a
-    synonym, or written apart or together."""
+    honorific or word for whom someone is to another, how many ``b`` says too (``_said``)."""
     mine = a.content - a.named - names - states.PEOPLE - _SAYS_NOTHING - {"older", "younger"}
     mine = {word for word in mine if not _with_digits((word,))}
     theirs = b.content - b.named
     others = list(theirs - mine)
-    said = sum(word in theirs or _partner(word, others) or _compound(word, mine, theirs) for word in mine)
-    return said, len(mine)
+    return sum(_said(word, mine, theirs, others) for word in mine), len(mine)
 
 
 def _contained(smaller, larger):
-    """Every word of ``smaller`` is in ``larger``, as it is, as a typo or a synonym, or written apart or
-    together."""
+    """Every word of ``smaller`` is said by ``larger`` (``_said``)."""
     others = list(larger - smaller)
-    return all(_partner(word, others) or _compound(word, smaller, larger) for word in smaller - larger)
+    return all(_said(word, smaller, larger, others) for word in smaller - larger)
 
 
 def _compound(word, mine, theirs):

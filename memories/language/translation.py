@@ -39,10 +39,15 @@ from memories.language.meaning import (
     words_in_common,
 )
 from memories.language.words import (
+    DAY_BY_NAME,
+    DAYS_BY_NUMBER,
     IRREGULAR_BASE,
+    MONTHS,
     OWNER,
     SENTENCE_END,
     VIETNAMESE,
+    VIETNAMESE_WEEKDAYS,
+    WEEKDAYS,
     WRITTEN_WORD,
     could_be_vietnamese,
     english_forms,
@@ -456,7 +461,7 @@ def _loanwords_kept(vietnamese, english):
 
 
 # "thứ 2, 4, 6", "t3", "thứ 3 và thứ 5": days by number.
-_DAYS = re.compile(r"\b(?:thu|t)\s*([2-7](?:\s*(?:,|va|and|-)\s*(?:thu\s*|t)?[2-7])*)\b")
+_DAYS = re.compile(DAYS_BY_NUMBER)
 _MONTH_NUMBER = re.compile(r"\bthang\s*$")
 # English numbers in words, which a translation may write in digits ("three years older" / "lớn hơn 3 tuổi").
 _NUMBER_WORDS = {
@@ -473,12 +478,9 @@ _METRES = re.compile(r"\s*m\b")
 _RACE = re.compile(r"\b(\d+)k(?=\s+(?:(?:fun\s+)?runs?|races?|walks?)\b)")
 # "30/5/2027", "15/6": a day of a month (and a year).
 _DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{4}))?\b")
-_MONTHS = "january february march april may june july august september october november december".split()
-_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
-_VIETNAMESE_WEEKDAYS = {"hai": 2, "ba": 3, "tu": 4, "nam": 5, "sau": 6, "bay": 7}
 # Capitalised English months and weekdays, one a plural ("Mondays"), and their short forms ("Aug").
-_CALENDAR_WORD = re.compile(r"\b(" + "|".join(w.capitalize() for w in _MONTHS + _WEEKDAYS) + r")s?\b")
-_VIETNAMESE_DAY = re.compile(r"\bthu (hai|ba|tu|nam|sau|bay)\b|\bchu nhat\b|\bcn\b")
+_CALENDAR_WORD = re.compile(r"\b(" + "|".join(w.capitalize() for w in MONTHS + WEEKDAYS) + r")s?\b")
+_VIETNAMESE_DAY = re.compile(DAY_BY_NAME)
 
 
 def _calendar(text, folded):
@@ -487,9 +489,9 @@ def _calendar(text, folded):
     found = set()
     for word in _CALENDAR_WORD.findall(text):
         name = word.lower()
-        found.add(f"month {_MONTHS.index(name) + 1}" if name in _MONTHS else f"day {_WEEKDAYS.index(name) + 2}")
+        found.add(f"month {MONTHS.index(name) + 1}" if name in MONTHS else f"day {WEEKDAYS.index(name) + 2}")
     for match in _VIETNAMESE_DAY.finditer(folded):
-        found.add(f"day {_VIETNAMESE_WEEKDAYS[match.group(1)]}" if match.group(1) else "day 8")
+        found.add(f"day {VIETNAMESE_WEEKDAYS[match.group(1)]}" if match.group(1) else "day 8")
     return found
 
 
@@ -841,11 +843,12 @@ IN_OTHER_WORDS_SHARED = 2
 IN_OTHER_WORDS_SAID = 0.5
 
 
-def in_other_words(first, second, text_a, text_b):
+def in_other_words(first, second, text_a, text_b, values_a, values_b):
     """Whether two memories in one language that the model finds closest to each other, standing out from the
     rest (the doctor's counterparts), state one fact in other words: "Don't book meetings for the user on
     Tuesday mornings" / "The user keeps Tuesday mornings free of meetings", "Bà Lan đi bơi hai buổi mỗi tuần"
-    / "Mỗi tuần bà Lan bơi 2 lần". ``first`` and ``second`` are their ``Variant``s. The model puts one
+    / "Mỗi tuần bà Lan bơi 2 lần". ``first`` and ``second`` are their ``Variant``s, ``values_a`` and
+    ``values_b`` their ``values`` (which a caller comparing many pairs keeps). The model puts one
     topic's memories close together ("Lan's thesis is due on 30 May" / "Lan writes her thesis in LaTeX"), so
     the words must agree too: at least ``IN_OTHER_WORDS_SHARED`` content words of each that are no names or
     numbers, and ``IN_OTHER_WORDS_SAID`` of them, said by the other (``words_in_common``), and nothing saying
@@ -864,7 +867,6 @@ def in_other_words(first, second, text_a, text_b):
         return False
     if denies(first, second, False) or not names_agree(text_a, text_b):
         return False
-    values_a, values_b = values(text_a), values(text_b)
     if values_instead(values_a, values_b):
         return False
     numbers_a = {value for value in values_a if isinstance(value, float) and value}

@@ -314,7 +314,15 @@ def tells_where(text):
 # The days a question names ("on 16 June, 2023", "August 11th", "in July 2023", "2023-06-16", "ngày 16
 # tháng 6 năm 2023", "tháng 6 năm 2023"), read from its folded text. A month alone names no period: "in
 # June" is too often a plan or a habit, and "may" or "march" a verb.
-_MONTHS = {
+# The calendar, folded: the months and the days of the week in English; the Vietnamese days of the week by
+# number ("thứ 2, 4 và 6", "t3") and by name ("thứ Hai" is 2, "Chủ nhật" and "CN" Sunday).
+MONTHS = "january february march april may june july august september october november december".split()
+WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+VIETNAMESE_WEEKDAYS = {"hai": 2, "ba": 3, "tu": 4, "nam": 5, "sau": 6, "bay": 7}
+DAYS_BY_NUMBER = r"\b(?:thu|t)\s*([2-7](?:\s*(?:,|va|and|-)\s*(?:thu\s*|t)?[2-7])*)\b"
+DAY_BY_NAME = r"\bthu (hai|ba|tu|nam|sau|bay)\b|\bchu nhat\b|\bcn\b"
+# Each month's name and short forms -> its number.
+MONTH_NUMBERS = {
     name: number
     for number, names in enumerate(
         [
@@ -335,7 +343,7 @@ _MONTHS = {
     )
     for name in names
 }
-_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH = "(" + "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")\.?"
 _ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"((?:19|20)\d\d)"
 _NAMED_DAYS = [
@@ -350,7 +358,7 @@ _NAMED_DAYS = [
 
 
 def _month_number(text):
-    return _MONTHS.get(text) or int(text)
+    return MONTH_NUMBERS.get(text) or int(text)
 
 
 def _period(day, month, year, today):
