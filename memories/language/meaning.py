@@ -935,6 +935,7 @@ _DAY_WORD = re.compile(_NOT_A_DAY + DAY_BY_NAME)
 
 # An hour as Vietnamese writes it, folded: "6h30", "6h", "6 rưỡi" ("6 giờ rưỡi"); of the afternoon or the
 # evening ("4 giờ chiều", "10 giờ tối").
+_DIGIT = re.compile(r"\d")
 _HOUR = re.compile(r"\b(\d{1,2})h(\d{2})?\b")
 _HALF_PAST = re.compile(r"\b(\d{1,2}) (?:gio )?ruoi\b")
 _AFTERNOON_HOUR = re.compile(r"\b(\d{1,2})(?: gio)?((?: \d{2})?) (chieu|toi)\b")
@@ -993,10 +994,11 @@ def meaning(text, subject="", kind=""):
         folded = _CHAT.sub(lambda match: CHAT_WORDS[match.group(1)], folded)
         if _DAY_HINT.search(folded):
             folded = _weekdays(folded)
-        # An hour as Vietnamese writes it, "6h30", "6h", "6 rưỡi", is the hour and its minutes, as "6 giờ 30";
-        # of the afternoon or the evening, the hour of the 24-hour clock: "4 rưỡi chiều" is "16h30".
-        folded = _HOUR.sub(lambda match: " ".join(filter(None, match.groups())), _HALF_PAST.sub(r"\1 30", folded))
-        folded = _AFTERNOON_HOUR.sub(_afternoon_hour, folded)
+        if _DIGIT.search(folded):
+            # An hour as Vietnamese writes it, "6h30", "6h", "6 rưỡi", is the hour and its minutes, as "6 giờ 30";
+            # of the afternoon or the evening, the hour of the 24-hour clock: "4 rưỡi chiều" is "16h30".
+            folded = _HOUR.sub(lambda match: " ".join(filter(None, match.groups())), _HALF_PAST.sub(r"\1 30", folded))
+            folded = _AFTERNOON_HOUR.sub(_afternoon_hour, folded)
     for hint, rules in _GATED:
         if hint.search(folded):
             for pattern, replacement in rules:
@@ -1056,18 +1058,27 @@ def _translating(word):
     return found or frozenset()
 
 
-@functools.lru_cache(maxsize=200_000)
+@functools.lru_cache(maxsize=65_536)
+def _senses(word):
+    """What ``word`` may be a synonym by (``_translating``): nothing for a number or a word for whom someone
+    is to another (two relatives are two people)."""
+    if word in states.PEOPLE or _with_digits((word,)):
+        return frozenset()
+    return _translating(word)
+
+
 def synonym_of(a, b):
     """``a`` and ``b`` are English words the lexicon gives for one Vietnamese word (``_synonyms``), neither of
     them a number nor a word for whom someone is to another (two people)."""
-    if a == b or a in states.PEOPLE or b in states.PEOPLE or _with_digits((a,)) or _with_digits((b,)):
-        return False
-    return bool(_translating(a) & _translating(b))
+    return a != b and bool(_senses(a) & _senses(b))
 
 
 def _partner(word, others):
     """Whether ``word`` is one of ``others`` written with a typo or said with a synonym (``synonym_of``)."""
-    return _typo_partner(word, others) or any(synonym_of(word, other) for other in others)
+    if _typo_partner(word, others):
+        return True
+    senses = _senses(word)
+    return bool(senses) and any(senses & _senses(other) for other in others if other != word)
 
 
 def _said(word, mine, theirs, others):
