@@ -310,6 +310,18 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
         ("tet nay a nam ve da lat an tet", "Tết này cả nhà anh Nam sẽ về Đà Lạt.", False),
         # Across languages, a Vietnamese word English does not write alike may be the other's translated.
         ("Người dùng đi bơi hai lần mỗi tuần.", "User swims twice a week.", False),
+        # A value gone up or down to another is that value now, the old one after "from" left out.
+        ("The gym membership costs 400k a month.", "The gym membership went up to 450k a month.", True),
+        ("Hanh's commute is 40 minutes.", "Hanh's commute dropped from 40 to 25 minutes.", True),
+        ("Học phí của bé Na là 3 triệu.", "Học phí của bé Na tăng lên 3,5 triệu.", True),
+        ("Huyết áp của bố là 150.", "Huyết áp của bố giảm từ 150 xuống còn 130.", True),
+        ("The gym membership costs 450k a month.", "The gym membership went up to 450k a month.", False),
+        # Going up to a place is a trip, not a value.
+        ("Hanh went up to Sa Pa.", "Hanh went up to Mộc Châu.", True),
+        # Taking part in one activity in two ways changes nothing: each may be true.
+        ("Quyen learns the violin.", "Quyen practises the violin.", False),
+        ("Bé Na học bơi.", "Bé Na tập bơi.", False),
+        ("Quyen plays the violin.", "Quyen plays the cello.", True),
     ],
 )
 def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):

@@ -420,6 +420,22 @@ _RESCHEDULED_VIETNAMESE = (
     + _TIME
     + ")"
 )
+# A value gone up or down to another is that value now: "Rent went up to 6 million", "weight dropped from 70 to
+# 65 kg", "lương tăng lên 18 triệu", "giảm từ 70 xuống còn 65 kg" say the new value where "Rent is 5 million"
+# said the old (the old one, after "from", is left out). Only before a number: "went up to Sapa" is a trip.
+_VALUE_CHANGED_HINT = (
+    r"\b(?:up|down|rose|risen|rises?|increased?|increases|decreased?|decreases|dropped|drops|fell|fallen|falls"
+    r"|raised|reduced|lowered|jumped|climbed|grew|grown|cut|tang|giam|nang|ha)\b"
+)
+_VALUE_CHANGED = (
+    (
+        r"\b(?:(?:has |have |had )?(?:went|gone|goes|go|is|was|are|were) (?:up|down)|rose|risen|rises|increased"
+        r"|increases|decreased|decreases|dropped|drops|fell|fallen|falls|raised|reduced|lowered|jumped|climbed|grew"
+        r"|grown|cut)(?: from [^,;.!?]*?)? to\b(?= (?:\w+ )?\d)"
+        r"|\b(?:tang|giam|nang|ha)(?: tu [^,;.!?]*?)? (?:len|xuong|con|thanh)(?: con)?\b(?= (?:\w+ )?\d)",
+        " now ",
+    ),
+)
 # How often, folded, written one way: "three times a week", "3 times per week", "3 buổi một tuần", "3 lần/tuần"
 # and "tuần 3 buổi" are "3x week" ("ngày 2 lần" "2x day"); "every day", "daily", "mỗi ngày", "hằng ngày" are
 # "every day", and "every morning", "mỗi sáng" are "every day morning" ("every" is of the frame). Two of them in
@@ -516,6 +532,7 @@ _GATED = tuple(
             _HOW_OFTEN,
         ),
         (r"\b(?:moved|postponed|rescheduled|delayed|pushed|brought|put|shifted|bumped)\b", ((_RESCHEDULED, " on "),)),
+        (_VALUE_CHANGED_HINT, _VALUE_CHANGED),
         (_READ_AS_HINT, _READ_AS),
         (
             r"\b(?:doi|lui|chuyen|hoan|day|switched)\b",
@@ -712,6 +729,8 @@ SHORT_HONORIFICS = frozenset(short for short, word in CHAT_WORDS.items() if word
 _CHAT = re.compile(r"(?<![\w'’])(" + "|".join(sorted(CHAT_WORDS, key=len, reverse=True)) + r")(?![\w'’])")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _CONTRACTION = re.compile(r"n['’]t\b")
+# A number with a decimal point or comma, or one grouping thousands, is one word: "3,5 triệu" is not "3 triệu".
+_NUMBER_SEPARATOR = re.compile(r"(?<=\d)[.,](?=\d)")
 _POSSESSIVE = re.compile(r"['’]s\b")
 
 
@@ -958,8 +977,9 @@ def _weekdays(folded):
 
 
 def _folded(text):
-    """``text`` folded, "n't" as "not", "3rd" as "3"."""
-    return _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
+    """``text`` folded, "n't" as "not", "3rd" as "3", "3,5" as one word."""
+    folded = _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
+    return _NUMBER_SEPARATOR.sub("_", folded) if _DIGIT.search(folded) else folded
 
 
 def meaning(text, subject="", kind=""):
@@ -1473,6 +1493,11 @@ def _read_alike(words, variant):
 
 # Verbs of liking, in English and folded Vietnamese.
 _LIKING = frozenset(["like", "love", "enjoy", "thich"])
+# Verbs of taking part in an activity, in English and folded Vietnamese: "learns", "practises" and "plays" guitar
+# may all be true at once.
+_TAKING_PART = frozenset(
+    ["learn", "study", "practise", "practice", "train", "do", "play", "take", "teach", "hoc", "tap", "luyen", "choi"]
+)
 
 
 def _after_is(variant, words):
@@ -1518,6 +1543,10 @@ def contradict(a, b, has_subject):
     # Liking one thing does not rule out liking another ("Thảo loves bánh xèo" / "Thảo likes gỏi cuốn"); what
     # one likes most does ("User's favourite tea is oolong" / "User likes jasmine tea best").
     if words_a & _LIKING and words_b & _LIKING and not ("most" in words_a and "most" in words_b):
+        return False
+    # Taking part in one activity in two ways is no change: "User learns guitar" / "User practises guitar",
+    # "Người dùng tập yoga" / "Người dùng học yoga".
+    if only_a <= _TAKING_PART and only_b <= _TAKING_PART:
         return False
     # Two relatives a fact is said of are two people, not one slot with two values: "User's sister lives in
     # Huế" / "User's brother lives in Huế" (but "Minh is the user's brother" / "… cousin" is one slot).
