@@ -158,7 +158,22 @@ def test_a_word_english_does_not_have_starting_a_sentence_is_a_name():
 def test_a_text_saying_what_it_states_is_new():
     for text in ("User uses VS Code now.", "Hiện tại người dùng sống ở Đà Nẵng.", "Giờ anh chuyển hẳn sang VSCode."):
         assert says_changed(text)
-    for text in ("Neovim is the main editor.", "Anh dậy lúc 7 giờ sáng.", "Nhà có nội thất hiện đại."):
+    # A value gone up or down to another.
+    for text in (
+        "The parking fee went up to 300k.",
+        "Hoa raised her monthly savings to 6 million.",
+        "Tiền gửi xe tăng lên 300 nghìn.",
+        "Chị Hoa nâng tiền tiết kiệm hằng tháng lên 6 triệu.",
+        "Cholesterol của bố giảm từ 240 xuống còn 200.",
+    ):
+        assert says_changed(text)
+    for text in (
+        "Neovim is the main editor.",
+        "Anh dậy lúc 7 giờ sáng.",
+        "Nhà có nội thất hiện đại.",
+        "Hoa went up to Sa Pa for the weekend.",
+        "Chị Hoa tăng ca tối thứ Sáu.",
+    ):
         assert not says_changed(text)
 
 

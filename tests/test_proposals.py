@@ -239,6 +239,12 @@ def test_different_memories_are_not_duplicates(original, other):
         ("Don't message Lan before 9am.", "Don't message Lan before 8am."),
         ("User likes jasmine tea best.", "User's favourite tea is oolong."),
         ("Lan is the user's boss.", "Lan used to be the user's boss."),
+        # A value gone up or down to another, in few words or in more.
+        ("The parking fee at the office is 300k a month.", "The parking fee at the office went up to 350k a month."),
+        (
+            "Phí gửi xe hằng tháng ở văn phòng của người dùng là 300 nghìn.",
+            "Từ tháng này phí gửi xe ở văn phòng tăng lên 350 nghìn mỗi tháng.",
+        ),
     ],
 )
 def test_saying_otherwise_on_the_same_subject_is_queued_as_a_possible_update(original, update):

@@ -243,6 +243,13 @@ def test_being_based_somewhere_is_living_there():
         ("Mai thường đi ngủ lúc 10 giờ tối.", "Mai thường đi ngủ lúc 22h.", True),
         ("Đừng gọi cho Mai sau 9h tối.", "Đừng gọi cho Mai sau 9 giờ tối.", True),
         ("Bé An dậy lúc 6h.", "Bé An dậy lúc 7h.", False),
+        # So is an English time of day, in digits or in words, and the Vietnamese hour is the same.
+        ("The choir rehearses at 7pm on Thursdays.", "The choir rehearses at 19:00 on Thursdays.", True),
+        ("Piano class starts at half past four.", "Piano class starts at 4:30.", True),
+        ("The clinic opens at quarter to eight.", "The clinic opens at 7.45am.", True),
+        ("The choir rehearses at 7pm on Thursdays.", "The choir rehearses at 7am on Thursdays.", False),
+        # A number with a decimal comma or point is one number.
+        ("The shelf is 1,5 metres wide.", "The shelf is 1 metre wide.", False),
         # The words of a phrase each translate a part of it: "cà phê sữa" makes milk no coffee.
         ("User drinks milk every morning.", "User drinks coffee every morning.", False),
         # Two relatives are two people, whatever the lexicon gives for "anh chị em".
@@ -268,6 +275,8 @@ def _both_ways(test, a, b):
         # A state in a clause of its own rules out what it excludes, whatever else the text denies.
         ("User is vegetarian and does not eat eggs.", "User eats beef phở every week.", True),
         ("User is single and not seeing anyone.", "Lan is the user's wife.", True),
+        # One who never drinks alcohol has no beer or wine.
+        ("Duc is teetotal.", "Duc has two glasses of wine at dinner.", True),
         # A state denied, or a thing denied, rules out nothing.
         ("User is not vegetarian.", "User eats beef phở every week.", False),
         ("User is not single.", "Lan is the user's wife.", False),
@@ -578,6 +587,27 @@ def test_a_clause_denying_a_thing_denies_it_across_languages():
     assert denies_across_languages(Variant(*meaning("Phúc quit smoking two years ago.")), smokes)
     chat = Variant(*meaning("Phuc van hut thuoc, nua goi 1 ngay"))
     assert denies_across_languages(Variant(*meaning("Phúc quit smoking two years ago.")), chat)
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "Từ tháng sau tiền điện nhà chị Hoa tăng lên 1,2 triệu mỗi tháng.",
+            "Hóa đơn điện hằng tháng của nhà chị Hoa là 900 nghìn.",
+        ),
+        (
+            "Hoa raised her monthly savings for the trip to 6 million.",
+            "Hoa saves 4 million a month for the trip to Japan.",
+        ),
+    ],
+)
+def test_a_value_said_to_be_new_opposes_another_said_in_more_words(new, old):
+    _, opposed = doctor.block_findings([(1, new), (2, old)], "money", "fact")
+    assert opposed == [[1, 2]]
+    # The same value said to be new is no other value.
+    same = old.replace("900 nghìn", "1,2 triệu").replace("4 million", "6 million")
+    assert doctor.block_findings([(1, new), (2, same)], "money", "fact")[1] == []
 
 
 def test_the_doctor_finds_a_state_ruling_out_what_shares_no_word_in_one_block():

@@ -432,8 +432,16 @@ _VALUE_CHANGED = (
         r"\b(?:(?:has |have |had )?(?:went|gone|goes|go|is|was|are|were) (?:up|down)|rose|risen|rises|increased"
         r"|increases|decreased|decreases|dropped|drops|fell|fallen|falls|raised|reduced|lowered|jumped|climbed|grew"
         r"|grown|cut)(?: from [^,;.!?]*?)? to\b(?= (?:\w+ )?\d)"
-        r"|\b(?:tang|giam|nang|ha)(?: tu [^,;.!?]*?)? (?:len|xuong|con|thanh)(?: con)?\b(?= (?:\w+ )?\d)",
+        r"|\b(?:tang|giam|nang|ha)(?: len| xuong)? tu [^,;.!?]*? (?:len|xuong)(?: con| thanh)?\b(?= (?:\w+ )?\d)"
+        r"|\b(?:tang|giam|ha) (?:len|xuong|con|thanh)(?: con| thanh)?\b(?= (?:\w+ )?\d)",
         " now ",
+    ),
+    # Raised or cut, the thing between: "raised the savings goal to 55 million", "nâng mục tiêu lên 55 triệu".
+    (
+        r"\b(?:raised|increased|lowered|reduced|cut|upped)\b((?: \w+){1,6}?) to\b(?= (?:\w+ )?\d)"
+        r"|\b(?:tang|nang)\b((?: \w+){1,6}?) (?:len|thanh)\b(?= (?:\w+ )?\d)"
+        r"|\b(?:giam|ha)\b((?: \w+){1,6}?) (?:xuong|con)(?: con)?\b(?= (?:\w+ )?\d)",
+        lambda match: f" {next(group for group in match.groups() if group is not None)} now ",
     ),
 )
 # How often, folded, written one way: "three times a week", "3 times per week", "3 buổi một tuần", "3 lần/tuần"
@@ -731,6 +739,40 @@ _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _CONTRACTION = re.compile(r"n['’]t\b")
 # A number with a decimal point or comma, or one grouping thousands, is one word: "3,5 triệu" is not "3 triệu".
 _NUMBER_SEPARATOR = re.compile(r"(?<=\d)[.,](?=\d)")
+# A time of day, folded, on the 24-hour clock as Vietnamese writes it (``_HOUR``): the hour, then its minutes
+# unless none: "4pm", "4 p.m." and "16:00" are "16"; "9:15am" and "quarter past nine" are "9 15".
+# ("2 ấm trà" is two pots of tea: "am" apart from its hour must be written "a.m.").
+_CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?(?:([ap])m\b| ?([ap])\.m\b\.?| (p)m\b)|\b(\d{1,2}):(\d{2})\b")
+_HOURS_BY_NAME = {
+    name: hour
+    for hour, name in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())
+}
+_HOUR_WORD = r"(\d{1,2}|" + "|".join(_HOURS_BY_NAME) + ")"
+_CLOCK_WORDS = re.compile(rf"\b(half|quarter) (past|to) {_HOUR_WORD}\b|\b{_HOUR_WORD} o['’]?clock\b")
+
+
+def _clock(match):
+    if match[1]:
+        hour, minutes, half = int(match[1]), match[2], match[3] or match[4] or match[5]
+    else:
+        hour, minutes, half = int(match[6]), match[7], ""
+    if half == "p" and 1 <= hour < 12:
+        hour += 12
+    elif half == "a" and hour == 12:
+        hour = 0
+    return f"{hour} {minutes}" if minutes and minutes != "00" else str(hour)
+
+
+def _clock_words(match):
+    if match[4]:
+        hour = _HOURS_BY_NAME.get(match[4], match[4])
+        return str(hour)
+    hour = int(_HOURS_BY_NAME.get(match[3], match[3]))
+    if match[2] == "to":
+        return f"{(hour - 1) % 24} 45" if match[1] == "quarter" else match.group()
+    return f"{hour} {30 if match[1] == 'half' else 15}"
+
+
 _POSSESSIVE = re.compile(r"['’]s\b")
 
 
@@ -857,6 +899,10 @@ _INSTEAD = re.compile(
 _CHANGED = re.compile(
     r"\b(?:now|currently|these days|switched to|has switched|moved to)\b"
     r"|(?<!\w)(?:bây giờ|hiện giờ|giờ đây|hiện tại|hiện nay|dạo này|chuyển (?:hẳn )?sang|đổi sang)(?!\w)"
+    # A value gone up or down to another (``_VALUE_CHANGED``).
+    r"|\b(?:(?:went|gone|is|was) (?:up|down)|rose|risen|increased|decreased|dropped|fell|fallen|raised|reduced|lowered"
+    r"|cut)\b(?:[\w ]*?) to (?=\d)"
+    r"|(?<!\w)(?:tăng|giảm|nâng|hạ)(?!\w)[^,;.!?]*?(?<!\w)(?:lên|xuống|còn|thành) (?=\d)"
     r"|^\s*Giờ\b",
     re.IGNORECASE,
 )
@@ -977,9 +1023,13 @@ def _weekdays(folded):
 
 
 def _folded(text):
-    """``text`` folded, "n't" as "not", "3rd" as "3", "3,5" as one word."""
+    """``text`` folded, "n't" as "not", "3rd" as "3", "3,5" as one word, a time of day on the 24-hour clock."""
     folded = _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
-    return _NUMBER_SEPARATOR.sub("_", folded) if _DIGIT.search(folded) else folded
+    if "past" in folded or "clock" in folded or "quarter" in folded:
+        folded = _CLOCK_WORDS.sub(_clock_words, folded)
+    if _DIGIT.search(folded):
+        folded = _NUMBER_SEPARATOR.sub("_", _CLOCK.sub(_clock, folded))
+    return folded
 
 
 def meaning(text, subject="", kind=""):

@@ -102,6 +102,7 @@ PARTNERS = frozenset({"partner", "married"})
 RULES_OUT = {
     "vegetarian": frozenset({"meat"}),
     "vegan": frozenset({"meat"}),
+    "teetotal": frozenset({"alcohol"}),
     "single": frozenset({"partner", "married"}),
     "divorced": frozenset({"married"}),
     "remote": frozenset({"office"}),

@@ -24,8 +24,10 @@ from memories.language.meaning import (
     HONORIFICS,
     VIETNAMESE_NEGATIONS,
     WRITTEN_HONORIFICS,
+    Variant,
     chooses_one_over_another,
     contradict,
+    contradicted,
     denies,
     denies_aside,
     denies_in_other_language,
@@ -878,12 +880,53 @@ def in_other_words(first, second, text_a, text_b, values_a, values_b):
         kind_a, kind_b = _of_kind(values_a, kind), _of_kind(values_b, kind)
         if kind_a and kind_b and not kind_a & kind_b:
             return False
-    # Whom a text is about is no word of what it says, named inside it or first ("Hằng wakes up at 4am").
-    first_names = {_first_name(text_a, ""), _first_name(text_b, "")} - {None}
-    names = frozenset(names_in(text_a) + names_in(text_b)) | first_names
+    names = _names_of_both(text_a, text_b)
     said = [words_in_common(first, second, names), words_in_common(second, first, names)]
     enough = all(common >= IN_OTHER_WORDS_SHARED and common >= IN_OTHER_WORDS_SAID * of for common, of in said)
     return enough and details_agree(text_a, text_b)
+
+
+def _names_of_both(text_a, text_b):
+    """The names of two texts, named inside one or first: whom a text is about is no word of what it says
+    ("Hằng wakes up at 4am")."""
+    first_names = {_first_name(text_a, ""), _first_name(text_b, "")} - {None}
+    return frozenset(names_in(text_a) + names_in(text_b)) | first_names
+
+
+def value_changed(first, second, text_a, text_b):
+    """Whether, of two memories in one language (``first`` and ``second`` their ``Variant``s), one says its
+    value is new (``says_changed``) and the other gives another value of the same thing: "Từ tháng này ngân
+    sách đi chợ tăng lên 10 triệu/tháng" / "Ngân sách đi chợ hằng tháng của nhà anh Khoa là 8 triệu đồng". The
+    same thing: of the other's content words, no names or numbers, at least ``IN_OTHER_WORDS_SHARED`` and
+    ``IN_OTHER_WORDS_SAID`` of them said by the one saying it changed, which may say more ("từ tháng này")."""
+    if first.vietnamese != second.vietnamese:
+        return False
+    changed = [says_changed(text_a), says_changed(text_b)]
+    if not any(changed):
+        return False
+    names = _names_of_both(text_a, text_b)
+    for new, old, is_new in ((first, second, changed[0]), (second, first, changed[1])):
+        if is_new:
+            common, of = words_in_common(old, new, names)
+            if common >= IN_OTHER_WORDS_SHARED and common >= IN_OTHER_WORDS_SAID * of:
+                return another_value(text_a, text_b)
+    return False
+
+
+def said_otherwise(text, others, subject="", kind=""):
+    """The ids of ``others`` (``{id: text}``: live memories of one user and kind, of ``subject`` when given)
+    that ``text`` says otherwise than: the doctor's conflicts by the words (``meaning.contradicted``), and a
+    value said to be new against another value of the same thing (``value_changed``). A new proposal like
+    that may be meant to replace them."""
+    found = contradicted(text, others, subject, kind)
+    new_changed = says_changed(text)
+    changing = [pk for pk, other in others.items() if pk not in found and (new_changed or says_changed(other))]
+    if changing:
+        new = Variant(*meaning(text, subject, kind))
+        found += [
+            pk for pk in changing if value_changed(new, Variant(*meaning(others[pk], subject, kind)), text, others[pk])
+        ]
+    return found
 
 
 def _other_things(text_a, text_b):

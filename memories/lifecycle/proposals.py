@@ -59,6 +59,7 @@ from memories.language.translation import (
     lexicon_words,
     named_for_owner,
     names_instead,
+    said_otherwise,
     share_between,
     translated_verdict,
 )
@@ -355,7 +356,7 @@ def flags_of(fields, alike, translations=None):
     the ``translated`` memories when already found); and the ids of those of its subject whose fact it
     states again with more (``said_again_with_more``). It may be meant to replace any of them."""
     flags = flags_for(fields["text"], fields["source_kind"])
-    replaces = contradicted(fields["text"], alike, fields["subject"], fields["kind"])
+    replaces = said_otherwise(fields["text"], alike, fields["subject"], fields["kind"])
     names = ("user", "kind", "subject", "project", "text")
     elsewhere = otherwise_elsewhere(*(fields[name] for name in names), translations=translations)
     replaces += [pk for pk in elsewhere if pk not in replaces]
@@ -685,9 +686,9 @@ def possible_updates(proposals):
     found = {}
     for memory in flagged:
         texts = alike[memory.user, memory.kind, memory.subject]
-        ids = contradicted(memory.text, texts, memory.subject, memory.kind)
+        ids = said_otherwise(memory.text, texts, memory.subject, memory.kind)
         close = {pk: text for pk, text in meaning_alike(memory).items() if pk not in texts}
-        ids += [pk for pk in contradicted(memory.text, close, "", memory.kind) if pk not in ids]
+        ids += [pk for pk in said_otherwise(memory.text, close, "", memory.kind) if pk not in ids]
         ids += said_again_with_more(memory.text, texts, memory.user, memory.subject, memory.kind, ids)
         ids += said_again_with_more(memory.text, close, memory.user, "", memory.kind, ids)
         texts = {**texts, **close}
@@ -899,7 +900,7 @@ def _merge_by_meaning(memory, near):
 
 def _said_otherwise_by_meaning(memory, near):
     """The ids of the live memories close in meaning to ``memory`` (``near``) that it says otherwise than."""
-    replaces = contradicted(memory.text, near.alike, "", memory.kind) if near.alike else []
+    replaces = said_otherwise(memory.text, near.alike, "", memory.kind) if near.alike else []
     replaces += said_again_with_more(memory.text, near.alike, memory.user, "", memory.kind, replaces)
     return replaces + [pk for pk in opposed_counterpart(memory, near.pairs) if pk not in replaces]
 
