@@ -277,6 +277,10 @@ def _both_ways(test, a, b):
         ("User is single and not seeing anyone.", "Lan is the user's wife.", True),
         # One who never drinks alcohol has no beer or wine.
         ("Duc is teetotal.", "Duc has two glasses of wine at dinner.", True),
+        # Those one does something with are not whom it is said of.
+        ("Duc is teetotal.", "Duc has a few beers with his colleagues on Fridays.", True),
+        ("Duc does not drink alcohol.", "Duc drinks beer with his colleagues on Fridays.", True),
+        ("Duc's wife is vegetarian.", "Duc eats beef with his wife on Sundays.", False),
         # A state denied, or a thing denied, rules out nothing.
         ("User is not vegetarian.", "User eats beef phở every week.", False),
         ("User is not single.", "Lan is the user's wife.", False),

@@ -818,6 +818,10 @@ class Meaning(NamedTuple):
         return sequence(self.folded)
 
 
+# Whom something is done with, folded: the next three words at most.
+_WITH = re.compile(r"\b(?:with|voi|cung)\s+((?:\w+(?:'s)?\s+){0,2}\w+)")
+
+
 @dataclass(frozen=True)
 class Variant:
     """A ``Meaning`` as ``same_fact`` and ``contradict`` compare it; the doctor keeps the ids of the memories
@@ -839,6 +843,16 @@ class Variant:
     @functools.cached_property
     def order(self):
         return sequence(self.folded)
+
+    @functools.cached_property
+    def companions(self):
+        """Those one does something with, by who they are to another ("friend" in "has a few beers with his
+        friends", "colleague" in "ăn trưa với colleague"): not whom the text speaks of."""
+        if not self.content & states.PEOPLE:
+            return frozenset()
+        return frozenset(
+            word for match in _WITH.finditer(self.folded) for word in words(match.group(1)) if word in states.PEOPLE
+        )
 
     @functools.cached_property
     def preference(self):
@@ -1410,8 +1424,9 @@ def _rules_out(a, b):
     ruled = states.ruled_out(content, _affirmed(b))
     if not ruled:
         return False
-    # The partner a state rules out is someone else by name: "single" / "the user's wife".
-    if _someone_else(content, b.content, kept=states.PEOPLE & states.words_of(ruled)):
+    # The partner a state rules out is someone else by name: "single" / "the user's wife". Those one does
+    # something with are not whom it is said of: "Tuấn is teetotal" / "Tuấn has a few beers with his friends".
+    if _someone_else(content, b.content - b.companions, kept=states.PEOPLE & states.words_of(ruled)):
         return False
     # A state said with more ("eats vegetarian on the 1st and 15th of each lunar month") is not one that
     # rules out for good.
@@ -1441,7 +1456,7 @@ def denies(a, b, has_subject):
         return True
     if a.negated == b.negated:
         return False
-    if _someone_else(a.content - a.named, b.content - b.named):
+    if _someone_else(a.content - a.named - a.companions, b.content - b.named - b.companions):
         # "User has no food allergies" / "User's wife is allergic to shrimp"; a name is nobody's relation
         # ("Sơn Trà" is a district).
         return False
