@@ -329,6 +329,10 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
         ("Học phí của bé Na là 3 triệu.", "Học phí của bé Na tăng lên 3,5 triệu.", True),
         ("Huyết áp của bố là 150.", "Huyết áp của bố giảm từ 150 xuống còn 130.", True),
         ("The gym membership costs 450k a month.", "The gym membership went up to 450k a month.", False),
+        # A plan moved to another time, the plan named between, is its time changed.
+        ("Quyen moved her violin lesson to Friday.", "Quyen's violin lesson is on Tuesday.", True),
+        ("Bé Na đổi buổi học bơi sang thứ Bảy.", "Bé Na học bơi vào thứ Năm.", True),
+        ("Chị Hoa chuyển tiền sang tài khoản mới.", "Chị Hoa có tài khoản ở Vietcombank.", False),
         # Going up to a place is a trip, not a value.
         ("Hanh went up to Sa Pa.", "Hanh went up to Mộc Châu.", True),
         # Taking part in one activity in two ways changes nothing: each may be true.

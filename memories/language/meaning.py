@@ -415,6 +415,12 @@ _RESCHEDULED = (
     r"\b(?:(?:was|were|is|are|has been|have been|had been|got|will be) )?(?:moved|postponed|rescheduled|delayed"
     r"|pushed|brought|put off|shifted|bumped)(?: (?:back|up|forward|off))? (?:to|for|until|till)\b(?= " + _TIME + ")"
 )
+# Or moved, the plan between: "moved her piano lesson to Friday", "đổi ngày nghỉ sang thứ Tư" (the plan stays,
+# its time changes).
+_PLAN_RESCHEDULED = (
+    r"\b(?:moved|changed|switched|shifted|rescheduled|pushed)((?: \w+(?:'s)?){1,4}?) (?:to|until)\b(?= " + _TIME + ")"
+)
+_PLAN_RESCHEDULED_VIETNAMESE = r"\b(?:doi|chuyen|lui|day)((?: \w+){1,4}?) sang\b(?= " + _TIME + ")"
 _RESCHEDULED_VIETNAMESE = (
     r"\b(?:da |duoc |bi )?(?:doi|lui|chuyen|hoan|day)(?: lich| lai)? (?:sang|den|toi|vao|xuong|len|qua)\b(?= "
     + _TIME
@@ -539,13 +545,17 @@ _GATED = tuple(
             r"|thang)\b",
             _HOW_OFTEN,
         ),
-        (r"\b(?:moved|postponed|rescheduled|delayed|pushed|brought|put|shifted|bumped)\b", ((_RESCHEDULED, " on "),)),
+        (
+            r"\b(?:moved|postponed|rescheduled|delayed|pushed|brought|put|shifted|bumped|changed|switched)\b",
+            ((_RESCHEDULED, " on "), (_PLAN_RESCHEDULED, r"\1 on ")),
+        ),
         (_VALUE_CHANGED_HINT, _VALUE_CHANGED),
         (_READ_AS_HINT, _READ_AS),
         (
             r"\b(?:doi|lui|chuyen|hoan|day|switched)\b",
             (
                 (_RESCHEDULED_VIETNAMESE, " vao "),
+                (_PLAN_RESCHEDULED_VIETNAMESE, r"\1 vao "),
                 (r"\b(?:chuyen|doi)(?: han)? sang\b|\bswitched (?:over )?to\b", " now "),
             ),
         ),
@@ -977,6 +987,7 @@ _WHY_VIETNAMESE = re.compile(
 _DENIAL = re.compile(r"\b(?:not|never|khong|chua|ko)\b")
 
 
+@functools.lru_cache(maxsize=4096)
 def says_changed(text):
     """Whether ``text`` says that what it states is new ("now", "switched to", "hiện tại", "giờ")."""
     return bool(_CHANGED.search(text))
@@ -1046,6 +1057,7 @@ def _folded(text):
     return folded
 
 
+@functools.lru_cache(maxsize=4096)
 def meaning(text, subject="", kind=""):
     """The ``Meaning`` of a memory of this subject and kind."""
     vietnamese = language_of(text) == VIETNAMESE
@@ -1338,7 +1350,7 @@ def set_aside(text):
     """The words of ``text`` for what it leaves for something else ("thay vì Hokkaido") or denies in a clause of
     its own ("reminders on Telegram, not Zalo"), the words it says besides, and its names: ``(aside, said,
     named)``."""
-    variant = _variant(text, "", "")
+    variant = variant_of(text, "", "")
     denied = frozenset().union(*_clause_denials(variant)) if variant.negated else frozenset()
     aside = (variant.instead | denied) - _DOING - _SAYS_NOTHING
     return aside, variant.content - aside, variant.named
@@ -1636,7 +1648,8 @@ def contradict(a, b, has_subject):
 # A proposal compares itself with the newest memories of its subject, and the next one on that subject
 # with mostly the same ones: their meanings are kept.
 @functools.lru_cache(maxsize=4096)
-def _variant(text, subject, kind):
+def variant_of(text, subject="", kind=""):
+    """The ``Variant`` of a memory of this subject and kind, kept for the next comparisons."""
     return Variant(*meaning(text, subject, kind))
 
 
@@ -1645,7 +1658,7 @@ def chooses_one_over_another(text):
     ("keeps her notes in the app instead of paper notebooks"), or a clause denying beside one affirming
     ("chuyển hết ghi chú sang app, thôi dùng sổ giấy"). Two such texts have one polarity, whichever way each
     puts it."""
-    variant = _variant(text, "", "")
+    variant = variant_of(text, "", "")
     if variant.instead:
         return True
     return variant.negated and any(said & variant.content for said in _clauses_affirmed(variant))
@@ -1653,13 +1666,13 @@ def chooses_one_over_another(text):
 
 def is_denial(text):
     """Whether ``text`` is negated (``meaning``), kept with the proposal's other readings."""
-    return _variant(text, "", "").negated
+    return variant_of(text, "", "").negated
 
 
 def denies_aside(text):
     """Whether ``text`` is negated only in clauses after its first, which it affirms: "User drinks green tea
     every morning, not coffee", "Lan bakes bread on Sundays; she does not sell it"."""
-    variant = _variant(text, "", "")
+    variant = variant_of(text, "", "")
     if not variant.negated:
         return False
     clauses, negations = _clauses(variant), _negations(variant)
@@ -1669,7 +1682,7 @@ def denies_aside(text):
 def denies_in_other_language(text_a, text_b):
     """``denies_across_languages`` of two texts: "uống trà xanh mỗi sáng, không uống cà phê" / "drinks coffee
     every morning"."""
-    return denies_across_languages(_variant(text_a, "", ""), _variant(text_b, "", ""))
+    return denies_across_languages(variant_of(text_a, "", ""), variant_of(text_b, "", ""))
 
 
 def denied_words(text, kind=""):
@@ -1678,7 +1691,7 @@ def denied_words(text, kind=""):
     drink coffee anymore", ("hokkaido",) for "Bali instead of Hokkaido", ("firebase",) for "moved its backend
     to Supabase and no longer uses Firebase"; empty when ``text`` denies nothing,
     or names it only in words read as others ("cà phê")."""
-    found = _variant(text, "", kind)
+    found = variant_of(text, "", kind)
     if found.instead:
         # "Bali instead of Hokkaido" denies Hokkaido.
         return tuple(word for word in words(text) if word in found.instead)
@@ -1804,7 +1817,7 @@ def across_languages_words(text, kind=""):
     would be set side by side on; for a Vietnamese one, those English words (as prefixes) and, for a thing, its
     kind. Empty when ``text`` has none, is a denial saying more than them, or is no denial and names no thing
     of a kind."""
-    found = _variant(text, "", kind)
+    found = variant_of(text, "", kind)
     said, alone = _said_across(found)
     if not said or (found.negated and not alone):
         return []
@@ -1833,7 +1846,7 @@ def kind_words(text, kind=""):
     whole. "User has no pets": the pets ("cat", "dog", …); "User is vegetarian": the meats;
     "User has a cat named Mochi": its kind ("pet"); "User eats beef phở": its kind and the states that rule
     it out ("meat", "vegetarian", "vegan"). Empty when ``text`` names no state, or no kind or thing of one."""
-    found = _variant(text, "", kind)
+    found = variant_of(text, "", kind)
     ruled = states.kinds_ruled_out(found.content)
     if found.negated:
         ruled |= found.content & states.KINDS
@@ -1851,8 +1864,8 @@ def kind_words(text, kind=""):
 def _ids_where(test, text, others, subject="", kind=""):
     """The ids of ``others`` (``{id: text}``) for which ``test(new, other)`` holds, both texts read as the
     Variants of one subject and kind."""
-    new = _variant(text, subject, kind)
-    return [memory_id for memory_id, other_text in others.items() if test(new, _variant(other_text, subject, kind))]
+    new = variant_of(text, subject, kind)
+    return [memory_id for memory_id, other_text in others.items() if test(new, variant_of(other_text, subject, kind))]
 
 
 def denying_across_languages(text, others, kind=""):

@@ -778,9 +778,12 @@ def _how_often(order):
     return found
 
 
+# The write path compares a proposal with the newest memories of its subject, and the next one with mostly
+# the same ones: their values are kept.
+@functools.lru_cache(maxsize=4096)
 def values(text):
     """The values a text gives, which a translation or a paraphrase keeps: numbers, days, months,
-    languages, letters ("nhóm máu O"), times of day, how often (whose count is no number apart)."""
+    languages, letters ("nhóm máu O"), times of day, how often (whose count is no number apart); a frozenset."""
     text = unicodedata.normalize("NFC", text)
     order = meaning(text).order
     numbers, often = _numbers(text), _how_often(order)
@@ -789,7 +792,7 @@ def values(text):
     if _of_kind(numbers, "day") and ("often 1/day" in often or "every" in order):
         often = (often - {"often 1/day"}) | {"often 1/week"}
     counts = {float(value.split()[1].partition("/")[0]) for value in often}
-    return (numbers - counts) | _letter_values(text) | _times_of_day(text) | often
+    return frozenset((numbers - counts) | _letter_values(text) | _times_of_day(text) | often)
 
 
 def _value_kind(value):
@@ -904,12 +907,17 @@ def value_changed(first, second, text_a, text_b):
     changed = [says_changed(text_a), says_changed(text_b)]
     if not any(changed):
         return False
+    # The names left out can only lessen the words in common: most pairs are told apart before the names
+    # are looked for.
+    sides = [(new, old) for new, old, is_new in ((first, second, changed[0]), (second, first, changed[1])) if is_new]
+    sides = [(new, old) for new, old in sides if words_in_common(old, new)[0] >= IN_OTHER_WORDS_SHARED]
+    if not sides:
+        return False
     names = _names_of_both(text_a, text_b)
-    for new, old, is_new in ((first, second, changed[0]), (second, first, changed[1])):
-        if is_new:
-            common, of = words_in_common(old, new, names)
-            if common >= IN_OTHER_WORDS_SHARED and common >= IN_OTHER_WORDS_SAID * of:
-                return another_value(text_a, text_b)
+    for new, old in sides:
+        common, of = words_in_common(old, new, names)
+        if common >= IN_OTHER_WORDS_SHARED and common >= IN_OTHER_WORDS_SAID * of:
+            return another_value(text_a, text_b)
     return False
 
 
