@@ -338,7 +338,11 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
         # Taking part in one activity in two ways changes nothing: each may be true.
         ("Quyen learns the violin.", "Quyen practises the violin.", False),
         ("Bé Na học bơi.", "Bé Na tập bơi.", False),
-        ("Quyen plays the violin.", "Quyen plays the cello.", True),
+        # Two activities, at one time or as often, are two facts; one activity at two times is one changed.
+        ("Quyen plays the violin.", "Quyen plays the cello.", False),
+        ("Quyen swims twice a week.", "Quyen runs twice a week.", False),
+        ("Bé Na đi học vẽ 2 buổi một tuần.", "Bé Na học đàn 2 buổi/tuần.", False),
+        ("Quyen swims twice a week.", "Quyen swims three times a week.", True),
     ],
 )
 def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):

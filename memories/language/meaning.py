@@ -1276,6 +1276,15 @@ def _someone_else(content_a, content_b, kept=frozenset()):
 
 
 # Words a clause may deny that name no thing: honorifics, times of day and the week.
+# Words saying when, in English and folded Vietnamese (with numbers: "2x", "16").
+_WHEN = (
+    frozenset(
+        "morning afternoon evening night day week weekend month year every sang chieu toi dem ngay tuan thang nam"
+        " hang moi".split()
+    )
+    | frozenset(WEEKDAYS)
+    | frozenset(MONTHS)
+)
 _NO_THING = HONORIFICS | frozenset(
     "morning afternoon evening night day week weekend sang chieu toi dem ngay tuan".split()
 )
@@ -1638,6 +1647,18 @@ def contradict(a, b, has_subject):
     if a.negated and not (_with_digits(only_a) and _with_digits(only_b)):
         return False
     shared_content = (a.content & b.content) - only_a - only_b
+    # What both say beyond whom, when and taking part must be something: two activities at one time or as
+    # often are two facts ("Tuấn đi bơi 2 lần một tuần" / "Tuấn chạy bộ 2 lần/tuần", "swims" / "runs twice a
+    # week", "plays the violin" / "plays the cello").
+    whom = a.named | b.named | _whom(a) | _whom(b)
+    if (
+        shared_content
+        and not (only_a | only_b) & states.PEOPLE
+        and all(
+            word in _WHEN or word in _TAKING_PART or word in whom or _with_digits((word,)) for word in shared_content
+        )
+    ):
+        return False
     shared = words_a - only_a
     # Without a subject, a shared frame word ("prefer") is not enough: "prefers tea" and "prefers dark
     # mode" are two preferences, not one changed. Two things of a kind are two things, not one slot with two
