@@ -248,6 +248,9 @@ def test_being_based_somewhere_is_living_there():
         ("Piano class starts at half past four.", "Piano class starts at 4:30.", True),
         ("The clinic opens at quarter to eight.", "The clinic opens at 7.45am.", True),
         ("The choir rehearses at 7pm on Thursdays.", "The choir rehearses at 7am on Thursdays.", False),
+        # Getting up is waking.
+        ("Quyen wakes at half past six.", "Quyen gets up at 6:30.", True),
+        ("Quyen wakes up at 6.", "Quyen gets up at 7.", False),
         # A number with a decimal comma or point is one number.
         ("The shelf is 1,5 metres wide.", "The shelf is 1 metre wide.", False),
         # The words of a phrase each translate a part of it: "cà phê sữa" makes milk no coffee.

@@ -570,6 +570,8 @@ _SYNONYMS = _compiled(
         (r"\bca phe\b|\bcoffee\b|\bcf\b", " coffee "),
         (r"\bngan gon\b|\bconcise\b|\bbrief\b|\bshort\b", " concise "),
         (r"\btra loi\b", " answer "),
+        # Getting up is waking: "Linh gets up at 5:30" / "Linh wakes at half past five".
+        (r"\b(?:get|gets|got|getting) up\b|\b(?:wake|wakes|woke|waking) up\b", " wake "),
         (r"\bsong o\b|\b(?:is |are )?based in\b|\bresid(?:es?|ing) in\b", " live "),
         # An older sibling is not a younger one: "chị gái" is an older sister, "em gái" a younger one.
         (r"\bchi gai\b|\b(?:elder|big) sister\b", " older sister "),
