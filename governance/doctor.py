@@ -47,7 +47,6 @@ from memories.language.translation import (
     details_agree,
     in_other_words,
     lexicon_words,
-    says_changed,
     share_between,
     translated_verdict,
     value_changed,
@@ -159,14 +158,12 @@ def block_findings(rows, subject="", kind="", meanings=None):
     texts = dict(rows)
     groups = _Groups(len(variants))
     opposed = []
-    changed = {}
     for i, j in _candidate_pairs(variants):
         text_i, text_j = texts[variants[i].ids[0]], texts[variants[j].ids[0]]
         if same_fact(variants[i], variants[j]) and details_agree(text_i, text_j):
             groups.join(i, j)
-        elif contradict(variants[i], variants[j], bool(subject)) or (
-            (_says_changed(changed, i, text_i) or _says_changed(changed, j, text_j))
-            and value_changed(variants[i], variants[j], text_i, text_j)
+        elif contradict(variants[i], variants[j], bool(subject)) or value_changed(
+            variants[i], variants[j], text_i, text_j
         ):
             # Or one says its value is new, and the other gives another in more words: "Từ tháng này ngân sách
             # đi chợ tăng lên 10 triệu/tháng" / "Ngân sách đi chợ hằng tháng của nhà anh Khoa là 8 triệu đồng".
@@ -184,13 +181,6 @@ def block_findings(rows, subject="", kind="", meanings=None):
             key = tuple(sorted((a, b)))
             conflicts.setdefault(key, set()).update(variants[i].ids + variants[j].ids)
     return duplicates, [sorted(ids) for ids in conflicts.values()]
-
-
-def _says_changed(known, index, text):
-    """``says_changed`` of a block's variant, worked out once (``known``: what the block found so far)."""
-    if index not in known:
-        known[index] = says_changed(text)
-    return known[index]
 
 
 def _blocks(now):

@@ -1277,19 +1277,12 @@ def _someone_else(content_a, content_b, kept=frozenset()):
     return not any(typo_of(word, person) for word in other for person in named)
 
 
+# Times of day and the week, in English and folded Vietnamese.
+_TIMES = frozenset("morning afternoon evening night day week weekend sang chieu toi dem ngay tuan".split())
 # Words a clause may deny that name no thing: honorifics, times of day and the week.
-# Words saying when, in English and folded Vietnamese (with numbers: "2x", "16").
-_WHEN = (
-    frozenset(
-        "morning afternoon evening night day week weekend month year every sang chieu toi dem ngay tuan thang nam"
-        " hang moi".split()
-    )
-    | frozenset(WEEKDAYS)
-    | frozenset(MONTHS)
-)
-_NO_THING = HONORIFICS | frozenset(
-    "morning afternoon evening night day week weekend sang chieu toi dem ngay tuan".split()
-)
+_NO_THING = HONORIFICS | _TIMES
+# Words saying when (with numbers: "2x", "16").
+_WHEN = _TIMES | frozenset("month year every thang nam hang moi".split()) | frozenset(WEEKDAYS) | frozenset(MONTHS)
 
 
 def _denies_a_thing(denied, named):

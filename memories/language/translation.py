@@ -24,7 +24,6 @@ from memories.language.meaning import (
     HONORIFICS,
     VIETNAMESE_NEGATIONS,
     WRITTEN_HONORIFICS,
-    Variant,
     chooses_one_over_another,
     contradict,
     contradicted,
@@ -38,6 +37,7 @@ from memories.language.meaning import (
     says_changed,
     set_aside,
     typo_of,
+    variant_of,
     words_in_common,
 )
 from memories.language.words import (
@@ -927,14 +927,12 @@ def said_otherwise(text, others, subject="", kind=""):
     value said to be new against another value of the same thing (``value_changed``). A new proposal like
     that may be meant to replace them."""
     found = contradicted(text, others, subject, kind)
-    new_changed = says_changed(text)
-    changing = [pk for pk, other in others.items() if pk not in found and (new_changed or says_changed(other))]
-    if changing:
-        new = Variant(*meaning(text, subject, kind))
-        found += [
-            pk for pk in changing if value_changed(new, Variant(*meaning(others[pk], subject, kind)), text, others[pk])
-        ]
-    return found
+    new = variant_of(text, subject, kind)
+    return found + [
+        pk
+        for pk, other in others.items()
+        if pk not in found and value_changed(new, variant_of(other, subject, kind), text, other)
+    ]
 
 
 def _other_things(text_a, text_b):
