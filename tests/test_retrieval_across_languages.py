@@ -209,3 +209,32 @@ def test_a_long_query_is_read_in_the_other_language_only_in_part():
     assert len(in_other_language(query)) == MOST_UNITS
     remember("Người dùng thích cà phê.")
     found(query)  # and the context is assembled from them without an error
+
+
+def test_an_owner_asks_about_their_work_pay_computer_and_workouts_in_plain_words():
+    """A question names what it asks for by its kind (``states.ASKED_KINDS_OF``): a job by what one does
+    ("works as", "làm kế toán"), a computer by its make, pay by "lương", working out by the gym; a Vietnamese
+    question finds the things of its kind written in Vietnamese too ("thú cưng" finds "nuôi chó")."""
+    engineer = remember("User works as a data engineer at Tiki.")
+    accountant = remember("Người dùng làm kế toán cho một công ty xây dựng.")
+    laptop = remember("User's laptop is a ThinkPad X1 Carbon.")
+    salary = remember("Người dùng có lương 25 triệu một tháng.")
+    gym = remember("User goes to the gym on Monday, Wednesday and Friday at 6am.")
+    dog = remember("Người dùng nuôi một con chó tên Vàng.")
+    motorbike = remember("User rides a Honda Vision motorbike.")
+    colleague = remember("User's colleague Tuan sits next to them.")
+    remember("User's favourite food is phở bò.")
+
+    def searched(query):
+        return list(find(Memory.objects.all(), query).values_list("pk", flat=True))
+
+    assert searched("what is my job")[:2] == [engineer, accountant]
+    assert set(searched("tôi làm nghề gì")[:2]) == {engineer, accountant}
+    assert colleague not in searched("what's my occupation")
+    assert found("what is my job")[0] == engineer
+    assert searched("what computer do I use") == [laptop]
+    assert searched("how much do I earn") == [salary]
+    assert searched("when do I work out")[0] == gym
+    assert found("how often do I work out?")[0] == gym
+    assert searched("tôi có thú cưng không") == [dog]
+    assert searched("what vehicle do I have") == [motorbike]

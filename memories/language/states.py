@@ -192,6 +192,23 @@ LANGUAGES = frozenset(
     "english vietnamese japanese chinese korean french german spanish italian russian thai portuguese".split()
 )
 
+# Things a question asks for by their kind that no contradiction reads (unlike ``KINDS_OF``: being a teacher
+# and an engineer is no conflict for the words to find): what one does for a living, the computer one uses,
+# what carries one about, the money one earns. Not the callings one more often has than is ("the
+# user's doctor", "dentist", "lawyer", "tutor").
+ASKED_KINDS_OF = {
+    **dict.fromkeys(
+        "work job employed engineer developer programmer accountant accounting teacher lecturer professor nurse"
+        " pharmacist designer architect analyst scientist researcher consultant journalist writer chef waiter"
+        " barista pilot farmer electrician plumber photographer translator freelancer entrepreneur founder"
+        " employee secretary salesperson cashier".split(),
+        {"job"},
+    ),
+    **dict.fromkeys("computer laptop desktop pc macbook thinkpad imac chromebook workstation".split(), {"computer"}),
+    **dict.fromkeys("car motorbike motorcycle scooter bike bicycle".split(), {"vehicle"}),
+    **dict.fromkeys("salary income wage earn earning paycheck".split(), {"income"}),
+}
+
 # What a question may call a kind, in folded singular words: "which package manager …?", "do I have pets?",
 # "what language …?" (one people speak; a programming language is named so).
 # "food" (what people are allergic to) and "office" are not asked about by their kind.
@@ -217,6 +234,17 @@ KIND_NAMES = {
     ("language",): "language",
     ("note", "app"): "notes app",
     ("design", "tool"): "design tool",
+    ("work", "out"): "exercise",
+    ("job",): "job",
+    ("occupation",): "job",
+    ("profession",): "job",
+    ("career",): "job",
+    ("computer",): "computer",
+    ("vehicle",): "vehicle",
+    ("income",): "income",
+    ("salary",): "income",
+    ("wage",): "income",
+    ("earn",): "income",
 }
 
 
@@ -224,7 +252,7 @@ KIND_NAMES = {
 _THINGS_OF_KIND = {
     kind: frozenset(
         word
-        for table in (KINDS_OF, TOOLS_OF, dict.fromkeys(LANGUAGES, {"language"}))
+        for table in (KINDS_OF, ASKED_KINDS_OF, TOOLS_OF, dict.fromkeys(LANGUAGES, {"language"}))
         for word, kinds in table.items()
         if kind in kinds
     )

@@ -1227,6 +1227,9 @@ class QueryUnit(NamedTuple):
     english: bool
     read_from: tuple
     typed: bool = False
+    # For a Vietnamese query's word naming a kind, read into English: how Vietnamese spells the things of
+    # it, so that memories in the query's own language are found by them too ("thú cưng" finds "nuôi chó").
+    spelt_here: tuple = ()
 
     def found_in(self, memory):
         """Whether a memory (its ``MemoryWords``) spells this unit. An English word spells a stem when its
@@ -1234,15 +1237,21 @@ class QueryUnit(NamedTuple):
         "chạy") unless the memory has none and is no English text; a name as typed, with them when both
         sides have them ("Hue" is "Huế")."""
         if self.english:
-            return any(stem in memory.stems for (stem,) in self.spellings)
-        if not memory.marked and not self.typed and memory.english:
-            return False  # Vietnamese words folded are often English ones ("ăn" and "an", "tô" and "to")
-        for spelling in self.spellings:
-            plain = tuple(fold(word) for word in spelling)
-            as_written = memory.marked and (plain != spelling or not self.typed)
-            if memory.holds(spelling if as_written else plain, as_written):
-                return True
-        return False
+            return any(stem in memory.stems for (stem,) in self.spellings) or _spelt_in_vietnamese(
+                memory, self.spelt_here, typed=False
+            )
+        return _spelt_in_vietnamese(memory, self.spellings, self.typed)
+
+
+def _spelt_in_vietnamese(memory, spellings, typed):
+    if not spellings or (not memory.marked and not typed and memory.english):
+        return False  # Vietnamese words folded are often English ones ("ăn" and "an", "tô" and "to")
+    for spelling in spellings:
+        plain = tuple(fold(word) for word in spelling)
+        as_written = memory.marked and (plain != spelling or not typed)
+        if memory.holds(spelling if as_written else plain, as_written):
+            return True
+    return False
 
 
 class MemoryWords:
@@ -1361,10 +1370,12 @@ def spelt_as_things_of_kinds(units):
     for unit in units:
         kinds = [_KIND_STEMS[stem] for stem in unit.meaning if stem in _KIND_STEMS]
         things = frozenset().union(*(states.things_of_kind(kind) for kind in kinds))
+        in_vietnamese = tuple(dict.fromkeys(s for kind in kinds for s in _things_in_vietnamese(kind)))
         if things and unit.english:
             more = tuple((_english_stem(thing),) for thing in sorted(things))
+            unit = unit._replace(spelt_here=in_vietnamese)
         elif things:
-            more = tuple(spelling for kind in kinds for spelling in _things_in_vietnamese(kind))
+            more = in_vietnamese
         else:
             more = ()
         if more:

@@ -81,13 +81,23 @@ def says_nothing(words):
     return [is_query_stopword(written, folded, after) for (written, folded), after in zip(words, following)]
 
 
+# A verb and its particle that a question writes apart for what a memory names in one word: "when do I work
+# out?" asks about workouts, not work.
+_PHRASAL = re.compile(r"\bwork(?:s|ed|ing)?\s+out\b", re.IGNORECASE)
+
+
+def phrasal_joined(query):
+    """``query`` with a phrasal verb written as the one word it means: "work out" -> "workout"."""
+    return _PHRASAL.sub("workout", query)
+
+
 def search_words(query):
     """The folded words a search for ``query`` needs every one of, in order, each once: its words but those
     that say nothing about which memory is meant ("which package manager should I use?" needs "package",
     "manager" and "use"), unless that leaves none ("the" is searched as it is)."""
     found = [
         (written, fold(written).lower())
-        for written in re.findall(r"\w+", unicodedata.normalize("NFC", query).casefold())
+        for written in re.findall(r"\w+", unicodedata.normalize("NFC", phrasal_joined(query)).casefold())
     ]
     content = [folded for (_, folded), nothing in zip(found, says_nothing(found)) if not nothing]
     return list(dict.fromkeys(content or [folded for _, folded in found]))

@@ -46,6 +46,7 @@ from memories.language.words import (
     named_period,
     names_a_room,
     one_typo_away,
+    phrasal_joined,
     reads_as_english,
     says_nothing,
     search_stem,
@@ -141,7 +142,7 @@ def _could_be_a_typo(term):
 def _content(query):
     """The query's words, stopwords as None, whether it reads as English and whether it is typed with
     diacritics."""
-    found = tokens(query)
+    found = tokens(phrasal_joined(query))
     english = reads_as_english(folded for _, folded in found)
     marked = any(written != folded for written, folded in found)
     content = [None if nothing else word for word, nothing in zip(found, says_nothing(found))]
@@ -463,17 +464,26 @@ class LexicalBackend:
             for unit in units
             for spelling in unit.spellings
         }
+        # A kind's things in the query's own language: Vietnamese words, whole.
+        spelt |= {s: [Term(fold(word), prefix=False) for word in s] for unit in units for s in unit.spelt_here}
         frequencies, total = search.frequencies(list({term for terms in spelt.values() for term in terms}))
         # A phrase is held by at most as many memories as its rarest word.
         held = {spelling: min(frequencies[term] for term in terms) for spelling, terms in spelt.items()}
         # A unit's memories, at most all of them: its spellings may be held by the same ones.
-        documents = {unit: min(total, sum(held[spelling] for spelling in unit.spellings)) for unit in units}
+        documents = {
+            unit: min(total, sum(held[spelling] for spelling in unit.spellings + unit.spelt_here)) for unit in units
+        }
         known = [unit for unit in units if documents[unit]]
         held_across = [(unit.read_from, _idf(documents[unit], total)) for unit in known]
         # Spelt as the query is (a name, a borrowed word), a unit's memories are the query's own words' too.
         own = {folded for _, folded in tokens(query)}
         searched = sorted(
-            (s for unit in known for s in unit.spellings if held[s] and not {fold(word) for word in s} <= own),
+            (
+                s
+                for unit in known
+                for s in unit.spellings + unit.spelt_here
+                if held[s] and not {fold(word) for word in s} <= own
+            ),
             key=lambda s: (held[s], s),
         )
         selective, found = [], 0
