@@ -353,6 +353,20 @@ def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "Hanh raised her savings to 6 million.",
+        # How often, read first, leaves two spaces where "monthly" was: the change is still read.
+        "Hanh raised her monthly savings to 6 million.",
+        "Hanh raised her savings twice a year to 6 million.",
+        "Lan nâng tiền tiết kiệm hằng tháng lên 6 triệu.",
+    ],
+)
+def test_a_value_raised_to_another_is_that_value_now(text):
+    assert not meaning(text).content & {"raised", "nang"}
+
+
+@pytest.mark.parametrize(
     ("a", "b", "opposed"),
     [
         # When a habit stopped, and since when, is not what stopped.

@@ -444,9 +444,9 @@ _VALUE_CHANGED = (
     ),
     # Raised or cut, the thing between: "raised the savings goal to 55 million", "nâng mục tiêu lên 55 triệu".
     (
-        r"\b(?:raised|increased|lowered|reduced|cut|upped)\b((?: \w+){1,6}?) to\b(?= (?:\w+ )?\d)"
-        r"|\b(?:tang|nang)\b((?: \w+){1,6}?) (?:len|thanh)\b(?= (?:\w+ )?\d)"
-        r"|\b(?:giam|ha)\b((?: \w+){1,6}?) (?:xuong|con)(?: con)?\b(?= (?:\w+ )?\d)",
+        r"\b(?:raised|increased|lowered|reduced|cut|upped)\b((?:\s+\w+){1,6}?)\s+to\b(?=\s+(?:\w+\s+)?\d)"
+        r"|\b(?:tang|nang)\b((?:\s+\w+){1,6}?)\s+(?:len|thanh)\b(?=\s+(?:\w+\s+)?\d)"
+        r"|\b(?:giam|ha)\b((?:\s+\w+){1,6}?)\s+(?:xuong|con)(?:\s+con)?\b(?=\s+(?:\w+\s+)?\d)",
         lambda match: f" {next(group for group in match.groups() if group is not None)} now ",
     ),
 )
