@@ -211,6 +211,12 @@ def test_an_honorific_or_a_currency_is_not_a_name():
         ("Hôm qua Khánh không đi bơi.", "vi"),
         # Typed without marks, with English loanwords and a Vietnamese function word.
         ("a Loc dang lead team backend ben Song Han", "vi"),
+        ("chieu nay a Loc review code, toi deploy", "vi"),
+        ("Dùng pnpm cho frontend", "vi"),
+        ("team lead backend", ""),
+        # A name that folds to a Vietnamese word ("Tuấn", "tuan": a week) in an English sentence.
+        ("Tuấn is a cook at a restaurant in Huế.", ""),
+        ("Tuấn went to Đà Lạt last month.", ""),
         ("nhan zalo cho a Loc, dung gui mail nha", "vi"),
         ("Family trip: Da Lat, March 2027.", ""),
         ("Deadline moved to Friday", ""),

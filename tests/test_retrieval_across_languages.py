@@ -238,3 +238,20 @@ def test_an_owner_asks_about_their_work_pay_computer_and_workouts_in_plain_words
     assert found("how often do I work out?")[0] == gym
     assert searched("tôi có thú cưng không") == [dog]
     assert searched("what vehicle do I have") == [motorbike]
+
+
+def test_a_question_about_a_kind_finds_the_state_that_rules_it_out():
+    """ "Do I eat meat?" is answered by "User is vegetarian", "am I married?" by "User is single"
+    (``states.RULES_OUT``), in the other language as well."""
+    vegetarian = remember("User is vegetarian.")
+    single = remember("Người dùng vẫn còn độc thân.")
+    teetotal = remember("User is teetotal.")
+    remember("User eats phở bò on Sundays.")
+
+    def searched(query):
+        return list(find(Memory.objects.all(), query).values_list("pk", flat=True))
+
+    assert searched("do I eat meat?")[0] == vegetarian
+    assert found("do I eat meat?")[0] == vegetarian
+    assert searched("am I married?") == [single]
+    assert searched("do I drink alcohol?") == [teetotal]

@@ -10,6 +10,7 @@ import time_machine
 from memories.language.words import (
     asks_when,
     asks_where,
+    could_be_vietnamese,
     english_forms,
     named_period,
     singular,
@@ -261,6 +262,27 @@ def test_a_vietnamese_query_gets_no_english_forms():
     assert trip not in found("ban go")
     assert all(not term.forms for term in query_terms("ban go phong khach"))
     assert all(not term.forms for term in query_terms("Minh sống ở đâu"))
+
+
+@pytest.mark.parametrize(
+    ("word", "syllable"),
+    [
+        *((word, True) for word in "an quan tuan nguyen khuya nguoi huou xoay thuong tieng yeu gieng ngoao".split()),
+        # Vowels no Vietnamese syllable writes together.
+        *((word, False) for word in "eat meat team read beach food book".split()),
+    ],
+)
+def test_a_word_could_be_a_vietnamese_syllable_only_with_the_vowels_vietnamese_writes_together(word, syllable):
+    assert could_be_vietnamese(word) == syllable
+
+
+def test_an_english_word_no_syllable_is_spelt_like_finds_its_other_forms():
+    eats = everywhere("Lan eats oatmeal every morning.")
+    everywhere("Lan drinks tea every morning.")
+    # "eat" could not be typed for a Vietnamese syllable: it finds "eats" and "ate" as an English word would.
+    assert found("what does Lan eat in the morning")[0] == eats
+    assert {term.text for term in query_terms("eat")} == {"eat"}
+    assert "ate" in query_terms("eat")[0].forms
 
 
 def test_in_an_english_query_a_vietnamese_name_is_still_matched_whole():

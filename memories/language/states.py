@@ -248,7 +248,8 @@ KIND_NAMES = {
 }
 
 
-# kind -> the words naming a thing of it: the things above, the tools and the languages.
+# kind -> the words naming a thing of it: the things above, the tools and the languages; and the states
+# ruling it out, which answer a question about it as well ("do I eat meat?": "User is vegetarian").
 _THINGS_OF_KIND = {
     kind: frozenset(
         word
@@ -256,6 +257,7 @@ _THINGS_OF_KIND = {
         for word, kinds in table.items()
         if kind in kinds
     )
+    | frozenset(state for state, ruled in RULES_OUT.items() if kind in ruled)
     for kind in set(KIND_NAMES.values())
 }
 

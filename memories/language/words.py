@@ -138,8 +138,11 @@ def singular(word):
 
 # A folded word that could be a Vietnamese syllable typed without its diacritics: "an", "quan", "tuan".
 # Such words are matched whole, never stemmed or taken as a prefix ("an" is not "anh", "quan" not "quang").
+# Its vowels are the ones Vietnamese writes together: "eat", "team" or "food" are no syllable.
 _VIETNAMESE_SYLLABLE = re.compile(
-    r"(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnpqrstvx])?[aeiouy]{1,3}(ng|nh|ch|[cmnpt])?"
+    r"(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnpqrstvx])?"
+    r"(oai|oay|oeo|oao|uay|uoi|uou|uya|uye|uyu|ieu|yeu|a[iouy]?|e[ou]?|i[aeu]?|o[aeio]?|u[aeiouy]?|ye?)"
+    r"(ng|nh|ch|[cmnpt])?"
 )
 
 
@@ -595,5 +598,19 @@ def language_of(text):
         if not judged:
             return VIETNAMESE
     plainly = marked or _PLAIN_VIETNAMESE.intersection(folded) or _CHAT_WORDS.intersection(folded)
+    typed_plainly = {plain for word, plain in zip(written, folded, strict=True) if word.lower() == plain}
+    if (marked or (_PLAIN_VIETNAMESE | _CHAT_WORDS) & typed_plainly) and not reads_as_english(folded):
+        # Vietnamese borrows English words as they are ("a Khoi dang lead team backend"): with no English
+        # function word, a word no syllable is spelt like is one of those, and tells neither language; one
+        # with an English ending ("eats", "times") is no word borrowed.
+        judged -= sum(
+            not mark
+            and plain not in _CHAT_WORDS
+            and not could_be_vietnamese(plain)
+            and not _ENGLISH_ENDING.fullmatch(plain)
+            for mark, plain in zip(marks, folded, strict=True)
+        )
+        if judged <= 0:
+            return ""
     share = _VIETNAMESE_SHARE if plainly else _UNMARKED_VIETNAMESE_SHARE
     return VIETNAMESE if looking >= share * judged else ""
