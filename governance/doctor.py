@@ -37,6 +37,7 @@ from memories.language.meaning import (
     meaning,
     own_words,
     same_fact,
+    state_and_denial,
 )
 from memories.language.translation import (
     OPPOSED,
@@ -143,10 +144,11 @@ def _sharing(postings):
 
 
 def _candidate_pairs(variants):
-    """Pairs of variants sharing a word that few variants of the block have; each pair once."""
+    """Pairs of variants sharing a word that few variants of the block have, a state counting as the kinds it
+    rules out ("vegetarian" / "does not eat meat"); each pair once."""
     postings = defaultdict(list)
     for index, variant in enumerate(variants):
-        for word in set(variant.words):
+        for word in set(variant.words) | states.kinds_ruled_out(variant.content):
             postings[word].append(index)
     return sorted(_sharing(postings))
 
@@ -353,12 +355,13 @@ def _same_fact_across_blocks(findings):
     """Memories of one user, kind and project under other subjects, in one language, that state the same fact
     (``same_fact``, ``details_agree``), with or without embeddings: an agent files "User is learning Spanish"
     under "languages" and "User is studying Spanish" under "education". The pairs looked at share a content
-    word that few of them have (``POSTING_CAP``), as inside a block; pairs of one block were compared
-    there."""
+    word that few of them have (``POSTING_CAP``), a state counting as the kinds it rules out, as inside a
+    block; pairs of one block were compared there."""
     for members in findings.groups.values():
         postings = defaultdict(list)
         for memory_id in members:
-            for word in findings.variant(memory_id).content:
+            content = findings.variant(memory_id).content
+            for word in content | states.kinds_ruled_out(content):
                 postings[word].append(memory_id)
         for a, b in sorted(_sharing(postings)):
             if findings.blocks[a] == findings.blocks[b] or findings.together(a, b):
@@ -393,7 +396,9 @@ def _negations_across_blocks(findings):
             denial = variant.negated or bool(variant.instead)
             ruled_out = states.kinds_ruled_out(variant.content)
             if not denial:
-                for word in states.with_kinds(variant.content):
+                # A state is looked up by the kinds it rules out on this side too, for a denial of one of them
+                # that says the same ("User is vegetarian" / "User never eats meat").
+                for word in states.with_kinds(variant.content) | ruled_out:
                     postings[word][0].append(memory_id)
             if denial or ruled_out:
                 for word in variant.content | ruled_out:
@@ -408,6 +413,9 @@ def _negations_across_blocks(findings):
                 continue
             first, second = findings.variant(a), findings.variant(b)
             if findings.blocks[a] == findings.blocks[b] and first.word_set & second.word_set:
+                continue
+            if first.vietnamese == second.vietnamese and state_and_denial(first, second):
+                findings.join(a, b)
                 continue
             if first.vietnamese == second.vietnamese:
                 opposed = denies(first, second, False)

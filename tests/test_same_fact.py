@@ -645,3 +645,62 @@ def test_the_doctor_finds_a_state_ruling_out_what_shares_no_word_in_one_block():
     _, groups = _groups(["User is vegetarian.", "User eats beef every week."])
     assert groups == []
     assert len(doctor.analyze().conflicts) == 1
+
+
+# A kind denied and the state that denies it: one fact.
+STATE_DENIED = [
+    ("Tuấn is teetotal.", "Tuấn doesn't drink alcohol."),
+    ("User is vegetarian.", "User never eats meat."),
+    ("Người dùng ăn chay.", "Người dùng không ăn thịt."),
+    ("Lan is single.", "Lan is not married."),
+]
+
+
+@pytest.mark.parametrize("state, denial", STATE_DENIED)
+def test_the_doctor_groups_a_state_and_the_kind_it_denies(state, denial):
+    ids, groups = _groups([state, denial])
+    assert groups == [sorted(ids)]
+
+
+@pytest.mark.parametrize("state, denial", STATE_DENIED)
+def test_the_doctor_groups_a_state_and_the_kind_it_denies_whatever_their_kinds(state, denial):
+    ids = [
+        add_memory(state, kind="health", user="owner", subject="diet").pk,
+        add_memory(denial, kind="preference", user="owner", subject="food").pk,
+    ]
+    assert doctor.analyze().duplicates == [sorted(ids)]
+
+
+@pytest.mark.parametrize("state, denial", STATE_DENIED)
+def test_a_kind_denied_confirms_the_state_that_denies_it(state, denial):
+    existing = add_memory(state, kind="fact", user="owner", subject="")
+    answer = propose(denial, subject="")
+    assert (answer.status, answer.id) == ("duplicate", existing.pk)
+
+
+@pytest.mark.parametrize(
+    "state, other",
+    [
+        # One meat, one drink, or only some days: no state.
+        ("User is vegetarian.", "User doesn't eat meat on Mondays."),
+        ("User is teetotal.", "User doesn't drink coffee."),
+        ("Người dùng ăn chay.", "Người dùng không ăn thịt bò."),
+        ("Tuấn is teetotal.", "Tuấn không uống rượu khi lái xe."),
+    ],
+)
+def test_a_denial_of_less_than_the_kind_is_no_state(state, other):
+    _, groups = _groups([state, other])
+    assert groups == []
+
+
+@pytest.mark.parametrize(
+    "denial, other",
+    [
+        ("User doesn't eat meat.", "User eats beef phở every week."),
+        ("Người dùng không ăn thịt.", "Người dùng ăn phở bò mỗi tuần."),
+        ("Tuấn doesn't drink alcohol.", "Tuấn has a few beers with his friends."),
+    ],
+)
+def test_a_kind_denied_still_contradicts_a_thing_of_it(denial, other):
+    ids, _ = _groups([denial, other])
+    assert doctor.analyze("conflicts").conflicts == [sorted(ids)]

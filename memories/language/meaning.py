@@ -1248,8 +1248,12 @@ def _restricted(order, kept):
 
 def same_fact(a, b):
     """``a`` and ``b`` (Variants) state the same fact: one's content is all found in the other's, and the
-    words they both have are in the same order (``same_order``: "Lan owes Minh" is not "Minh owes Lan")."""
-    if a.negated != b.negated or _someone_else(a.content, b.content):
+    words they both have are in the same order (``same_order``: "Lan owes Minh" is not "Minh owes Lan"); or
+    one states what the other denies a kind to (``_state_denied``: "Tuấn is teetotal" / "Tuấn doesn't drink
+    alcohol")."""
+    if a.negated != b.negated:
+        return state_and_denial(a, b)
+    if _someone_else(a.content, b.content):
         return False
     # What one left for something else is not what the other still says: "User switched from Android to
     # iPhone" is not "User uses Android".
@@ -1263,6 +1267,40 @@ def same_fact(a, b):
         return False
     shared = a.word_set & b.word_set
     return same_order(_restricted(a.order, shared), _restricted(b.order, shared))
+
+
+# The Vietnamese words read with an English one beside them (``_VIETNAMESE``: "thịt meat", "bia beer"), folded:
+# {"thit": "meat", …}.
+_TWINS = {
+    fold(written): read.split()[1]
+    for written, read in _VIETNAMESE.items()
+    if len(read.split()) == 2 and read.split()[0] == written
+}
+# What a denial of a kind says beyond the kind in Vietnamese: those words, and alcohol's own ("rượu").
+_KIND_SAID_IN_VIETNAMESE = frozenset(_TWINS) | {"ruou"}
+
+
+def state_and_denial(a, b):
+    """One of ``a`` and ``b`` (Variants) states what the other denies a kind to (``_state_denied``): one fact."""
+    return _state_denied(a, b) or _state_denied(b, a)
+
+
+def _state_denied(state, denial):
+    """``state`` says one state that rules a kind out (``states.RULES_OUT``: vegetarian, teetotal, single) and
+    ``denial`` denies that kind itself, of the same one and nothing more: "User is vegetarian" / "User never
+    eats meat", "Tuấn is teetotal" / "Tuấn doesn't drink alcohol", "Người dùng ăn chay" / "Người dùng không
+    ăn thịt", "Lan is single" / "Lan is not married". Denying one thing of the kind ("does not eat beef"), or
+    on some days ("does not eat meat on Mondays"), is no state."""
+    if state.negated or not denial.negated or state.vietnamese != denial.vietnamese:
+        return False
+    held = states.states(state.content)
+    ruled = states.kinds_ruled_out(held)
+    if len(held) != 1 or not denial.content & ruled:
+        return False
+    said = denial.content - ruled - _DOING - _KIND_SAID_IN_VIETNAMESE - HONORIFICS
+    if said & states.words_of(ruled):
+        return False
+    return said == state.content - held - HONORIFICS
 
 
 def _someone_else(content_a, content_b, kept=frozenset()):
@@ -1483,6 +1521,8 @@ def denies(a, b, has_subject):
     # An honorific or a particle one side has is no more of what is denied: "Chị Mai rất ghét sầu riêng" /
     # "Mai mê sầu riêng".
     says_nothing = _SAYS_NOTHING - positive.content if negated.vietnamese else frozenset()
+    # Nor is a Vietnamese word kept beside its English one ("thịt meat"): "không ăn thịt" / "ăn phở bò".
+    says_nothing |= {word for word, english in _TWINS.items() if english in negated.content} - positive.content
     denied_all = negated.content - says_nothing
     if denied_all and _contained(denied_all, states.with_kinds(positive.content)):
         return True
@@ -1930,14 +1970,18 @@ def said_alike(text, others, kind=""):
     """The ids of ``others`` (``{id: text}``) in the language of ``text`` that say its fact with the same
     content words (``same_fact``) and attitude, in other frame words: "User loves jasmine tea" / "User likes
     jasmine tea", "User prefers dark mode" / "User likes using dark mode"; not "User wants a PS5" / "User
-    likes the PS5"."""
+    likes the PS5". Or one states what the other denies a kind to: "Tuấn is teetotal" / "Tuấn doesn't drink
+    alcohol" (``_state_denied``)."""
     return _ids_where(
         lambda new, other: (
             other.vietnamese == new.vietnamese
-            and other.content == new.content
-            and new.content
-            and _attitudes(new) == _attitudes(other)
-            and same_fact(new, other)
+            and (
+                other.content == new.content
+                and new.content
+                and _attitudes(new) == _attitudes(other)
+                and same_fact(new, other)
+                or state_and_denial(new, other)
+            )
         ),
         text,
         others,
