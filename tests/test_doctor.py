@@ -201,6 +201,19 @@ def test_a_denial_in_one_language_of_what_the_other_says(db, frozen):
     assert not any(late in group or wine in group for group in conflicts)
 
 
+def test_a_state_in_one_language_rules_out_what_the_other_says(db, frozen):
+    vegetarian = pref("Người dùng ăn chay.", subject="ăn uống")
+    beef = pref("User eats beef phở every week.", subject="food", kind="routine")
+    teetotal = pref("User is teetotal.", subject="alcohol", kind="health")
+    beer = pref("Người dùng uống bia mỗi tối thứ Sáu.", subject="bia", kind="routine")
+    # A state for some days, and the wife's habit, rule nothing out.
+    pref("Người dùng ăn chay vào ngày rằm.", subject="âm lịch", kind="routine")
+    pref("Lan is the user's wife.", subject="family", kind="relationship")
+    pref("Vợ người dùng ăn phở bò mỗi tuần.", subject="vợ", kind="fact")
+    conflicts = doctor.analyze("conflicts").conflicts
+    assert sorted(conflicts) == sorted([sorted([vegetarian, beef]), sorted([teetotal, beer])])
+
+
 def test_an_allergy_denied_and_one_of_someone_else(db, frozen):
     none = pref("Người dùng không bị dị ứng thực phẩm nào.", subject="dị ứng", kind="health")
     peanut = pref("Anh Huy bị dị ứng đậu phộng.", subject="allergy", kind="health")

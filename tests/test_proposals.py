@@ -483,6 +483,9 @@ def test_what_a_proposal_does_not_deny_under_another_kind_is_no_update(original,
         ("User lives in Hanoi.", "Người dùng sống ở Đà Nẵng.", "fact"),
         ("Người dùng thích uống trà sữa.", "User does not drink milk tea anymore.", "fact"),
         ("User wears size 42 shoes.", "Cỡ giày của người dùng là 43.", "fact"),
+        # A state in one language, a thing it rules out in the other.
+        ("Người dùng ăn chay.", "User eats beef phở every week.", "routine"),
+        ("User is teetotal.", "Người dùng uống bia mỗi tối thứ Sáu.", "routine"),
     ],
 )
 def test_a_proposal_at_odds_with_a_memory_filed_elsewhere_is_a_possible_update(original, other, kind):

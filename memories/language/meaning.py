@@ -1851,8 +1851,14 @@ def denies_across_languages(a, b):
     with his friends every Friday night", "Người dùng không nuôi thú cưng nào" / "User has a cat named Mochi".
     The denial, or one clause of it, must say nothing else (a verb of doing aside): "không uống bia sau 10 giờ
     tối" (no beer after 10pm) says more than can be set side by side, and is left alone; "Khôi không uống rượu
-    bia, đã bỏ hẳn từ năm 2021" denies beer in its first clause."""
-    if a.vietnamese == b.vietnamese or a.negated == b.negated:
+    bia, đã bỏ hẳn từ năm 2021" denies beer in its first clause. A state rules out a thing of the other
+    language as of its own (``_rules_out``, on the kinds and states both are read into): "Người dùng ăn chay"
+    / "User eats beef phở every week"."""
+    if a.vietnamese == b.vietnamese:
+        return False
+    if _rules_out(a, b) or _rules_out(b, a):
+        return True
+    if a.negated == b.negated:
         return False
     negated, positive = (a, b) if a.negated else (b, a)
     named = states.with_kinds(positive.content)
@@ -1875,18 +1881,23 @@ def across_languages_words(text, kind=""):
     of a kind."""
     found = variant_of(text, "", kind)
     said, alone = _said_across(found)
-    if not said or (found.negated and not alone):
+    ruled = frozenset() if found.negated else states.kinds_ruled_out(found.content)
+    if (not said and not ruled) or (found.negated and not alone):
         return []
     # What is not a denial is looked for in the other language's denials by the kinds of thing it names only
-    # ("User has a cat": "không nuôi thú cưng"), as ``kind_words`` does in its own: a memory naming no kind
-    # waits for the doctor.
-    if not found.negated and not states.kinds_of(found.content):
+    # ("User has a cat": "không nuôi thú cưng"), as ``kind_words`` does in its own, and in its states that
+    # rule them out ("ăn chay"); a state by the things it rules out ("User is teetotal": "bia", "rượu"). A
+    # memory naming neither waits for the doctor.
+    kinds = states.kinds_of(found.content)
+    if not found.negated and not kinds and not ruled:
         return []
+    if not found.negated:
+        said = said | kinds | states.ruling_out(kinds) | ruled | states.words_of(ruled)
     if found.vietnamese:
         # A kind denied is found by its things ("không nuôi thú cưng": "cat", "dog"…).
-        wanted = said | states.words_of(said & states.KINDS) if found.negated else said | states.kinds_of(said)
+        wanted = said | states.words_of(said & states.KINDS) if found.negated else said
         return [((word,), True) for word in sorted(wanted)]
-    wanted = said | (set() if found.negated else states.kinds_of(found.content))
+    wanted = said
     phrases = {phrase for word in wanted for phrase in _READ_IN_ENGLISH.get(word, ())}
     return [(tuple(phrase.split()), False) for phrase in sorted(phrases)]
 
