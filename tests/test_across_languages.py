@@ -35,6 +35,22 @@ FEW_WORDS_TRANSLATED = [
 ]
 
 
+@pytest.mark.parametrize(
+    ("vietnamese", "english", "verdict"),
+    [
+        ("Dự án mobile-app dùng pnpm cho phần deploy.", "Project mobile-app uses pnpm for the deploy work.", SAME),
+        # A tool is a name, borrowed as it is: another one, or one named on one side only, is another fact.
+        ("Dự án mobile-app dùng pnpm cho phần deploy.", "Project mobile-app uses Django for the deploy work.", None),
+        ("Dự án mobile-app dùng uv cho phần budget.", "Project mobile-app uses pnpm for the budget work.", None),
+        ("Anh Huy dùng Neovim để code.", "Huy codes in Neovim.", SAME),
+    ],
+)
+def test_a_tool_named_in_one_language_must_be_the_one_the_other_names(vietnamese, english, verdict):
+    share = translated_share(vietnamese, english)
+    assert translated_verdict(vietnamese, english, share) == verdict
+    assert translated_verdict(english, vietnamese, share) == verdict
+
+
 def test_an_honorific_may_be_the_relative_and_a_word_typed_without_diacritics_is_no_relative_by_chance():
     # "anh Khôi" may be the brother an English text names.
     assert translated_share("Phúc nợ anh Lộc 8 triệu.", "Phuc owes his brother Loc 8 million VND.") > 0

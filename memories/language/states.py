@@ -187,6 +187,9 @@ TOOLS_OF = {
     **dict.fromkeys("postgres postgresql mysql mariadb sqlite mongodb".split(), {"database"}),
 }
 
+# Other names a tool goes by, where one is no tool's name alone ("go"): "golang" is written "Go".
+TOOL_ALIASES = {"golang": "go", "postgresql": "postgres", "postgres": "postgresql", "nvim": "neovim", "neovim": "nvim"}
+
 # Languages people speak and are answered in.
 LANGUAGES = frozenset(
     "english vietnamese japanese chinese korean french german spanish italian russian thai portuguese".split()

@@ -448,7 +448,17 @@ def details_agree(text_a, text_b):
 
 def _loanwords_kept(vietnamese, english):
     """Words a Vietnamese text borrows as they are ("dị ứng penicillin", "dùng Zalo", "freeship"): spelt
-    alike in an English translation, so one of them at least is in ``english`` when it has any."""
+    alike in an English translation, so one of them at least is in ``english`` when it has any. A tool of a
+    kind one uses one at a time (``states.TOOLS_OF``) is a name: each one named is in the other too, or one of
+    its other names (``states.TOOL_ALIASES``: "golang" is "Go"); "dùng pnpm cho phần deploy" is not "uses
+    Django for the deploy work", nor "dùng uv" "uses pnpm"."""
+    kept = set(words(english)) | {fold(word).lower() for word in re.findall(r"\w+", english)}
+    written = {fold(word).lower() for word in re.findall(r"\w+", vietnamese)}
+    for tools, other in ((written, kept), (kept, written)):
+        if any(
+            tool not in other and states.TOOL_ALIASES.get(tool) not in other for tool in tools & states.TOOLS_OF.keys()
+        ):
+            return False
     borrowed = {
         fold(word)
         for word in re.findall(r"(?<![\w'’])[A-Za-z]{3,}(?![\w'’])", vietnamese)
@@ -456,7 +466,6 @@ def _loanwords_kept(vietnamese, english):
     }
     if not borrowed:
         return True
-    kept = set(words(english)) | {fold(word) for word in re.findall(r"\w+", english)}
     return any(
         word in kept or singular(word) in kept or any(typo_of(word, other) for other in kept) for word in borrowed
     )
