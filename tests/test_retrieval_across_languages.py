@@ -27,6 +27,11 @@ def found(query):
     return [item.id for item in build_context(query, record_access=False).items if item.layer == "working"]
 
 
+def searched(query):
+    """Search as the owner types it: the ids found, best first."""
+    return list(find(Memory.objects.all(), query).values_list("pk", flat=True))
+
+
 @pytest.fixture
 def owner_store():
     """An owner's memories in both languages, with look-alikes: another person's allergy, a run that is
@@ -131,9 +136,6 @@ def test_search_finds_the_memory_in_the_other_language_after_its_own_words(owner
 def test_search_needs_the_words_of_a_question_that_say_which_memory_is_meant(owner_store):
     da_nang = remember("User lives in Da Nang with his wife.")
 
-    def searched(query):
-        return list(find(Memory.objects.all(), query).values_list("pk", flat=True))
-
     # "which", "should", "I", "do", "where", "gì", "ở", "đâu" say nothing about which memory is meant.
     assert searched("which package manager should I use?") == [owner_store["pnpm"]]
     assert searched("where do I live") == [da_nang, owner_store["da_nang"]]
@@ -176,22 +178,16 @@ def test_search_finds_the_things_of_a_kind_in_both_languages():
     shop = remember("User walks to the pet shop on Saturdays.")
     remember("User has a new laptop.")
 
-    def searched(query):
-        return set(find(Memory.objects.all(), query).values_list("pk", flat=True))
-
-    assert searched("what pets do I have") == {cats, dog}
+    assert set(searched("what pets do I have")) == {cats, dog}
     # A thing is itself, and the word of a kind still finds itself.
-    assert searched("cats") == {cats}
-    assert searched("pet shop") == {shop}
+    assert set(searched("cats")) == {cats}
+    assert set(searched("pet shop")) == {shop}
 
 
 def test_when_no_memory_holds_every_word_search_shows_those_holding_most_of_the_query(owner_store):
     neovim = remember("User uses Neovim as the main editor.")
     for text in ("Lan uses an iPhone.", "The team uses Slack.", "User uses dark mode everywhere."):
         remember(text)
-
-    def searched(query):
-        return list(find(Memory.objects.all(), query).values_list("pk", flat=True))
 
     # No memory holds "often": the one holding the rest of the question is shown.
     assert searched("how often should I drink water?") == [owner_store["water"]]
@@ -225,9 +221,6 @@ def test_an_owner_asks_about_their_work_pay_computer_and_workouts_in_plain_words
     colleague = remember("User's colleague Tuan sits next to them.")
     remember("User's favourite food is phở bò.")
 
-    def searched(query):
-        return list(find(Memory.objects.all(), query).values_list("pk", flat=True))
-
     assert searched("what is my job")[:2] == [engineer, accountant]
     assert set(searched("tôi làm nghề gì")[:2]) == {engineer, accountant}
     assert colleague not in searched("what's my occupation")
@@ -247,9 +240,6 @@ def test_a_question_about_a_kind_finds_the_state_that_rules_it_out():
     single = remember("Người dùng vẫn còn độc thân.")
     teetotal = remember("User is teetotal.")
     remember("User eats phở bò on Sundays.")
-
-    def searched(query):
-        return list(find(Memory.objects.all(), query).values_list("pk", flat=True))
 
     assert searched("do I eat meat?")[0] == vegetarian
     assert found("do I eat meat?")[0] == vegetarian
