@@ -653,6 +653,7 @@ STATE_DENIED = [
     ("User is vegetarian.", "User never eats meat."),
     ("Người dùng ăn chay.", "Người dùng không ăn thịt."),
     ("Lan is single.", "Lan is not married."),
+    ("Tuấn is teetotal.", "Tuấn doesn't drink."),
 ]
 
 
@@ -684,6 +685,7 @@ def test_a_kind_denied_confirms_the_state_that_denies_it(state, denial):
         # One meat, one drink, or only some days: no state.
         ("User is vegetarian.", "User doesn't eat meat on Mondays."),
         ("User is teetotal.", "User doesn't drink coffee."),
+        ("Tuấn is teetotal.", "Tuấn doesn't drink after 10pm."),
         ("Người dùng ăn chay.", "Người dùng không ăn thịt bò."),
         ("Tuấn is teetotal.", "Tuấn không uống rượu khi lái xe."),
     ],

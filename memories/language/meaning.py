@@ -1276,6 +1276,9 @@ _TWINS = {
     for written, read in _VIETNAMESE.items()
     if len(read.split()) == 2 and read.split()[0] == written
 }
+# Drinking said alone is drinking alcohol: "Tuấn doesn't drink" is "Tuấn is teetotal" ("doesn't drink coffee" is
+# not: coffee is more said).
+_DRINK = frozenset({"drink", "uong"})
 # What a denial of a kind says beyond the kind in Vietnamese: those words, and alcohol's own ("rượu").
 _KIND_SAID_IN_VIETNAMESE = frozenset(_TWINS) | {"ruou"}
 
@@ -1295,7 +1298,8 @@ def _state_denied(state, denial):
         return False
     held = states.states(state.content)
     ruled = states.kinds_ruled_out(held)
-    if len(held) != 1 or not denial.content & ruled:
+    drunk = "alcohol" in ruled and bool(denial.content & _DRINK)
+    if len(held) != 1 or not (denial.content & ruled or drunk):
         return False
     said = denial.content - ruled - _DOING - _KIND_SAID_IN_VIETNAMESE - HONORIFICS
     if said & states.words_of(ruled):
