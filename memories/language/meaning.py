@@ -1276,9 +1276,9 @@ _TWINS = {
     for written, read in _VIETNAMESE.items()
     if len(read.split()) == 2 and read.split()[0] == written
 }
-# Drinking said alone is drinking alcohol: "Tuấn doesn't drink" is "Tuấn is teetotal" ("doesn't drink coffee" is
-# not: coffee is more said).
-_DRINK = frozenset({"drink", "uong"})
+# Kinds a verb said alone names: "Tuấn doesn't drink" is "Tuấn is teetotal" ("doesn't drink coffee" is not:
+# coffee is more said).
+_NAMED_BY_ITS_VERB = {"alcohol": frozenset({"drink", "uong"})}
 # What a denial of a kind says beyond the kind in Vietnamese: those words, and alcohol's own ("rượu").
 _KIND_SAID_IN_VIETNAMESE = frozenset(_TWINS) | {"ruou"}
 
@@ -1298,12 +1298,11 @@ def _state_denied(state, denial):
         return False
     held = states.states(state.content)
     ruled = states.kinds_ruled_out(held)
-    drunk = "alcohol" in ruled and bool(denial.content & _DRINK)
-    if len(held) != 1 or not (denial.content & ruled or drunk):
+    by_verb = any(denial.content & _NAMED_BY_ITS_VERB.get(kind, frozenset()) for kind in ruled)
+    if len(held) != 1 or not (denial.content & ruled or by_verb):
         return False
+    # Whatever else the denial says (a thing of the kind, a time) makes it no state.
     said = denial.content - ruled - _DOING - _KIND_SAID_IN_VIETNAMESE - HONORIFICS
-    if said & states.words_of(ruled):
-        return False
     return said == state.content - held - HONORIFICS
 
 
@@ -1897,12 +1896,12 @@ def across_languages_words(text, kind=""):
         return []
     if not found.negated:
         said = said | kinds | states.ruling_out(kinds) | ruled | states.words_of(ruled)
-    if found.vietnamese:
+    elif found.vietnamese:
         # A kind denied is found by its things ("không nuôi thú cưng": "cat", "dog"…).
-        wanted = said | states.words_of(said & states.KINDS) if found.negated else said
-        return [((word,), True) for word in sorted(wanted)]
-    wanted = said
-    phrases = {phrase for word in wanted for phrase in _READ_IN_ENGLISH.get(word, ())}
+        said = said | states.words_of(said & states.KINDS)
+    if found.vietnamese:
+        return [((word,), True) for word in sorted(said)]
+    phrases = {phrase for word in said for phrase in _READ_IN_ENGLISH.get(word, ())}
     return [(tuple(phrase.split()), False) for phrase in sorted(phrases)]
 
 

@@ -197,14 +197,14 @@ LANGUAGES = frozenset(
 
 # Things a question asks for by their kind that no contradiction reads (unlike ``KINDS_OF``: being a teacher
 # and an engineer is no conflict for the words to find): what one does for a living, the computer one uses,
-# what carries one about, the money one earns. Not the callings one more often has than is ("the
-# user's doctor", "dentist", "lawyer", "tutor").
+# what carries one about, the money one earns ("work" and "job" are ``KINDS_OF``'s). Not the callings one more
+# often has than is ("the user's doctor", "dentist", "lawyer", "tutor").
 ASKED_KINDS_OF = {
     **dict.fromkeys(
-        "work job employed engineer developer programmer accountant accounting teacher lecturer professor nurse"
-        " pharmacist designer architect analyst scientist researcher consultant journalist writer chef waiter"
-        " barista pilot farmer electrician plumber photographer translator freelancer entrepreneur founder"
-        " employee secretary salesperson cashier".split(),
+        "engineer developer programmer accountant accounting teacher lecturer professor nurse pharmacist designer"
+        " architect analyst scientist researcher consultant journalist writer chef waiter barista pilot farmer"
+        " electrician plumber photographer translator freelancer entrepreneur founder employee secretary"
+        " salesperson cashier".split(),
         {"job"},
     ),
     **dict.fromkeys("computer laptop desktop pc macbook thinkpad imac chromebook workstation".split(), {"computer"}),

@@ -1240,6 +1240,11 @@ class QueryUnit(NamedTuple):
     # it, so that memories in the query's own language are found by them too ("thú cưng" finds "nuôi chó").
     spelt_here: tuple = ()
 
+    @property
+    def every_spelling(self):
+        """Its spellings in the other language, then in the query's own."""
+        return self.spellings + self.spelt_here
+
     def found_in(self, memory):
         """Whether a memory (its ``MemoryWords``) spells this unit. An English word spells a stem when its
         stem is that stem. The lexicon's Vietnamese words are compared with their diacritics ("chay" is not

@@ -544,6 +544,7 @@ _PLAIN_VIETNAMESE = frozenset(
 )
 # Vietnamese chat writes some words in letters no syllable has: "ng" (người), "ko" (không), "dc" (được).
 _CHAT_WORDS = frozenset("ng ko dc cf ny vs hok khg kh nx bn mk nhg ck vk cn".split())
+_PLAIN_OR_CHAT = _PLAIN_VIETNAMESE | _CHAT_WORDS
 
 
 def _judged_words(text):
@@ -597,9 +598,9 @@ def language_of(text):
         looking, judged, marked = looking - marked, judged - marked, 0
         if not judged:
             return VIETNAMESE
-    plainly = marked or _PLAIN_VIETNAMESE.intersection(folded) or _CHAT_WORDS.intersection(folded)
+    plainly = marked or _PLAIN_OR_CHAT.intersection(folded)
     typed_plainly = {plain for word, plain in zip(written, folded, strict=True) if word.lower() == plain}
-    if (marked or (_PLAIN_VIETNAMESE | _CHAT_WORDS) & typed_plainly) and not reads_as_english(folded):
+    if (marked or _PLAIN_OR_CHAT & typed_plainly) and not reads_as_english(folded):
         # Vietnamese borrows English words as they are ("a Khoi dang lead team backend"): with no English
         # function word, a word no syllable is spelt like is one of those, and tells neither language; one
         # with an English ending ("eats", "times") is no word borrowed.

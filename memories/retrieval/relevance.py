@@ -470,20 +470,13 @@ class LexicalBackend:
         # A phrase is held by at most as many memories as its rarest word.
         held = {spelling: min(frequencies[term] for term in terms) for spelling, terms in spelt.items()}
         # A unit's memories, at most all of them: its spellings may be held by the same ones.
-        documents = {
-            unit: min(total, sum(held[spelling] for spelling in unit.spellings + unit.spelt_here)) for unit in units
-        }
+        documents = {unit: min(total, sum(held[spelling] for spelling in unit.every_spelling)) for unit in units}
         known = [unit for unit in units if documents[unit]]
         held_across = [(unit.read_from, _idf(documents[unit], total)) for unit in known]
         # Spelt as the query is (a name, a borrowed word), a unit's memories are the query's own words' too.
         own = {folded for _, folded in tokens(query)}
         searched = sorted(
-            (
-                s
-                for unit in known
-                for s in unit.spellings + unit.spelt_here
-                if held[s] and not {fold(word) for word in s} <= own
-            ),
+            (s for unit in known for s in unit.every_spelling if held[s] and not {fold(word) for word in s} <= own),
             key=lambda s: (held[s], s),
         )
         selective, found = [], 0
