@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.db.models import BooleanField, Expression, F, Field, FloatField, Func, Value
 
 from memories.language.folding import fold
-from memories.language.states import things_of_kind
+from memories.language.states import other_names, things_of_kind
 from memories.language.words import could_be_vietnamese, english_forms, reads_as_english, search_words, singular
 
 # A word an OR search may hold: letters and digits only, so it is never read as the search's own syntax.
@@ -322,7 +322,7 @@ def search_alternatives(term, english):
     (``states.things_of_kind``) each thing of it and its plural, whole: "pets" is also "cat", "dogs". Only in
     English: in a query that reads as English (``english``), or a word no Vietnamese syllable is spelt as."""
     kind = words_of_kind((singular(term),)) if english or not could_be_vietnamese(term) else frozenset()
-    return [(term, True)] + [(word, False) for word in sorted(kind) if word != term]
+    return [(term, True)] + [(word, False) for word in sorted(kind | other_names(term)) if word != term]
 
 
 def words_of_kind(name):

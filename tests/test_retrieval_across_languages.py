@@ -245,3 +245,17 @@ def test_a_question_about_a_kind_finds_the_state_that_rules_it_out():
     assert found("do I eat meat?")[0] == vegetarian
     assert searched("am I married?") == [single]
     assert searched("do I drink alcohol?") == [teetotal]
+
+
+def test_a_thing_is_found_by_any_of_its_names():
+    kubernetes = remember("User deploys the shop to Kubernetes.")
+    k8s = remember("The homelab runs k8s on three mini PCs.")
+    javascript = remember("User writes the front end in JavaScript.")
+    saigon = remember("User lives in Saigon.")
+    remember("User has a cat named Mochi.")
+
+    assert set(searched("k8s")) == {kubernetes, k8s}
+    assert set(searched("kubernetes")) == {kubernetes, k8s}
+    assert searched("js") == [javascript]
+    assert searched("hcmc") == [saigon]
+    assert set(found("where do I run k8s?")) >= {kubernetes, k8s}

@@ -7,6 +7,7 @@ import pytest
 
 from governance import doctor
 from memories import lifecycle
+from memories.language import states
 from memories.language.meaning import (
     Variant,
     contradict,
@@ -706,3 +707,71 @@ def test_a_denial_of_less_than_the_kind_is_no_state(state, other):
 def test_a_kind_denied_still_contradicts_a_thing_of_it(denial, other):
     ids, _ = _groups([denial, other])
     assert doctor.analyze("conflicts").conflicts == [sorted(ids)]
+
+
+# One thing by two of its names, one relation by two of its words, one number in words and in digits: one fact.
+SAID_BY_OTHER_NAMES = [
+    ("User uses Postgres for the bestie project.", "User uses PostgreSQL for the bestie project."),
+    ("User deploys the shop to k8s.", "User deploys the shop to Kubernetes."),
+    ("User's editor is VS Code.", "User's editor is Visual Studio Code."),
+    ("User writes the API in Golang.", "User writes the API in Go."),
+    ("User codes in JS mostly.", "User codes in JavaScript mostly."),
+    ("User lives in Saigon.", "User lives in Ho Chi Minh City."),
+    ("Người dùng sống ở Sài Gòn.", "Người dùng sống ở TP.HCM."),
+    ("User's mom lives in Huế.", "User's mother lives in Huế."),
+    ("User's grandma is 90.", "User's grandmother is 90."),
+    ("User has 2 kids.", "User has two children."),
+]
+
+
+@pytest.mark.parametrize("a, b", SAID_BY_OTHER_NAMES)
+def test_the_doctor_groups_one_thing_said_by_two_of_its_names(a, b):
+    ids, groups = _groups([a, b])
+    assert groups == [sorted(ids)]
+    assert doctor.analyze("conflicts").conflicts == []
+
+
+@pytest.mark.parametrize("a, b", SAID_BY_OTHER_NAMES)
+def test_a_proposal_naming_a_thing_by_another_name_confirms_the_memory(a, b):
+    existing = add_memory(a, kind="fact", user="owner", subject="")
+    answer = propose(b, subject="")
+    assert (answer.status, answer.id) == ("duplicate", existing.pk)
+
+
+def test_one_place_by_its_names_in_two_languages_is_one_fact():
+    ids = [
+        add_memory("User lives in HCMC.", kind="fact", user="owner", subject="home").pk,
+        add_memory("Người dùng sống ở TP.HCM.", kind="fact", user="owner", subject="noi_o").pk,
+    ]
+    assert doctor.analyze().duplicates == [sorted(ids)]
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ("User has two kids.", "User has three children."),
+        ("User's grandma is 90.", "User's grandmother is 85."),
+        ("User lives in Hanoi.", "User lives in Ho Chi Minh City."),
+        ("Người dùng sống ở Hà Nội.", "Người dùng sống ở Thành phố Hồ Chí Minh."),
+    ],
+)
+def test_another_value_of_a_thing_named_otherwise_contradicts_it(a, b):
+    ids, groups = _groups([a, b])
+    assert groups == []
+    assert doctor.analyze("conflicts").conflicts == [sorted(ids)]
+
+
+@pytest.mark.parametrize(
+    "text, read",
+    [
+        ("User uses Postgres on k8s.", "User uses PostgreSQL on Kubernetes."),
+        ("uses postgres on k8s", "uses postgresql on kubernetes"),
+        ("Writes the API in Go, with Visual Studio Code.", "Writes the API in Golang, with VS Code."),
+        ("Chuyển vào TP.HCM năm 2020.", "Chuyển vào Sài Gòn năm 2020."),
+        # "go" the verb, a name in a dotted one, a word that only begins like one: as they are.
+        ("Go to the gym at 6pm; Lan likes to go too.", "Go to the gym at 6pm; Lan likes to go too."),
+        ("The shop runs on node.js and postgresql.", "The shop runs on node.js and postgresql."),
+    ],
+)
+def test_a_thing_is_read_by_the_name_it_is_known_by(text, read):
+    assert states.one_name(text) == read

@@ -35,6 +35,9 @@ def _otherwise(a, b, texts=()):
         ("Thảo keeps her notes in Obsidian.", "Thảo uses Notion for all of her notes."),
         ("Ghi chú của chị Thảo đều để trong Obsidian.", "Thảo uses Notion for all of her notes."),
         ("Vy làm thiết kế hoàn toàn bằng Figma.", "Vy's main design tool is Sketch; she avoids Figma."),
+        # What was left for another is not in the slot, and the other is the one now.
+        ("User's main editor is Vim.", "User switched from Vim to Emacs."),
+        ("Trình soạn thảo chính của người dùng là Vim.", "Người dùng đã chuyển từ Vim sang Emacs."),
         # What was left is not in the slot ("migrated off").
         (
             "User migrated the app off PostgreSQL; its main database is now MongoDB.",

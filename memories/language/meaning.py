@@ -619,6 +619,13 @@ _SYNONYMS = _compiled(
         (r"\b(?:quit(?:s|ting)?|stopped|gave up|given up|no longer|cancell?ed|called off)\b", " not "),
         # What one used to do, or formerly did, one does no more: "User used to work at Google".
         (_USED_TO, " not "),
+        # One relation is one word, whichever of its words is said: "mom" is "mother", "kids" are "children".
+        *((rf"\b{word}s?\b", f" {relation} ") for word, relation in states.SAME_RELATION.items() if word != relation),
+        # A number is one value however it is written: "two kids" / "2 kids" ("one" is as often no number).
+        *(
+            (rf"(?<![\w-])({word})(?![\w-])", str(value))
+            for value, word in enumerate("two three four five six seven eight nine ten eleven twelve".split(), 2)
+        ),
     )
 )
 # States and kinds of thing (``memories.language.states``), read in a Vietnamese text only.
@@ -924,7 +931,10 @@ _INSTEAD = re.compile(
 # Words that say a state is new, so what was said of it before no longer holds: "User uses VS Code now".
 _CHANGED = re.compile(
     r"\b(?:now|currently|these days|switched to|has switched|moved to)\b"
+    # Left one thing for another: "switched from Vim to Emacs", "chuyển từ Vim sang Emacs".
+    r"|\b(?:switched|migrated|moved|changed) (?:over )?from [^,;.!?]+? to\b"
     r"|(?<!\w)(?:bây giờ|hiện giờ|giờ đây|hiện tại|hiện nay|dạo này|chuyển (?:hẳn )?sang|đổi sang)(?!\w)"
+    r"|(?<!\w)(?:chuyển|đổi) (?:hẳn )?từ [^,;.!?]+? sang(?!\w)"
     # A value gone up or down to another (``_VALUE_CHANGED``).
     r"|\b(?:(?:went|gone|is|was) (?:up|down)|rose|risen|increased|decreased|dropped|fell|fallen|raised|reduced|lowered"
     r"|cut)\b(?:[\w ]*?) to (?=\d)"
@@ -1061,7 +1071,9 @@ def _folded(text):
 
 @functools.lru_cache(maxsize=4096)
 def meaning(text, subject="", kind=""):
-    """The ``Meaning`` of a memory of this subject and kind."""
+    """The ``Meaning`` of a memory of this subject and kind; a thing it names by another of its names is read
+    by the one it is known by (``states.one_name``: "Postgres" is PostgreSQL)."""
+    text = states.one_name(text)
     vietnamese = language_of(text) == VIETNAMESE
     written = text
     lowered = text.lower()
@@ -1684,7 +1696,8 @@ def contradict(a, b, has_subject):
     # cilantro"), unless they are one rule with another number ("Don't message Lan before 9am" / "… 10am").
     if a.negated and not (_with_digits(only_a) and _with_digits(only_b)):
         return False
-    shared_content = (a.content & b.content) - only_a - only_b
+    # What both say: each word of one the other says, as it is or by a synonym ("two kids" / "three children").
+    shared_content = a.content - only_a
     # What both say beyond whom, when and taking part must be something: two activities at one time or as
     # often are two facts ("Tuấn đi bơi 2 lần một tuần" / "Tuấn chạy bộ 2 lần/tuần", "swims" / "runs twice a
     # week", "plays the violin" / "plays the cello").

@@ -14,6 +14,7 @@ import itertools
 import re
 import unicodedata
 
+from memories.language import states
 from memories.language.folding import fold
 from memories.language.meaning import WRITTEN_HONORIFICS
 from memories.language.translation import (
@@ -85,26 +86,13 @@ RELATIONS = {
     **dict.fromkeys("colleague colleagues coworker coworkers teammate teammates đồng_nghiệp".split(), "colleague"),
     **dict.fromkeys("friend friends bạn_thân".split(), "friend"),
 }
-# English words for one relation, any of which a question may use for another: "Mom" is "mother", "kids"
-# are "children". ("manager" is left out: a package manager is nobody's boss.)
-_SAME_WORDS = [
-    {"mother", "mom", "mum", "mommy", "mummy", "mama"},
-    {"father", "dad", "daddy", "papa"},
-    {"boss", "supervisor"},
-    {"kids", "kid", "children", "child"},
-    {"colleague", "coworker", "teammate"},
-    {"grandmother", "grandma", "granny"},
-    {"grandfather", "grandpa"},
-]
 
 
 def other_words_for(word):
-    """The other English words for the relation ``word`` (folded, lower-case) names: "mom" -> {"mother",
-    "mum", …}; empty for any other word."""
-    for words in _SAME_WORDS:
-        if word in words:
-            return words - {word}
-    return frozenset()
+    """The other English words for the relation ``word`` (folded, lower-case) names
+    (``states.SAME_RELATION``): "mom" -> {"mother", "mum", …}; empty for any other word."""
+    relation = states.SAME_RELATION.get(word)
+    return frozenset(other for other, its in states.SAME_RELATION.items() if its == relation and other != word)
 
 
 _BY_WORDS = {tuple(words.split("_")): relation for words, relation in RELATIONS.items()}

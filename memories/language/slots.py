@@ -225,7 +225,9 @@ def _whose(text, things):
 @functools.lru_cache(maxsize=4096)
 def slot(text, negated=None):
     """The ``Slot`` of ``text``, or None when it puts nothing in a slot. ``negated``: whether ``text`` is a
-    denial, when the caller has read it (``meaning``)."""
+    denial, when the caller has read it (``meaning``). A tool named by another of its names is the one it is
+    known by (``states.one_name``: "nvim" is Neovim)."""
+    text = states.one_name(text)
     if not _MAY_FILL.search(fold(text).lower()):
         return None
     tools = _tools(text)

@@ -12,15 +12,33 @@ into English first (``meaning._VIETNAMESE``: "thú cưng" is "pet", "ăn chay" "
 kinds only, where a personal assistant's memories often disagree; anything else is left to the words.
 """
 
+import re
+
 # Words naming someone by who they are to another: "the user's wife" is not the user.
 PEOPLE = frozenset(
     (
-        "wife husband spouse son daughter child kid mother mom mum father dad parent brother sister sibling"
+        "wife husband spouse son daughter child children kid mother mom mum father dad parent brother sister sibling"
         " grandmother grandma grandfather grandpa grandparent uncle aunt cousin nephew niece friend girlfriend"
         " boyfriend partner fiance fiancee colleague coworker boss manager neighbour neighbor baby teacher student"
         " classmate roommate landlord"
     ).split()
 )
+
+# English words for one relation, any of which may stand for another: "Mom" is "mother", "kids" are
+# "children" (word -> the first of its words). "manager" is left out: a package manager is nobody's boss.
+SAME_RELATION = {
+    word: words.split()[0]
+    for words in (
+        "mother mom mum mommy mummy mama",
+        "father dad daddy papa",
+        "boss supervisor",
+        "children kids kid child",
+        "colleague coworker teammate",
+        "grandmother grandma granny",
+        "grandfather grandpa",
+    )
+    for word in words.split()
+}
 
 # word -> the kinds of thing it names
 KINDS_OF = {
@@ -187,8 +205,65 @@ TOOLS_OF = {
     **dict.fromkeys("postgres postgresql mysql mariadb sqlite mongodb".split(), {"database"}),
 }
 
-# Other names a tool goes by, where one is no tool's name alone ("go"): "golang" is written "Go".
-TOOL_ALIASES = {"golang": "go", "postgresql": "postgres", "postgres": "postgresql", "nvim": "neovim", "neovim": "nvim"}
+# The other names one thing goes by (lower case; a name is no part of a dotted one, "node.js"), each read as
+# the one it is known by here: "Postgres" is PostgreSQL, "k8s" Kubernetes, "Visual Studio Code" VS Code,
+# "HCMC" and "Ho Chi Minh City" Saigon, "TP.HCM" Sài Gòn; and "Go" inside a sentence is the language Golang
+# (not "go" the verb). Two memories naming one thing by two of its names say the same of it: "User uses
+# Postgres" / "User uses PostgreSQL" is one fact, not two databases in one slot.
+OTHER_NAMES = {
+    "PostgreSQL": ("postgres",),
+    "Kubernetes": ("k8s",),
+    "VS Code": ("visual studio code",),
+    "Neovim": ("nvim",),
+    "Golang": ("golang",),
+    "JavaScript": ("js",),
+    "Saigon": ("ho chi minh city", "hcm city", "hcmc"),
+    "Sài Gòn": ("thành phố hồ chí minh", "tp hồ chí minh", "tp. hồ chí minh", "tp.hcm", "tp hcm", "tphcm"),
+}
+_WRITTEN_ALSO = {"Golang": r"(?<=[a-z,] )Go(?! [a-z]+ing\b)"}
+_OTHER_NAME = re.compile(
+    "|".join(
+        rf"(?<![\w.])(?P<name{index}>(?i:{'|'.join(map(re.escape, others))})"
+        + (f"|{_WRITTEN_ALSO[name]}" if name in _WRITTEN_ALSO else "")
+        + r")(?!\w|\.\w)"
+        for index, (name, others) in enumerate(OTHER_NAMES.items())
+    )
+)
+_NAMES = list(OTHER_NAMES)
+
+
+def one_name(text):
+    """``text`` with each thing it names by another of its names (``OTHER_NAMES``) named by the one it is known
+    by here: "Uses Postgres on k8s" is "Uses PostgreSQL on Kubernetes". A text typed all in lower case stays
+    so (it shows no names)."""
+    if not _OTHER_NAME.search(text):
+        return text
+    lower = text == text.lower()
+
+    def name(match):
+        found = _NAMES[int(match.lastgroup.removeprefix("name"))]
+        return found.lower() if lower else found
+
+    return _OTHER_NAME.sub(name, text)
+
+
+def _other_words():
+    """Each name of one word (folded) -> the thing's other names of one word: what a search for one finds too."""
+    found = {}
+    for name, others in OTHER_NAMES.items():
+        single = {word for word in (name.lower(), *others) if word.isalnum()}
+        found.update({word: frozenset(single - {word}) for word in single if len(single) > 1})
+    return found
+
+
+_OTHER_WORDS = _other_words()
+
+
+def other_names(word):
+    """The thing's other names of one word that a folded ``word`` names (``OTHER_NAMES``): "k8s" ->
+    {"kubernetes"}; empty for any other word."""
+    return _OTHER_WORDS.get(word, frozenset())
+
 
 # Languages people speak and are answered in.
 LANGUAGES = frozenset(

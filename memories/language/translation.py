@@ -165,7 +165,9 @@ def _named(text, other):
     """``[(name, whose)]``: the names of people, places and things in ``text`` (its capitalised words,
     folded) and the owner (``OWNER``, for "the user", "người dùng"), in order, each with whether it is a
     possessor ("Khoa's", "của Đạt"). A sentence's first word counts only when ``other`` has it capitalised
-    inside a sentence ("Lan owes Minh" / "Minh nợ Lan"; not "Sáng nào" or "Anh Huy" at the start of both)."""
+    inside a sentence ("Lan owes Minh" / "Minh nợ Lan"; not "Sáng nào" or "Anh Huy" at the start of both).
+    A thing named by another of its names is named by the one it is known by (``states.one_name``)."""
+    text, other = states.one_name(text), states.one_name(other)
     english = _english(text)
     inside = _surely_named(other)
     tokens = list(WRITTEN_WORD.finditer(text))
@@ -449,15 +451,14 @@ def details_agree(text_a, text_b):
 def _loanwords_kept(vietnamese, english):
     """Words a Vietnamese text borrows as they are ("dị ứng penicillin", "dùng Zalo", "freeship"): spelt
     alike in an English translation, so one of them at least is in ``english`` when it has any. A tool of a
-    kind one uses one at a time (``states.TOOLS_OF``) is a name: each one named is in the other too, or one of
-    its other names (``states.TOOL_ALIASES``: "golang" is "Go"); "dùng pnpm cho phần deploy" is not "uses
+    kind one uses one at a time (``states.TOOLS_OF``) is a name: each one named is in the other too, by the
+    name it is known by (``states.one_name``: "Go" is "Golang"); "dùng pnpm cho phần deploy" is not "uses
     Django for the deploy work", nor "dùng uv" "uses pnpm"."""
+    vietnamese, english = states.one_name(vietnamese), states.one_name(english)
     kept = set(words(english)) | {fold(word).lower() for word in re.findall(r"\w+", english)}
     written = {fold(word).lower() for word in re.findall(r"\w+", vietnamese)}
     for tools, other in ((written, kept), (kept, written)):
-        if any(
-            tool not in other and states.TOOL_ALIASES.get(tool) not in other for tool in tools & states.TOOLS_OF.keys()
-        ):
+        if any(tool not in other for tool in tools & states.TOOLS_OF.keys()):
             return False
     borrowed = {
         fold(word)
@@ -1128,6 +1129,7 @@ class LexiconWords(NamedTuple):
 def lexicon_words(text, vietnamese=None):
     """The ``LexiconWords`` of ``text``; worked out once for a text compared many times (the doctor), which
     knows whether it is ``vietnamese`` (``language_of``)."""
+    text = states.one_name(text)
     if vietnamese is None:
         vietnamese = language_of(text) == VIETNAMESE
     if vietnamese:

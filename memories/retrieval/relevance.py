@@ -29,7 +29,7 @@ from django.utils.module_loading import import_string
 from memories import search
 from memories.language import people
 from memories.language.folding import fold
-from memories.language.states import things_of_kind
+from memories.language.states import other_names, things_of_kind
 from memories.language.translation import (
     SHORTEST_PREFIX,
     MemoryWords,
@@ -161,8 +161,9 @@ def query_terms(query):
 
 def _with_other_words(term):
     """A word for someone also matches the other words for them: "mom" finds "User's mother", "kids" finds
-    "children" (``people.other_words_for``)."""
-    others = people.other_words_for(term.word)
+    "children" (``people.other_words_for``); a thing's name its other names: "k8s" finds "Kubernetes"
+    (``states.other_names``)."""
+    others = people.other_words_for(term.word) | other_names(term.word)
     return replace(term, forms=term.forms | {word for word in others if not term.matches(word)}) if others else term
 
 
