@@ -673,6 +673,26 @@ def test_the_doctor_groups_a_state_and_the_kind_it_denies_whatever_their_kinds(s
     assert doctor.analyze().duplicates == [sorted(ids)]
 
 
+@pytest.mark.parametrize(
+    "state, denial",
+    [
+        ("Người dùng ăn chay.", "User doesn't eat meat."),
+        ("User is vegetarian.", "Người dùng không ăn thịt."),
+        ("Tuấn is teetotal.", "Tuấn không uống rượu bia."),
+        ("Lan is single.", "Lan chưa kết hôn."),
+    ],
+)
+def test_the_doctor_groups_a_state_and_the_kind_it_denies_across_languages(state, denial):
+    ids, groups = _groups([state, denial])
+    assert groups == [sorted(ids)]
+    Memory.objects.all().delete()
+    ids = [
+        add_memory(state, kind="health", user="owner", subject="diet").pk,
+        add_memory(denial, kind="health", user="owner", subject="an_uong").pk,
+    ]
+    assert doctor.analyze().duplicates == [sorted(ids)]
+
+
 @pytest.mark.parametrize("state, denial", STATE_DENIED)
 def test_a_kind_denied_confirms_the_state_that_denies_it(state, denial):
     existing = add_memory(state, kind="fact", user="owner", subject="")

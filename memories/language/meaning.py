@@ -690,6 +690,9 @@ _VIETNAMESE = {
     "lợn": "lợn pork",
     "thịt": "thịt meat",
     "bia": "bia beer",
+    # Liquor and beer together are alcohol, no beer of it ("không uống rượu bia").
+    "rượu bia": "rượu",
+    "bia rượu": "rượu",
     "tôm": "tôm shrimp",
     "trứng": "trứng egg",
     "sữa": "sữa milk",
@@ -1304,9 +1307,10 @@ def _state_denied(state, denial):
     """``state`` says one state that rules a kind out (``states.RULES_OUT``: vegetarian, teetotal, single) and
     ``denial`` denies that kind itself, of the same one and nothing more: "User is vegetarian" / "User never
     eats meat", "Tuấn is teetotal" / "Tuấn doesn't drink alcohol", "Người dùng ăn chay" / "Người dùng không
-    ăn thịt", "Lan is single" / "Lan is not married". Denying one thing of the kind ("does not eat beef"), or
+    ăn thịt", "Lan is single" / "Lan is not married"; in either language ("Người dùng ăn chay" / "User doesn't
+    eat meat"). Denying one thing of the kind ("does not eat beef"), or
     on some days ("does not eat meat on Mondays"), is no state."""
-    if state.negated or not denial.negated or state.vietnamese != denial.vietnamese:
+    if state.negated or not denial.negated:
         return False
     held = states.states(state.content)
     ruled = states.kinds_ruled_out(held)
