@@ -795,3 +795,19 @@ def test_another_value_of_a_thing_named_otherwise_contradicts_it(a, b):
 )
 def test_a_thing_is_read_by_the_name_it_is_known_by(text, read):
     assert states.one_name(text) == read
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ("User lives in Hanoi.", "User lives in San Francisco Bay Area."),
+        ("Lan's boyfriend is Huy.", "Lan's boyfriend is Trần Minh Quân."),
+        ("User's favourite band is Coldplay.", "User's favourite band is Red Hot Chili Peppers."),
+    ],
+)
+def test_a_name_in_several_words_is_one_value(a, b):
+    ids, groups = _groups([a, b])
+    assert groups == []
+    assert doctor.analyze("conflicts").conflicts == [sorted(ids)]
+    # A name said with more of it is the same one.
+    assert not contradict(Variant(*meaning(a)), Variant(*meaning(a.replace(".", " Vietnam."))), False)

@@ -59,6 +59,7 @@ from memories.language.words import (
     WRITTEN_WORD,
     language_of,
     sequence,
+    singular,
     spelt_as_a_name,
     words,
 )
@@ -1662,15 +1663,18 @@ def contradict(a, b, has_subject):
         return False
     words_a, words_b = a.word_set, b.word_set
     extra_a, extra_b = words_a - words_b, words_b - words_a
-    # Each side needs a word of its own. Typos only pair words up, so a side with more than two words
-    # beyond the other's can never get there.
-    if not extra_a or not extra_b or len(extra_a) > 2 + len(extra_b) or len(extra_b) > 2 + len(extra_a):
+    # Each side needs a value of its own, a name in several words being one ("San Francisco Bay Area"). Typos
+    # only pair words up, so a side with more than two values beyond the other's can never get there.
+    if not extra_a or not extra_b:
         return False
-    only_a = _unmatched(words_a, words_b, limit=2)
-    if not 1 <= len(only_a) <= 2:
+    values_a, values_b = _values(extra_a, a), _values(extra_b, b)
+    if values_a > 2 + values_b or values_b > 2 + values_a:
         return False
-    only_b = _unmatched(words_b, words_a, limit=2)
-    if not 1 <= len(only_b) <= 2:
+    only_a = _unmatched(words_a, words_b, limit=2 + len(a.named))
+    if not 1 <= _values(only_a, a) <= 2:
+        return False
+    only_b = _unmatched(words_b, words_a, limit=2 + len(b.named))
+    if not 1 <= _values(only_b, b) <= 2:
         return False
     # A value in place of another is a word that says something on each side, not a word of the frame
     # ("đang", "on") said on one side only: "Tết 2027 cả nhà anh Quân sẽ về Huế" adds to, not changes,
@@ -1719,6 +1723,21 @@ def contradict(a, b, has_subject):
     # mode" are two preferences, not one changed. Two things of a kind are two things, not one slot with two
     # values: "has a cat named Mochi" / "has a dog named Lu", "budget for the new laptop" / "for the new phone".
     return bool(shared) and (has_subject or bool(shared_content)) and not states.other_things(a.content, b.content)
+
+
+def _values(said, variant):
+    """How many values the words ``said`` of ``variant`` are: the words of one name, side by side and each
+    capitalised, are one ("Red Hot Chili Peppers", "Trần Minh Quân"); any other word is one."""
+    named = variant.named | {singular(word) for word in variant.named}
+    count, in_a_name = 0, False
+    for token in variant.order:
+        word = token.removesuffix(POSSESSIVE)
+        if word in said and word in named:
+            count += not in_a_name
+            in_a_name = True
+        else:
+            in_a_name = False
+    return count + len({word for word in said if word not in named})
 
 
 # A proposal compares itself with the newest memories of its subject, and the next one on that subject
