@@ -939,10 +939,6 @@ _CHANGED = re.compile(
     r"|\b(?:switched|migrated|moved|changed) (?:over )?from [^,;.!?]+? to\b"
     r"|(?<!\w)(?:bây giờ|hiện giờ|giờ đây|hiện tại|hiện nay|dạo này|chuyển (?:hẳn )?sang|đổi sang)(?!\w)"
     r"|(?<!\w)(?:chuyển|đổi) (?:hẳn )?từ [^,;.!?]+? sang(?!\w)"
-    # A value gone up or down to another (``_VALUE_CHANGED``).
-    r"|\b(?:(?:went|gone|is|was) (?:up|down)|rose|risen|increased|decreased|dropped|fell|fallen|raised|reduced|lowered"
-    r"|cut)\b(?:[\w ]*?) to (?=\d)"
-    r"|(?<!\w)(?:tăng|giảm|nâng|hạ)(?!\w)[^,;.!?]*?(?<!\w)(?:lên|xuống|còn|thành) (?=\d)"
     r"|^\s*Giờ\b",
     re.IGNORECASE,
 )
@@ -1003,10 +999,17 @@ _WHY_VIETNAMESE = re.compile(
 _DENIAL = re.compile(r"\b(?:not|never|khong|chua|ko)\b")
 
 
+_VALUE_CHANGES = next(rules for hint, rules in _GATED if hint.pattern == _VALUE_CHANGED_HINT)
+
+
 @functools.lru_cache(maxsize=4096)
 def says_changed(text):
-    """Whether ``text`` says that what it states is new ("now", "switched to", "hiện tại", "giờ")."""
-    return bool(_CHANGED.search(text))
+    """Whether ``text`` says that what it states is new ("now", "switched to", "hiện tại", "giờ"), or that a
+    value went up or down to another ("rose to 55 million", "tăng lên 10 triệu": ``_VALUE_CHANGED``)."""
+    if _CHANGED.search(text):
+        return True
+    folded = _folded(text)
+    return bool(re.search(_VALUE_CHANGED_HINT, folded)) and any(pattern.search(folded) for pattern, _ in _VALUE_CHANGES)
 
 
 def _named_words(text):
