@@ -233,6 +233,17 @@ def test_an_owner_asks_about_their_work_pay_computer_and_workouts_in_plain_words
     assert searched("what vehicle do I have") == [motorbike]
 
 
+def test_an_owner_asks_which_bank_and_whether_someone_is_sick():
+    bank = remember("Người dùng gửi tiết kiệm ở Techcombank.")
+    illness = remember("Bố của người dùng bị tiểu đường.")
+    remember("User's dad lives in Huế.")
+    remember("User walks along the river bank on Sundays.")
+
+    assert bank in searched("which bank do I use")[:2]
+    assert searched("is my dad sick") == [illness]
+    assert found("is my dad sick?")[0] == illness
+
+
 def test_a_question_about_a_kind_finds_the_state_that_rules_it_out():
     """ "Do I eat meat?" is answered by "User is vegetarian", "am I married?" by "User is single"
     (``states.RULES_OUT``), in the other language as well."""

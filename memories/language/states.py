@@ -272,7 +272,8 @@ LANGUAGES = frozenset(
 
 # Things a question asks for by their kind that no contradiction reads (unlike ``KINDS_OF``: being a teacher
 # and an engineer is no conflict for the words to find): what one does for a living, the computer one uses,
-# what carries one about, the money one earns ("work" and "job" are ``KINDS_OF``'s). Not the callings one more
+# what carries one about, the money one earns and the bank one keeps it in, an illness one has ("is my dad
+# sick?": "Bố của người dùng bị tiểu đường"); "work" and "job" are ``KINDS_OF``'s. Not the callings one more
 # often has than is ("the user's doctor", "dentist", "lawyer", "tutor").
 ASKED_KINDS_OF = {
     **dict.fromkeys(
@@ -285,6 +286,15 @@ ASKED_KINDS_OF = {
     **dict.fromkeys("computer laptop desktop pc macbook thinkpad imac chromebook workstation".split(), {"computer"}),
     **dict.fromkeys("car motorbike motorcycle scooter bike bicycle".split(), {"vehicle"}),
     **dict.fromkeys("salary income wage earn earning paycheck".split(), {"income"}),
+    **dict.fromkeys(
+        "vietcombank techcombank vpbank bidv agribank vietinbank acb sacombank mbbank tpbank vib hsbc citibank"
+        " shinhan".split(),
+        {"bank"},
+    ),
+    **dict.fromkeys(
+        "diabetes diabetic cancer asthma hypertension flu covid migraine arthritis gout hepatitis".split(),
+        {"illness"},
+    ),
 }
 
 # What a question may call a kind, in folded singular words: "which package manager …?", "do I have pets?",
@@ -323,6 +333,11 @@ KIND_NAMES = {
     ("salary",): "income",
     ("wage",): "income",
     ("earn",): "income",
+    ("bank",): "bank",
+    ("sick",): "illness",
+    ("ill",): "illness",
+    ("illness",): "illness",
+    ("disease",): "illness",
 }
 
 
