@@ -811,3 +811,38 @@ def test_a_name_in_several_words_is_one_value(a, b):
     assert doctor.analyze("conflicts").conflicts == [sorted(ids)]
     # A name said with more of it is the same one.
     assert not contradict(Variant(*meaning(a)), Variant(*meaning(a.replace(".", " Vietnam."))), False)
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        # What one left for another, with what follows its name or doing it, is no more.
+        ("User switched from Android to iPhone.", "User uses an Android phone."),
+        ("Người dùng đã chuyển từ iPhone sang Samsung.", "Người dùng dùng iPhone 15."),
+        ("Người dùng chuyển từ Grab sang Be.", "Người dùng hay đi Grab."),
+        # A count in words is the count, and waking is getting up.
+        ("Người dùng có 2 con chó.", "Người dùng có ba con chó."),
+        ("Người dùng thức dậy lúc 5h30.", "Người dùng dậy lúc 6h."),
+    ],
+)
+def test_what_was_left_or_counted_otherwise_contradicts(a, b):
+    ids, groups = _groups([a, b])
+    assert groups == []
+    assert doctor.analyze("conflicts").conflicts == [sorted(ids)]
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ("Người dùng có 2 con chó.", "Người dùng có hai con chó."),
+        ("Người dùng thức dậy lúc 6 giờ sáng.", "User wakes up at 6am."),
+    ],
+)
+def test_a_count_in_words_or_waking_said_otherwise_is_the_same(a, b):
+    ids, groups = _groups([a, b])
+    assert groups == [sorted(ids)]
+
+
+def test_what_follows_a_thing_left_is_not_all_that_is_said_of_it():
+    left = Variant(*meaning("User switched from Android to iPhone."))
+    assert not contradict(left, Variant(*meaning("User's Android tablet is broken.")), False)

@@ -691,6 +691,10 @@ _VIETNAMESE = {
     "lợn": "lợn pork",
     "thịt": "thịt meat",
     "bia": "bia beer",
+    # Waking is getting up ("thức dậy lúc 5h30" / "dậy lúc 6 giờ"), as English says it; folded, "dậy" would
+    # be a day.
+    "thức dậy": "wake",
+    "dậy": "wake",
     # Liquor and beer together are alcohol, no beer of it ("không uống rượu bia").
     "rượu bia": "rượu",
     "bia rượu": "rượu",
@@ -733,6 +737,14 @@ _STOPPED_HABIT = re.compile(
 )
 # Leaving a job is working there no more: "đã nghỉ việc ở Hải Vân Soft", "thôi làm ở FPT", "đã nghỉ ở Hải
 # Vân Soft" (where a name follows: "nghỉ ở khách sạn" is a stay).
+# A number counting something, in words, is the number: "hai con" / "2 con", "sáu giờ" / "6 giờ". Only before
+# a word counted ("ba" is also a father, "năm" a year); not "một" ("một mình", alone; "một tuần", each week).
+_VIETNAMESE_NUMBERS = {"hai": 2, "ba": 3, "bốn": 4, "năm": 5, "sáu": 6, "bảy": 7, "tám": 8, "chín": 9, "mười": 10}
+_VIETNAMESE_COUNT = re.compile(
+    rf"(?<!\w)({'|'.join(_VIETNAMESE_NUMBERS)})(?= (?:con|đứa|bé|người|cái|chiếc|căn|cuốn|quyển|lần|buổi|tuổi"
+    r"|năm|tháng|tuần|ngày|giờ|tiếng|phút|triệu|nghìn|ngàn|trăm|anh|chị|em)(?!\w))",
+    re.IGNORECASE,
+)
 _LEFT_JOB = re.compile(r"(?<!\w)(?:nghỉ|thôi) (?:việc|làm)(?!\w)|(?<!\w)nghỉ(?= ở [A-ZĐ])", re.IGNORECASE)
 # Vietnamese chat's short forms, folded, and the words they stand for.
 CHAT_WORDS = {
@@ -1090,6 +1102,7 @@ def meaning(text, subject="", kind=""):
         text = _MOVED_VIETNAMESE.sub(" sống ở ", text)
     if vietnamese:
         text = _LEFT_JOB.sub("không làm việc", _STOPPED_HABIT.sub("không", text))
+        text = _VIETNAMESE_COUNT.sub(lambda match: str(_VIETNAMESE_NUMBERS[match.group(1).lower()]), text)
         if "kh" in lowered or "ko" in lowered:
             text = _WITHOUT_VIETNAMESE.sub("without ", text)
     elif "left" in lowered:
@@ -1443,10 +1456,12 @@ def _chosen_instead(a, b, has_subject):
     """``a`` chooses something in place of a thing it names that ``b`` says, of one subject, saying more
     alike, or when that thing is all ``b`` says: "Chị Thảo đổi ý, đi Bali hưởng tuần trăng mật thay vì
     Hokkaido" / "Tuần trăng mật của chị Thảo là ở Hokkaido"; "User switched from Neovim to VS Code" /
-    "Neovim is the main editor"; "User switched from Android to iPhone" / "User uses Android"."""
+    "Neovim is the main editor"; "User switched from Android to iPhone" / "User uses Android", "… an Android
+    phone" (what follows a name is of it), "Người dùng chuyển từ Grab sang Be" / "Người dùng hay đi Grab"."""
     if not _left_for_another(a, b):
         return False
-    if b.content <= a.instead:
+    following = {b.order[index + 1] for index, token in enumerate(b.order[:-1]) if token in a.instead}
+    if b.content - following - _DOING <= a.instead:
         return True
     return bool(
         a.instead & a.named
