@@ -414,7 +414,7 @@ def _negations_across_blocks(findings):
             first, second = findings.variant(a), findings.variant(b)
             if findings.blocks[a] == findings.blocks[b] and first.word_set & second.word_set:
                 continue
-            # A state and the denial of the kind it rules out are one fact (in one language).
+            # A state and the denial of the kind it rules out are one fact, in either language.
             if state_and_denial(first, second):
                 findings.join(a, b)
                 continue

@@ -846,3 +846,28 @@ def test_a_count_in_words_or_waking_said_otherwise_is_the_same(a, b):
 def test_what_follows_a_thing_left_is_not_all_that_is_said_of_it():
     left = Variant(*meaning("User switched from Android to iPhone."))
     assert not contradict(left, Variant(*meaning("User's Android tablet is broken.")), False)
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        # Folded, "Mỹ" is spelt "my", "đỏ" "do", "to" (big) "to": no English word of the frame.
+        ("Chị Lan sống ở Mỹ.", "Chị Lan sống ở Úc."),
+        ("Chị Lan thích màu đỏ.", "Chị Lan thích màu xanh."),
+        ("Bé Mai to con.", "Bé Mai nhỏ con."),
+    ],
+)
+def test_a_vietnamese_word_spelt_like_an_english_one_of_the_frame_is_no_frame(a, b):
+    first, second = Variant(*meaning(a)), Variant(*meaning(b))
+    assert not same_fact(first, second)
+    _, groups = _groups([a, b])
+    assert groups == []
+
+
+def test_sleeping_until_a_time_is_waking_then():
+    ids, groups = _groups(["Linh sleeps in until 7.", "Linh wakes up at 7am."])
+    assert groups == [sorted(ids)]
+    Memory.objects.all().delete()
+    ids, groups = _groups(["Mai ngủ tới 7 giờ sáng.", "Mai dậy lúc 6 giờ sáng."])
+    assert groups == []
+    assert doctor.analyze("conflicts").conflicts == [sorted(ids)]

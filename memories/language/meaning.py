@@ -57,6 +57,7 @@ from memories.language.words import (
     VIETNAMESE_WEEKDAYS,
     WEEKDAYS,
     WRITTEN_WORD,
+    could_be_vietnamese,
     language_of,
     sequence,
     singular,
@@ -280,109 +281,31 @@ VIETNAMESE_NEGATIONS = (_NEGATIONS - {"no"}) | {"k", "ko", "hok", "hong", "khg"}
 _ALL_NEGATIONS = _NEGATIONS | VIETNAMESE_NEGATIONS
 # The frame of a memory: verbs of wanting and saying, adverbs of habit and prepositions, in English and
 # folded Vietnamese. Changing them does not change which fact a memory states.
-_FRAME = frozenset(
-    [
-        "prefer",
-        "want",
-        "like",
-        "love",
-        "enjoy",
-        "always",
-        # "always" as ``words`` keeps it (an English plural's "s" taken off).
-        "alway",
-        "usually",
-        "often",
-        "generally",
-        "please",
-        "use",
-        "using",
-        "uses",
-        "used",
-        "answer",
-        "reply",
-        "respond",
-        "speak",
-        "write",
-        "talk",
-        "in",
-        "on",
-        "at",
-        "to",
-        "into",
-        "from",
-        "the",
-        "an",
-        "be",
-        "should",
-        "must",
-        "would",
-        "will",
-        "can",
-        "could",
-        "i",
-        "me",
-        "my",
-        "it",
-        "them",
-        "their",
-        "they",
-        "he",
-        "she",
-        "his",
-        "her",
-        "we",
-        "our",
-        "you",
-        "your",
-        "do",
-        "has",
-        "have",
-        "had",
-        "call",
-        "address",
-        "thich",
-        "muon",
-        "luon",
-        "thuong",
-        "hay",
-        "dung",
-        "bang",
-        "cho",
-        "voi",
-        "o",
-        "nen",
-        "can",
-        "hon",
-        "phai",
-        "duoc",
-        "se",
-        "dang",
-        "named",
-        "called",
-        "name",
-        "co",
-        "nuoi",
-        "con",
-        "vao",
-        "luc",
-        # "nào": any ("không nuôi thú cưng nào"), every ("sáng nào").
-        "nao",
-        # Quantifiers and rough measures: "has not run at all", "runs about 5 km around the lake every
-        # Saturday".
-        "all",
-        "about",
-        "around",
-        "every",
-        "up",
-        # What one likes most ("favourite", "likes … best", "thích … nhất"): the liking is what counts.
-        "most",
-        # Words of time that go with a negation: "not … anymore", "không … nữa".
-        "anymore",
-        "nua",
-        "now",
-        "gio",
-    ]
+_FRAME_ENGLISH = frozenset(
+    """
+    prefer want like love enjoy always alway usually often generally please use using uses used answer reply
+    respond speak write talk in on at to into from the an be should must would will can could i me my it them
+    their they he she his her we our you your do has have had call address named called name all about around
+    every up most anymore now
+    """.split()
 )
+# ("alway" is "always" as ``words`` keeps it, an English plural's "s" taken off; "all", "about", "around",
+# "every", "up" are quantifiers and rough measures: "has not run at all", "runs about 5 km around the lake
+# every Saturday"; "most" is what one likes most: the liking is what counts; "anymore" and "nữa" go with a
+# negation.)
+_FRAME_VIETNAMESE = frozenset(
+    """
+    thich muon luon thuong hay dung bang cho voi o nen can hon phai duoc se dang co nuoi con vao luc nao nua gio
+    """.split()
+)
+# ("nào": any, "không nuôi thú cưng nào", or every, "sáng nào".)
+# Words of the frame: whatever the fact, they say how it is put. In a Vietnamese text an English one is of the
+# frame only when no Vietnamese syllable is spelt so, folded: "Mỹ" is no "my", "đỏ" no "do", "thể" no "the",
+# "to" (big) no "to" ("Chị Lan sống ở Mỹ" is not "… ở Úc").
+_FRAME = _FRAME_ENGLISH | _FRAME_VIETNAMESE
+_FRAME_IN_VIETNAMESE = _FRAME_VIETNAMESE | {word for word in _FRAME_ENGLISH if not could_be_vietnamese(word)}
+
+
 # Verbs that say a habit is done, whatever the habit, in English and folded Vietnamese ("uống", "ăn",
 # "chơi", "đánh", "tập", "đi", "làm").
 _DOING = frozenset(
@@ -573,6 +496,9 @@ _SYNONYMS = _compiled(
         (r"\btra loi\b", " answer "),
         # Getting up is waking: "Linh gets up at 5:30" / "Linh wakes at half past five".
         (r"\b(?:get|gets|got|getting) up\b|\b(?:wake|wakes|woke|waking) up\b", " wake "),
+        # Sleeping until a time is waking then: "Linh sleeps in until 7" / "Linh wakes at 7", "ngủ tới 7h".
+        (r"\bsleep(?:s|ing)?(?: in)? (?:until|till) (?=\d)|\bslept(?: in)? (?:until|till) (?=\d)", " wake at "),
+        (r"\bngu (?:toi|den) (?=\d)", " wake "),
         (r"\bsong o\b|\b(?:is |are )?based in\b|\bresid(?:es?|ing) in\b", " live "),
         # An older sibling is not a younger one: "chị gái" is an older sister, "em gái" a younger one.
         (r"\bchi gai\b|\b(?:elder|big) sister\b", " older sister "),
@@ -1143,7 +1069,8 @@ def meaning(text, subject="", kind=""):
     # Memories do not say "not unlike": one negation or two ("has given up badminton and no longer plays")
     # is a negated fact.
     negated = _negated([word for word in all_words if word in negations], written)
-    content = frozenset(w for w in all_words if w not in _FRAME and w not in negations and w not in own)
+    frame = _FRAME_IN_VIETNAMESE if vietnamese else _FRAME
+    content = frozenset(w for w in all_words if w not in frame and w not in negations and w not in own)
     instead = frozenset(
         word
         for match in _INSTEAD.finditer(folded)
