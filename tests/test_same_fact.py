@@ -871,3 +871,13 @@ def test_sleeping_until_a_time_is_waking_then():
     ids, groups = _groups(["Mai ngủ tới 7 giờ sáng.", "Mai dậy lúc 6 giờ sáng."])
     assert groups == []
     assert doctor.analyze("conflicts").conflicts == [sorted(ids)]
+
+
+def test_a_word_spelt_like_a_negation_is_that_word():
+    """ "canh chua" is a sour soup, "chàng trai" a young man: written so, no "chưa" or "chẳng"."""
+    sour = Variant(*meaning("Người dùng thích canh chua."))
+    assert not sour.negated
+    assert not same_fact(sour, Variant(*meaning("Người dùng thích canh cá.")))
+    ids, groups = _groups(["Người dùng thích canh chua.", "Người dùng thích canh cá."])
+    assert groups == []
+    assert Variant(*meaning("Người dùng chưa ăn sáng.")).negated

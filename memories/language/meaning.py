@@ -826,19 +826,21 @@ class Variant:
 _MARKED_NEGATIONS = {"khong": "không", "chua": "chưa", "chang": "chẳng"}
 
 
-def _negated(negations, text):
-    """Whether the negation words found in ``text`` (folded) negate it: in a text typed with diacritics, a
-    Vietnamese negation written as another word ("cà chua") does not."""
+def _negations_said(negations, text):
+    """Of the negation words found in ``text`` (folded), those that negate it: in a text typed with diacritics,
+    a Vietnamese negation written as another word is that word ("cà chua", "canh chua", "chàng trai")."""
     if not negations:
-        return False
+        return frozenset()
     written = {word.lower() for word in re.findall(r"\w+", text)}
     folded = {fold(word) for word in written}
     if folded == written:
-        return True  # typed without diacritics: "chua" may be "chưa"
+        return frozenset(negations)  # typed without diacritics: "chua" may be "chưa"
     # A negation counts as written with its diacritics, or when no written word folds into it (it stands
     # for one: "đã bỏ" is "no longer").
-    return any(
-        word not in _MARKED_NEGATIONS or _MARKED_NEGATIONS[word] in written or word not in folded for word in negations
+    return frozenset(
+        word
+        for word in negations
+        if word not in _MARKED_NEGATIONS or _MARKED_NEGATIONS[word] in written or word not in folded
     )
 
 
@@ -1068,9 +1070,10 @@ def meaning(text, subject="", kind=""):
     negations = VIETNAMESE_NEGATIONS if vietnamese else _NEGATIONS
     # Memories do not say "not unlike": one negation or two ("has given up badminton and no longer plays")
     # is a negated fact.
-    negated = _negated([word for word in all_words if word in negations], written)
+    said = _negations_said([word for word in all_words if word in negations], written)
+    negated = bool(said)
     frame = _FRAME_IN_VIETNAMESE if vietnamese else _FRAME
-    content = frozenset(w for w in all_words if w not in frame and w not in negations and w not in own)
+    content = frozenset(w for w in all_words if w not in frame and w not in said and w not in own)
     instead = frozenset(
         word
         for match in _INSTEAD.finditer(folded)
