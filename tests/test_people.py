@@ -137,3 +137,10 @@ def test_a_word_for_someone_finds_the_other_words_for_them():
 def test_a_question_is_read_for_its_first_few_people():
     query = " ".join(f"my friend Name{chr(97 + i)}" for i in range(20))
     assert len(asked_about(query)) <= 8
+
+
+@pytest.mark.parametrize(
+    "query", ["replies in English unless asked otherwise", "decided to move the thesis to PostgreSQL", "Go or Rust?"]
+)
+def test_a_language_or_a_tool_is_no_one_asked_about(query):
+    assert asked_about(query) is None

@@ -60,7 +60,6 @@ from memories.language.words import (
     could_be_vietnamese,
     language_of,
     sequence,
-    singular,
     spelt_as_a_name,
     words,
 )
@@ -317,6 +316,13 @@ def _compiled(pairs):
     return tuple((re.compile(pattern), replacement) for pattern, replacement in pairs)
 
 
+# Numbers written as words, as digits ("one" is as often no number).
+_NUMBER_WORDS = {
+    word: str(value)
+    for value, word in enumerate("two three four five six seven eight nine ten eleven twelve".split(), 2)
+}
+
+
 # A liking said with "best" or "most" (folded "nhất") after what is liked: the liking is what counts.
 _LIKED_BEST = (
     r"\b(lik(?:es?|ed)|lov(?:es?|ed)|enjoy(?:s|ed)?|prefer(?:s|red)?|thich)\b(.*?)\s(?:the\s)?(?:best|most|nhat)\b"
@@ -547,12 +553,12 @@ _SYNONYMS = _compiled(
         # What one used to do, or formerly did, one does no more: "User used to work at Google".
         (_USED_TO, " not "),
         # One relation is one word, whichever of its words is said: "mom" is "mother", "kids" are "children".
-        *((rf"\b{word}s?\b", f" {relation} ") for word, relation in states.SAME_RELATION.items() if word != relation),
-        # A number is one value however it is written: "two kids" / "2 kids" ("one" is as often no number).
-        *(
-            (rf"(?<![\w-])({word})(?![\w-])", str(value))
-            for value, word in enumerate("two three four five six seven eight nine ten eleven twelve".split(), 2)
+        (
+            r"\b(" + "|".join(word for word, relation in states.SAME_RELATION.items() if word != relation) + r")s?\b",
+            lambda match: f" {states.SAME_RELATION[match.group(1)]} ",
         ),
+        # A number is one value however it is written: "two kids" / "2 kids" ("one" is as often no number).
+        (rf"(?<![\w-])({'|'.join(_NUMBER_WORDS)})(?![\w-])", lambda match: _NUMBER_WORDS[match.group(1)]),
     )
 )
 # States and kinds of thing (``memories.language.states``), read in a Vietnamese text only.
@@ -1615,14 +1621,15 @@ def contradict(a, b, has_subject):
     # only pair words up, so a side with more than two values beyond the other's can never get there.
     if not extra_a or not extra_b:
         return False
-    values_a, values_b = _values(extra_a, a), _values(extra_b, b)
-    if values_a > 2 + values_b or values_b > 2 + values_a:
+    if abs(len(extra_a) - len(extra_b)) > 2:
+        values_a, values_b = _values(extra_a, a), _values(extra_b, b)
+        if values_a > 2 + values_b or values_b > 2 + values_a:
+            return False
+    only_a = _unmatched(words_a, words_b, limit=2 + len(a.named & extra_a))
+    if not only_a or (len(only_a) > 2 and _values(only_a, a) > 2):
         return False
-    only_a = _unmatched(words_a, words_b, limit=2 + len(a.named))
-    if not 1 <= _values(only_a, a) <= 2:
-        return False
-    only_b = _unmatched(words_b, words_a, limit=2 + len(b.named))
-    if not 1 <= _values(only_b, b) <= 2:
+    only_b = _unmatched(words_b, words_a, limit=2 + len(b.named & extra_b))
+    if not only_b or (len(only_b) > 2 and _values(only_b, b) > 2):
         return False
     # A value in place of another is a word that says something on each side, not a word of the frame
     # ("đang", "on") said on one side only: "Tết 2027 cả nhà anh Quân sẽ về Huế" adds to, not changes,
@@ -1676,16 +1683,18 @@ def contradict(a, b, has_subject):
 def _values(said, variant):
     """How many values the words ``said`` of ``variant`` are: the words of one name, side by side and each
     capitalised, are one ("Red Hot Chili Peppers", "Trần Minh Quân"); any other word is one."""
-    named = variant.named | {singular(word) for word in variant.named}
+    named = {word for word in said if word in variant.named or f"{word}s" in variant.named}
+    if len(named) < 2:
+        return len(said)
     count, in_a_name = 0, False
     for token in variant.order:
         word = token.removesuffix(POSSESSIVE)
-        if word in said and word in named:
+        if word in named:
             count += not in_a_name
             in_a_name = True
         else:
             in_a_name = False
-    return count + len({word for word in said if word not in named})
+    return count + len(said) - len(named)
 
 
 # A proposal compares itself with the newest memories of its subject, and the next one on that subject
@@ -1786,7 +1795,7 @@ def _read_in_english():
         for word in set(read.split()) - {fold(written).lower()}:
             add(word, written)
     for pattern, replacement in _SYNONYMS + _compiled(_READ_AS):
-        words = replacement.split()
+        words = replacement.split() if isinstance(replacement, str) else ()
         if len(words) == 1:
             for written in pattern.pattern.split("|"):
                 written = written.replace(r"\b", "")

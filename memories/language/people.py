@@ -130,6 +130,8 @@ _CALENDAR = frozenset(
     "january february march april may june july august september october november december monday tuesday"
     " wednesday thursday friday saturday sunday".split()
 )
+# Names that are no one's: a language people speak, a tool ("replies in English", "moved to PostgreSQL").
+_NO_ONE = states.LANGUAGES | frozenset(states.TOOLS_OF) | frozenset(name.lower() for name in states.OTHER_NAMES)
 _DAY_OR_MONTH = frozenset({"thứ", "tháng", "chủ"})
 _FOLDED_DAY_OR_MONTH = frozenset(fold(word) for word in _DAY_OR_MONTH)
 # A question asking who is answered by whoever it is.
@@ -207,7 +209,7 @@ def _is_name(tokens, index, placed=False):
     token = tokens[index]
     if token.mark or not token.written[:1].isupper() or len(token.written) < 2:
         return False
-    if token.lower in _OWNER_WORDS or token.lower in _TITLES or token.key in _CALENDAR:
+    if token.lower in _OWNER_WORDS or token.lower in _TITLES or token.key in _CALENDAR or token.lower in _NO_ONE:
         return False
     if index and tokens[index - 1].key in (_DAY_OR_MONTH if token.text.marked else _FOLDED_DAY_OR_MONTH):
         return False  # "thứ Bảy", "tháng Năm"

@@ -12,6 +12,7 @@ into English first (``meaning._VIETNAMESE``: "thú cưng" is "pet", "ăn chay" "
 kinds only, where a personal assistant's memories often disagree; anything else is left to the words.
 """
 
+import functools
 import re
 
 # Words naming someone by who they are to another: "the user's wife" is not the user.
@@ -232,6 +233,7 @@ _OTHER_NAME = re.compile(
 _NAMES = list(OTHER_NAMES)
 
 
+@functools.lru_cache(maxsize=8192)
 def one_name(text):
     """``text`` with each thing it names by another of its names (``OTHER_NAMES``) named by the one it is known
     by here: "Uses Postgres on k8s" is "Uses PostgreSQL on Kubernetes". A text typed all in lower case stays
