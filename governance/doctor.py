@@ -28,7 +28,7 @@ from django.utils.translation import gettext_noop
 
 from memories import vectors
 from memories.language import attributes, embeddings, partners, people, slots, standing, states
-from memories.language.folding import fold
+from memories.language.folding import fold, spelling
 from memories.language.meaning import (
     Variant,
     contradict,
@@ -133,7 +133,9 @@ def _variants(rows, subject, kind, meanings):
         found = meanings[memory_id]
         if own:
             found = found._replace(content=found.content - own)
-        by_meaning.setdefault((found.order, found.negated), (found, []))[1].append(memory_id)
+        # The same words spelt otherwise are other words: "thích cá" (fish) is not "thích cà".
+        key = (found.order, found.negated, spelling(text))
+        by_meaning.setdefault(key, (found, []))[1].append(memory_id)
     return [Variant(*found, ids=tuple(ids)) for found, ids in by_meaning.values()]
 
 

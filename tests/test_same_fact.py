@@ -881,3 +881,36 @@ def test_a_word_spelt_like_a_negation_is_that_word():
     ids, groups = _groups(["Người dùng thích canh chua.", "Người dùng thích canh cá."])
     assert groups == []
     assert Variant(*meaning("Người dùng chưa ăn sáng.")).negated
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ("Người dùng thích bún bò.", "Người dùng thích bún bơ."),
+        ("Chị Hương sống ở Huế.", "Chị Hường sống ở Huế."),
+        ("Người dùng thích cá.", "Người dùng thích cà."),
+    ],
+)
+def test_the_same_letters_with_other_diacritics_are_other_words(a, b):
+    """Folded alike, written otherwise: a proposal is no repeat, and the doctor groups nothing."""
+    existing = add_memory(a, kind="fact", user="owner", subject="")
+    answer = propose(b, subject="")
+    assert answer.id != existing.pk
+    Memory.objects.all().delete()
+    _, groups = _groups([a, b])
+    assert groups == []
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        # Typed without them, or with the tone mark placed the other way: the same words.
+        ("Người dùng thích bún bò.", "nguoi dung thich bun bo."),
+        ("Chị Hòa sống ở Huế.", "Chị Hoà sống ở Huế."),
+        ("Anh Khoa sống ở Đà Nẵng.", "Anh Khoa sống ở Da Nang."),
+    ],
+)
+def test_diacritics_typed_or_placed_otherwise_are_the_same_words(a, b):
+    existing = add_memory(a, kind="fact", user="owner", subject="")
+    answer = propose(b, subject="")
+    assert (answer.status, answer.id) == ("duplicate", existing.pk)

@@ -42,3 +42,36 @@ def fold(text):
 def search_terms(query):
     """The folded words of a search query, in order, without repeats."""
     return list(dict.fromkeys(_WORD.findall(fold(query))))
+
+
+def _marks(word):
+    """The diacritics of a word, wherever they stand ("hoà" and "hòa" alike): its combining marks and "đ"s."""
+    decomposed = unicodedata.normalize("NFD", word.lower())
+    return tuple(sorted(char for char in decomposed if unicodedata.combining(char) or char == "đ"))
+
+
+@functools.lru_cache(maxsize=8192)
+def _spellings(text):
+    """``{folded word: {its marks}}`` of the words of a text written with diacritics."""
+    found = {}
+    for word in _WORD.findall(text):
+        marks = _marks(word)
+        if marks:
+            found.setdefault(fold(word), set()).add(marks)
+    return found
+
+
+def spelling(text):
+    """The diacritics a text writes, word by word (a hashable value): two texts of the same folded words
+    with the same spelling are spelt alike."""
+    return frozenset((word, frozenset(marks)) for word, marks in _spellings(text).items())
+
+
+def marks_agree(text_a, text_b):
+    """Whether two texts spell alike, diacritics and all, every word both write with diacritics that they hold
+    alike folded: "thích bún bò" is not "thích bún bơ", "Chị Hương" not "Chị Hường", "cá" (fish) not "cà".
+    A word typed without them agrees with any ("Da Nang" / "Đà Nẵng", "Thanh" / "Thành": one cannot tell)."""
+    if text_a.isascii() or text_b.isascii():
+        return True
+    a, b = _spellings(text_a), _spellings(text_b)
+    return all(a[word] == b[word] for word in a.keys() & b.keys())

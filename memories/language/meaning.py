@@ -41,7 +41,7 @@ from rapidfuzz.distance import Levenshtein
 from rapidfuzz.utils import default_process
 
 from memories.language import states
-from memories.language.folding import fold
+from memories.language.folding import fold, marks_agree
 from memories.language.lexicon import LEXICON
 from memories.language.words import (
     DAY_BY_NAME,
@@ -136,9 +136,14 @@ def _said_alike(order_a, order_b, renames):
 
 def same_memory(text_a, text_b):
     """True when two texts say the same: the same words, but for a typo or two in longer words, in an order
-    that puts no one in another's place (``same_order``)."""
+    that puts no one in another's place (``same_order``), spelt alike where both write diacritics
+    (``marks_agree``: "bún bò" is not "bún bơ")."""
     renames = _typo_renames(words(text_a), words(text_b))
-    return renames is not None and _said_alike(sequence(text_a), sequence(text_b), renames)
+    return (
+        renames is not None
+        and _said_alike(sequence(text_a), sequence(text_b), renames)
+        and marks_agree(text_a, text_b)
+    )
 
 
 def _split(order, mark):
