@@ -140,9 +140,7 @@ def same_memory(text_a, text_b):
     (``marks_agree``: "bún bò" is not "bún bơ")."""
     renames = _typo_renames(words(text_a), words(text_b))
     return (
-        renames is not None
-        and _said_alike(sequence(text_a), sequence(text_b), renames)
-        and marks_agree(text_a, text_b)
+        renames is not None and _said_alike(sequence(text_a), sequence(text_b), renames) and marks_agree(text_a, text_b)
     )
 
 
