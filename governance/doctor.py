@@ -28,7 +28,7 @@ from django.utils.translation import gettext_noop
 
 from memories import vectors
 from memories.language import attributes, embeddings, partners, people, slots, standing, states
-from memories.language.folding import fold, spelling
+from memories.language.folding import fold
 from memories.language.meaning import (
     Variant,
     contradict,
@@ -37,6 +37,7 @@ from memories.language.meaning import (
     meaning,
     own_words,
     same_fact,
+    spelling_of,
     state_and_denial,
 )
 from memories.language.translation import (
@@ -134,7 +135,7 @@ def _variants(rows, subject, kind, meanings):
         if own:
             found = found._replace(content=found.content - own)
         # The same words spelt otherwise are other words: "thích cá" (fish) is not "thích cà".
-        key = (found.order, found.negated, spelling(text))
+        key = (found.order, found.negated, spelling_of(text))
         by_meaning.setdefault(key, (found, []))[1].append(memory_id)
     return [Variant(*found, ids=tuple(ids)) for found, ids in by_meaning.values()]
 

@@ -908,6 +908,8 @@ def test_the_same_letters_with_other_diacritics_are_other_words(a, b):
         ("Người dùng thích bún bò.", "nguoi dung thich bun bo."),
         ("Chị Hòa sống ở Huế.", "Chị Hoà sống ở Huế."),
         ("Anh Khoa sống ở Đà Nẵng.", "Anh Khoa sống ở Da Nang."),
+        # Words of when or of the frame spelt either way say the same ("mỗi", "mọi": each).
+        ("Chị Mai tưới cây mỗi sáng.", "Chị Mai tưới cây mọi sáng."),
     ],
 )
 def test_diacritics_typed_or_placed_otherwise_are_the_same_words(a, b):

@@ -41,7 +41,7 @@ from rapidfuzz.distance import Levenshtein
 from rapidfuzz.utils import default_process
 
 from memories.language import states
-from memories.language.folding import fold, marks_agree
+from memories.language.folding import fold, marks_agree, spelling
 from memories.language.lexicon import LEXICON
 from memories.language.words import (
     DAY_BY_NAME,
@@ -137,10 +137,10 @@ def _said_alike(order_a, order_b, renames):
 def same_memory(text_a, text_b):
     """True when two texts say the same: the same words, but for a typo or two in longer words, in an order
     that puts no one in another's place (``same_order``), spelt alike where both write diacritics
-    (``marks_agree``: "bún bò" is not "bún bơ")."""
+    (``spelt_alike``: "bún bò" is not "bún bơ")."""
     renames = _typo_renames(words(text_a), words(text_b))
     return (
-        renames is not None and _said_alike(sequence(text_a), sequence(text_b), renames) and marks_agree(text_a, text_b)
+        renames is not None and _said_alike(sequence(text_a), sequence(text_b), renames) and spelt_alike(text_a, text_b)
     )
 
 
@@ -1810,6 +1810,24 @@ def _read_in_english():
 _READ_IN_ENGLISH = _read_in_english()
 # Words of a Vietnamese text that say nothing a denial turns on: honorifics, particles, "người" (a person).
 _SAYS_NOTHING = HONORIFICS | frozenset("roi het gi ai nao ca nha ne luon dau cua la va thi ma nguoi".split())
+# Words a text may spell either way and say no other thing: of the frame, of when, honorifics, negations
+# ("mỗi" and "mọi" both say each one, folded "moi"). Not the particles: "cả" (all) is "ca", and so are "cá"
+# (a fish) and "cà".
+_SPELT_EITHER_WAY = _FRAME | _WHEN | HONORIFICS | _ALL_NEGATIONS
+
+
+def spelt_alike(text_a, text_b):
+    """Where both texts write diacritics, the words they hold alike folded are spelt alike (``folding.marks_agree``)
+    but those spelt either way (``_SPELT_EITHER_WAY``): "thích bún bò" is not "thích bún bơ", "Chị Hương" not
+    "Chị Hường"; "mỗi đơn" is "mọi đơn"."""
+    return marks_agree(text_a, text_b, _SPELT_EITHER_WAY)
+
+
+def spelling_of(text):
+    """The diacritics ``text`` writes where ``spelt_alike`` reads them (a hashable value)."""
+    return spelling(text, _SPELT_EITHER_WAY)
+
+
 # Nor is "làm" (to do, to work as) one: "Tuấn là kiến trúc sư" / "tuan lam kien truc su".
 _NO_VALUE = _SAYS_NOTHING - {"ba"} | {"lam"}
 

@@ -16,7 +16,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from memories.language import states
-from memories.language.folding import fold, marks_agree
+from memories.language.folding import fold
 from memories.language.lexicon import LEXICON
 from memories.language.meaning import (
     CHAT_WORDS,
@@ -36,6 +36,7 @@ from memories.language.meaning import (
     preferred_the_other_way,
     says_changed,
     set_aside,
+    spelt_alike,
     typo_of,
     variant_of,
     words_in_common,
@@ -438,13 +439,13 @@ def _letter_values(text):
 def details_agree(text_a, text_b):
     """For two texts whose words ``same_fact`` has set side by side, what words leave out: a capital letter
     standing for a value ("nhóm máu O" / "nhom mau A"), diacritics where both write them ("bún bò" / "bún
-    bơ", "Chị Hương" / "Chị Hường": ``marks_agree``), and, when only one mentions the owner, whether the
+    bơ", "Chị Hương" / "Chị Hường": ``spelt_alike``), and, when only one mentions the owner, whether the
     other names them by name or names someone else where they stand ("User owes Tuấn" / "Tuấn nợ anh
     Huy"), which ``names_agree`` decides."""
     letters_a, letters_b = _letter_values(text_a), _letter_values(text_b)
     if letters_a and letters_b and not letters_a & letters_b:
         return False
-    if not marks_agree(text_a, text_b):
+    if not spelt_alike(text_a, text_b):
         return False
     if (OWNER in _names(text_a, text_b)) == (OWNER in _names(text_b, text_a)):
         return True
