@@ -672,14 +672,6 @@ _STOPPED_HABIT = re.compile(
 )
 # Leaving a job is working there no more: "đã nghỉ việc ở Hải Vân Soft", "thôi làm ở FPT", "đã nghỉ ở Hải
 # Vân Soft" (where a name follows: "nghỉ ở khách sạn" is a stay).
-# A number counting something, in words, is the number: "hai con" / "2 con", "sáu giờ" / "6 giờ". Only before
-# a word counted ("ba" is also a father, "năm" a year); not "một" ("một mình", alone; "một tuần", each week).
-_VIETNAMESE_NUMBERS = {"hai": 2, "ba": 3, "bốn": 4, "năm": 5, "sáu": 6, "bảy": 7, "tám": 8, "chín": 9, "mười": 10}
-_VIETNAMESE_COUNT = re.compile(
-    rf"(?<!\w)({'|'.join(_VIETNAMESE_NUMBERS)})(?= (?:con|đứa|bé|người|cái|chiếc|căn|cuốn|quyển|lần|buổi|tuổi"
-    r"|năm|tháng|tuần|ngày|giờ|tiếng|phút|triệu|nghìn|ngàn|trăm|anh|chị|em)(?!\w))",
-    re.IGNORECASE,
-)
 _LEFT_JOB = re.compile(r"(?<!\w)(?:nghỉ|thôi) (?:việc|làm)(?!\w)|(?<!\w)nghỉ(?= ở [A-ZĐ])", re.IGNORECASE)
 # Vietnamese chat's short forms, folded, and the words they stand for.
 CHAT_WORDS = {
@@ -1039,7 +1031,6 @@ def meaning(text, subject="", kind=""):
         text = _MOVED_VIETNAMESE.sub(" sống ở ", text)
     if vietnamese:
         text = _LEFT_JOB.sub("không làm việc", _STOPPED_HABIT.sub("không", text))
-        text = _VIETNAMESE_COUNT.sub(lambda match: str(_VIETNAMESE_NUMBERS[match.group(1).lower()]), text)
         if "kh" in lowered or "ko" in lowered:
             text = _WITHOUT_VIETNAMESE.sub("without ", text)
     elif "left" in lowered:
