@@ -850,10 +850,10 @@ def test_what_follows_a_thing_left_is_not_all_that_is_said_of_it():
 @pytest.mark.parametrize(
     "a, b",
     [
-        # Folded, "Mỹ" is spelt "my", "đỏ" "do", "to" (big) "to": no English word of the frame.
+        # Folded, "Mỹ" is spelt "my", "đỏ" "do", "ít" "it": no English word of the frame.
         ("Chị Lan sống ở Mỹ.", "Chị Lan sống ở Úc."),
         ("Chị Lan thích màu đỏ.", "Chị Lan thích màu xanh."),
-        ("Bé Mai to con.", "Bé Mai nhỏ con."),
+        ("Người dùng ăn ít đường.", "Người dùng ăn nhiều đường."),
     ],
 )
 def test_a_vietnamese_word_spelt_like_an_english_one_of_the_frame_is_no_frame(a, b):

@@ -57,7 +57,6 @@ from memories.language.words import (
     VIETNAMESE_WEEKDAYS,
     WEEKDAYS,
     WRITTEN_WORD,
-    could_be_vietnamese,
     language_of,
     sequence,
     spelt_as_a_name,
@@ -301,11 +300,22 @@ _FRAME_VIETNAMESE = frozenset(
     """.split()
 )
 # ("nào": any, "không nuôi thú cưng nào", or every, "sáng nào".)
-# Words of the frame: whatever the fact, they say how it is put. In a Vietnamese text an English one is of the
-# frame only when no Vietnamese syllable is spelt so, folded: "Mỹ" is no "my", "đỏ" no "do", "thể" no "the",
-# "to" (big) no "to" ("Chị Lan sống ở Mỹ" is not "… ở Úc").
+# Words of the frame: whatever the fact, they say how it is put. In a Vietnamese text, an English one written
+# with diacritics is the Vietnamese word spelt so, folded: "Mỹ" is no "my", "đỏ" no "do", "thể" no "the"
+# ("Chị Lan sống ở Mỹ" is not "… ở Úc"); "do" written plain is "because" there, of the frame as well
+# (``_frame_of``).
 _FRAME = _FRAME_ENGLISH | _FRAME_VIETNAMESE
-_FRAME_IN_VIETNAMESE = _FRAME_VIETNAMESE | {word for word in _FRAME_ENGLISH if not could_be_vietnamese(word)}
+# What a Vietnamese text writes with diacritics and is of the frame all the same: "bé", a child's honorific,
+# says as little as "be" ("Bé Na học lớp 1" repeats "Na học lớp 1").
+_FRAME_WRITTEN_MARKED = frozenset({"be"})
+
+
+def _frame_of(written, vietnamese):
+    """The words of the frame in ``written`` (``_FRAME``), a text in Vietnamese or not."""
+    if not vietnamese:
+        return _FRAME
+    marked = {fold(word) for word in re.findall(r"\w+", written.lower()) if not word.isascii()}
+    return _FRAME_VIETNAMESE | (_FRAME_ENGLISH - (marked - _FRAME_WRITTEN_MARKED))
 
 
 # Verbs that say a habit is done, whatever the habit, in English and folded Vietnamese ("uống", "ăn",
@@ -1072,7 +1082,7 @@ def meaning(text, subject="", kind=""):
     # is a negated fact.
     said = _negations_said([word for word in all_words if word in negations], written)
     negated = bool(said)
-    frame = _FRAME_IN_VIETNAMESE if vietnamese else _FRAME
+    frame = _frame_of(written, vietnamese)
     content = frozenset(w for w in all_words if w not in frame and w not in said and w not in own)
     instead = frozenset(
         word
