@@ -331,6 +331,8 @@ KIND_NAMES = {
     ("career",): "job",
     ("computer",): "computer",
     ("vehicle",): "vehicle",
+    ("ride",): "vehicle",
+    ("drive",): "vehicle",
     ("income",): "income",
     ("salary",): "income",
     ("wage",): "income",
