@@ -332,7 +332,6 @@ KIND_NAMES = {
     ("computer",): "computer",
     ("vehicle",): "vehicle",
     ("ride",): "vehicle",
-    ("drive",): "vehicle",
     ("income",): "income",
     ("salary",): "income",
     ("wage",): "income",
