@@ -134,10 +134,15 @@ def _variants(rows, subject, kind, meanings):
         found = meanings[memory_id]
         if own:
             found = found._replace(content=found.content - own)
+        by_meaning.setdefault((found.order, found.negated), (found, []))[1].append((memory_id, text))
+    variants = []
+    for found, members in by_meaning.values():
         # The same words spelt otherwise are other words: "thích cá" (fish) is not "thích cà".
-        key = (found.order, found.negated, spelling_of(text))
-        by_meaning.setdefault(key, (found, []))[1].append(memory_id)
-    return [Variant(*found, ids=tuple(ids)) for found, ids in by_meaning.values()]
+        spelt = {}
+        for memory_id, text in members:
+            spelt.setdefault(spelling_of(text) if len(members) > 1 else None, []).append(memory_id)
+        variants.extend(Variant(*found, ids=tuple(ids)) for ids in spelt.values())
+    return variants
 
 
 def _sharing(postings):

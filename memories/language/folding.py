@@ -50,12 +50,13 @@ def _marks(word):
     return tuple(sorted(char for char in decomposed if unicodedata.combining(char) or char == "đ"))
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=65_536)
 def _spellings(text):
-    """``{folded word: {its marks}}`` of the words of a text written with diacritics."""
+    """``{folded word: {its marks}}`` of the words of a text written with diacritics (the doctor compares each
+    memory in many pairs)."""
     found = {}
     for word in _WORD.findall(text):
-        marks = _marks(word)
+        marks = () if word.isascii() else _marks(word)
         if marks:
             found.setdefault(fold(word), set()).add(marks)
     return found

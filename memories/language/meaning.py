@@ -312,7 +312,7 @@ _FRAME_WRITTEN_MARKED = frozenset({"be"})
 
 def _frame_of(written, vietnamese):
     """The words of the frame in ``written`` (``_FRAME``), a text in Vietnamese or not."""
-    if not vietnamese:
+    if not vietnamese or written.isascii():
         return _FRAME
     marked = {fold(word) for word in re.findall(r"\w+", written.lower()) if not word.isascii()}
     return _FRAME_VIETNAMESE | (_FRAME_ENGLISH - (marked - _FRAME_WRITTEN_MARKED))

@@ -233,7 +233,7 @@ _OTHER_NAME = re.compile(
 _NAMES = list(OTHER_NAMES)
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=65_536)
 def one_name(text):
     """``text`` with each thing it names by another of its names (``OTHER_NAMES``) named by the one it is known
     by here: "Uses Postgres on k8s" is "Uses PostgreSQL on Kubernetes". A text typed all in lower case stays
