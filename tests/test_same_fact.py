@@ -915,3 +915,33 @@ def test_diacritics_typed_or_placed_otherwise_are_the_same_words(a, b):
     existing = add_memory(a, kind="fact", user="owner", subject="")
     answer = propose(b, subject="")
     assert (answer.status, answer.id) == ("duplicate", existing.pk)
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        # One letter for another in a name makes another name.
+        ("User's friend Jason lives in Hanoi.", "User's friend Mason lives in Hanoi."),
+        ("User's cat is named Mochi.", "User's cat is named Machi."),
+    ],
+)
+def test_a_name_with_another_letter_is_another_name(a, b):
+    existing = add_memory(a, kind="fact", user="owner", subject="")
+    assert propose(b, subject="").id != existing.pk
+    Memory.objects.all().delete()
+    _, groups = _groups([a, b])
+    assert groups == []
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        # A slip of the hand in a name is the name: a letter typed twice, two swapped.
+        ("User uses Vercel for hosting.", "User uses Vercell for hosting."),
+        ("User's manager is Priyanka.", "User's manager is Priyanak."),
+    ],
+)
+def test_a_name_with_a_slip_is_the_name(a, b):
+    existing = add_memory(a, kind="fact", user="owner", subject="")
+    answer = propose(b, subject="")
+    assert (answer.status, answer.id) == ("duplicate", existing.pk)

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import Indel, Levenshtein
 from rapidfuzz.utils import default_process
 
 from memories.language import states
@@ -95,9 +95,27 @@ def typo_of(a, b):
     return Levenshtein.distance(a, b, score_cutoff=allowed) <= allowed
 
 
-def _typo_renames(words_a, words_b):
+def _slip_of(a, b):
+    """``a`` and ``b`` differ by a slip of the hand: a letter left out or typed twice, or two side by side
+    swapped ("Vercell", "Priyanak"); not one letter for another, which makes another name ("Jason" / "Mason",
+    "Mochi" / "Machi")."""
+    if not (may_be_typo(a) and may_be_typo(b)):
+        return False
+    if len(a) != len(b):
+        return Indel.distance(a, b, score_cutoff=1) <= 1
+    differ = [index for index in range(len(a)) if a[index] != b[index]]
+    return (
+        len(differ) == 2
+        and differ[1] == differ[0] + 1
+        and a[differ[0]] == b[differ[1]]
+        and a[differ[1]] == b[differ[0]]
+    )
+
+
+def _typo_renames(words_a, words_b, names=frozenset()):
     """How the words of ``words_b`` (sorted) become those of ``words_a``: ``{typo: word}``, empty when they
-    are the same words, None when they differ by more than a typo or two in longer words."""
+    are the same words, None when they differ by more than a typo or two in longer words; a name among
+    ``names`` by a slip at most (``_slip_of``)."""
     if words_a == words_b:
         return {}
     if len(words_a) != len(words_b):
@@ -109,7 +127,14 @@ def _typo_renames(words_a, words_b):
     renames = {}
     unmatched = list(only_b)
     for word in only_a:
-        partner = next((other for other in unmatched if typo_of(word, other)), None)
+        partner = next(
+            (
+                other
+                for other in unmatched
+                if (_slip_of(word, other) if word in names or other in names else typo_of(word, other))
+            ),
+            None,
+        )
         if partner is None:
             return None
         unmatched.remove(partner)
@@ -137,7 +162,7 @@ def same_memory(text_a, text_b):
     """True when two texts say the same: the same words, but for a typo or two in longer words, in an order
     that puts no one in another's place (``same_order``), spelt alike where both write diacritics
     (``spelt_alike``: "bún bò" is not "bún bơ")."""
-    renames = _typo_renames(words(text_a), words(text_b))
+    renames = _typo_renames(words(text_a), words(text_b), _named_words(text_a) | _named_words(text_b))
     return (
         renames is not None and _said_alike(sequence(text_a), sequence(text_b), renames) and spelt_alike(text_a, text_b)
     )
@@ -1098,10 +1123,16 @@ def meaning(text, subject="", kind=""):
     return Meaning(tuple(all_words), content, negated, folded, named, instead, vietnamese)
 
 
-def _typo_partner(word, others):
+def _typo_partner(word, others, names=frozenset()):
     """Whether ``word`` is a typo of one of ``others`` (words that may be typos); short words and numbers
-    must match exactly."""
-    return may_be_typo(word) and any(abs(len(word) - len(other)) <= 2 and typo_of(word, other) for other in others)
+    must match exactly, and a name among ``names`` differs by a slip at most (``_slip_of``)."""
+    if not may_be_typo(word):
+        return False
+    if names and (word in names or not names.isdisjoint(others)):
+        return any(
+            _slip_of(word, other) if word in names or other in names else typo_of(word, other) for other in others
+        )
+    return any(abs(len(word) - len(other)) <= 2 and typo_of(word, other) for other in others)
 
 
 @functools.cache
@@ -1143,18 +1174,20 @@ def synonym_of(a, b):
     return a != b and bool(_senses(a) & _senses(b))
 
 
-def _partner(word, others):
-    """Whether ``word`` is one of ``others`` written with a typo or said with a synonym (``synonym_of``)."""
-    if _typo_partner(word, others):
+def _partner(word, others, names=frozenset()):
+    """Whether ``word`` is one of ``others`` written with a typo (a name among ``names`` with a slip) or said
+    with a synonym (``synonym_of``)."""
+    if _typo_partner(word, others, names):
         return True
     senses = _senses(word)
     return bool(senses) and any(senses & _senses(other) for other in others if other != word)
 
 
-def _said(word, mine, theirs, others):
+def _said(word, mine, theirs, others, names=frozenset()):
     """Whether ``word`` of ``mine`` is said by ``theirs``: as it is, as a typo or a synonym of one of ``others``
-    (their words that are not ``mine``), or written apart or together (``_compound``)."""
-    return word in theirs or _partner(word, others) or _compound(word, mine, theirs)
+    (their words that are not ``mine``; a name among ``names`` with a slip), or written apart or together
+    (``_compound``)."""
+    return word in theirs or _partner(word, others, names) or _compound(word, mine, theirs)
 
 
 def _unmatched(mine, theirs, limit):
@@ -1180,10 +1213,10 @@ def words_in_common(a, b, names=frozenset()):
     return sum(_said(word, mine, theirs, others) for word in mine), len(mine)
 
 
-def _contained(smaller, larger):
-    """Every word of ``smaller`` is said by ``larger`` (``_said``)."""
+def _contained(smaller, larger, names=frozenset()):
+    """Every word of ``smaller`` is said by ``larger`` (``_said``; a name among ``names`` with a slip at most)."""
     others = list(larger - smaller)
-    return all(_said(word, smaller, larger, others) for word in smaller - larger)
+    return all(_said(word, smaller, larger, others, names) for word in smaller - larger)
 
 
 def _compound(word, mine, theirs):
@@ -1231,11 +1264,11 @@ def same_fact(a, b):
     # iPhone" is not "User uses Android".
     if _left_for_another(a, b) or _left_for_another(b, a):
         return False
-    renames = _typo_renames(a.words, b.words)
+    renames = _typo_renames(a.words, b.words, a.named | b.named)
     if renames is not None and _said_alike(a.order, b.order, renames):
         return True
     smaller, larger = sorted((a.content, b.content), key=len)
-    if not (smaller and _contained(smaller, larger)):
+    if not (smaller and _contained(smaller, larger, a.named | b.named)):
         return False
     shared = a.word_set & b.word_set
     return same_order(_restricted(a.order, shared), _restricted(b.order, shared))
