@@ -15,6 +15,7 @@ from memories.language.meaning import (
     denies_across_languages,
     meaning,
     same_fact,
+    same_memory,
     saying_the_same,
 )
 from memories.lifecycle import policies
@@ -945,3 +946,12 @@ def test_a_name_with_a_slip_is_the_name(a, b):
     existing = add_memory(a, kind="fact", user="owner", subject="")
     answer = propose(b, subject="")
     assert (answer.status, answer.id) == ("duplicate", existing.pk)
+
+
+def test_numbers_keep_their_places():
+    """ "12/3" is not "3/12": a proposal is no repeat, and the doctor groups nothing."""
+    existing = add_memory("Mai's birthday is 12/3.", kind="fact", user="owner", subject="")
+    assert propose("Mai's birthday is 3/12.", subject="").id != existing.pk
+    assert not same_memory("User works from 9 to 5.", "User works from 5 to 9.")
+    # Items of a list may come in any order.
+    assert same_memory("User wakes at 6 and sleeps at 11.", "User sleeps at 11 and wakes at 6.")

@@ -273,7 +273,9 @@ def same_order(a, b):
     if sorted(a) != sorted(b):
         return False
     a, b = _sides_sorted(a), _sides_sorted(b)
-    return _one_phrase_moved(a, b) or _list_reordered(a, b)
+    # Numbers keep their places but in a list: "12/3" is not "3/12", "from 9 to 5" not "from 5 to 9".
+    numbers_kept = [token for token in a if _with_digits((token,))] == [token for token in b if _with_digits((token,))]
+    return (numbers_kept and _one_phrase_moved(a, b)) or _list_reordered(a, b)
 
 
 def closest(text, candidates):
