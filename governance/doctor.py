@@ -37,8 +37,8 @@ from memories.language.meaning import (
     meaning,
     own_words,
     same_fact,
-    spelling_of,
     state_and_denial,
+    written_details,
 )
 from memories.language.translation import (
     OPPOSED,
@@ -137,10 +137,10 @@ def _variants(rows, subject, kind, meanings):
         by_meaning.setdefault((found.order, found.negated), (found, []))[1].append((memory_id, text))
     variants = []
     for found, members in by_meaning.values():
-        # The same words spelt otherwise are other words: "thích cá" (fish) is not "thích cà".
+        # The same words spelt otherwise are other words: "thích cá" (fish) is not "thích cà", "A+" not "A-".
         spelt = {}
         for memory_id, text in members:
-            spelt.setdefault(spelling_of(text) if len(members) > 1 else None, []).append(memory_id)
+            spelt.setdefault(written_details(text) if len(members) > 1 else None, []).append(memory_id)
         variants.extend(Variant(*found, ids=tuple(ids)) for ids in spelt.values())
     return variants
 

@@ -955,3 +955,15 @@ def test_numbers_keep_their_places():
     assert not same_memory("User works from 9 to 5.", "User works from 5 to 9.")
     # Items of a list may come in any order.
     assert same_memory("User wakes at 6 and sleeps at 11.", "User sleeps at 11 and wakes at 6.")
+
+
+def test_a_sign_tells_a_value_apart():
+    """ "A+" is not "A-"; "O+" is "O" told more exactly."""
+    existing = add_memory("User's blood type is A+.", kind="fact", user="owner", subject="")
+    assert propose("User's blood type is A-.", subject="").id != existing.pk
+    Memory.objects.all().delete()
+    _, groups = _groups(["User's blood type is A+.", "User's blood type is A-."])
+    assert groups == []
+    Memory.objects.all().delete()
+    ids, groups = _groups(["User's blood type is O.", "User's blood type is O+."])
+    assert groups == [sorted(ids)]

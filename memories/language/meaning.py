@@ -158,13 +158,28 @@ def _said_alike(order_a, order_b, renames):
     return order_a == order_b or same_order(order_a, order_b)
 
 
+# A capital letter standing for a value, with its sign: "nhóm máu O", "blood type A+".
+LETTER_VALUE = re.compile(r"(?<=\s)([A-HJ-Z][+-]?)(?=[\s.,;!?]|$)")
+
+
+def signs_agree(text_a, text_b):
+    """No letter is given one sign by one text and the other by the other: "A+" is not "A-" (a letter
+    without a sign agrees with either: "O+" is "O" told more exactly)."""
+    signed_a = {value for value in LETTER_VALUE.findall(text_a) if value[-1] in "+-"}
+    signed_b = {value for value in LETTER_VALUE.findall(text_b) if value[-1] in "+-"}
+    return not any(value[:-1] == other[:-1] and value != other for value in signed_a for other in signed_b)
+
+
 def same_memory(text_a, text_b):
     """True when two texts say the same: the same words, but for a typo or two in longer words, in an order
     that puts no one in another's place (``same_order``), spelt alike where both write diacritics
-    (``spelt_alike``: "bún bò" is not "bún bơ")."""
+    (``spelt_alike``: "bún bò" is not "bún bơ"), with the same signs ("A+" is not "A-")."""
     renames = _typo_renames(words(text_a), words(text_b), _named_words(text_a) | _named_words(text_b))
     return (
-        renames is not None and _said_alike(sequence(text_a), sequence(text_b), renames) and spelt_alike(text_a, text_b)
+        renames is not None
+        and _said_alike(sequence(text_a), sequence(text_b), renames)
+        and spelt_alike(text_a, text_b)
+        and signs_agree(text_a, text_b)
     )
 
 
@@ -1859,9 +1874,12 @@ def spelt_alike(text_a, text_b):
     return marks_agree(text_a, text_b, _SPELT_EITHER_WAY)
 
 
-def spelling_of(text):
-    """The diacritics ``text`` writes where ``spelt_alike`` reads them (a hashable value)."""
-    return spelling(text, _SPELT_EITHER_WAY)
+def written_details(text):
+    """What folded words leave out of ``text`` that tells it from another of the same words (a hashable
+    value): its diacritics where ``spelt_alike`` reads them, and its signs ("A+", ``signs_agree``)."""
+    return spelling(text, _SPELT_EITHER_WAY), frozenset(
+        value for value in LETTER_VALUE.findall(text) if value[-1] in "+-"
+    )
 
 
 # Nor is "làm" (to do, to work as) one: "Tuấn là kiến trúc sư" / "tuan lam kien truc su".

@@ -22,6 +22,7 @@ from memories.language.meaning import (
     CHAT_WORDS,
     COMPARING,
     HONORIFICS,
+    LETTER_VALUE,
     VIETNAMESE_NEGATIONS,
     WRITTEN_HONORIFICS,
     chooses_one_over_another,
@@ -36,6 +37,7 @@ from memories.language.meaning import (
     preferred_the_other_way,
     says_changed,
     set_aside,
+    signs_agree,
     spelt_alike,
     typo_of,
     variant_of,
@@ -329,7 +331,6 @@ def parties_swapped(text_a, text_b):
 
 # A capital letter standing alone inside a sentence is a value: a blood type, a grade, a size ("nhóm máu
 # O", "size M"); "I" is a word.
-_LETTER_VALUE = re.compile(r"(?<=\s)([A-HJ-Z][+-]?)(?=[\s.,;!?]|$)")
 
 
 def names_instead(text_a, text_b):
@@ -433,17 +434,17 @@ def _first_name(text, other):
 
 def _letter_values(text):
     """The letters, without a sign: "O+" is "O" told more exactly."""
-    return {value.rstrip("+-") for value in _LETTER_VALUE.findall(text)}
+    return {value.rstrip("+-") for value in LETTER_VALUE.findall(text)}
 
 
 def details_agree(text_a, text_b):
     """For two texts whose words ``same_fact`` has set side by side, what words leave out: a capital letter
-    standing for a value ("nhóm máu O" / "nhom mau A"), diacritics where both write them ("bún bò" / "bún
-    bơ", "Chị Hương" / "Chị Hường": ``spelt_alike``), and, when only one mentions the owner, whether the
-    other names them by name or names someone else where they stand ("User owes Tuấn" / "Tuấn nợ anh
-    Huy"), which ``names_agree`` decides."""
+    standing for a value and its sign ("nhóm máu O" / "nhom mau A", "A+" / "A-"), diacritics where both write
+    them ("bún bò" / "bún bơ", "Chị Hương" / "Chị Hường": ``spelt_alike``), and, when only one mentions the
+    owner, whether the other names them by name or names someone else where they stand ("User owes Tuấn" /
+    "Tuấn nợ anh Huy"), which ``names_agree`` decides."""
     letters_a, letters_b = _letter_values(text_a), _letter_values(text_b)
-    if letters_a and letters_b and not letters_a & letters_b:
+    if letters_a and letters_b and not (letters_a & letters_b and signs_agree(text_a, text_b)):
         return False
     if not spelt_alike(text_a, text_b):
         return False
