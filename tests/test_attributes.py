@@ -34,6 +34,13 @@ def _otherwise(a, b, texts=()):
         ("Keep replies brief.", "User answers emails in the long run.", False),
         # "as long as" is no length, even beside a word for replies.
         ("Keep replies brief.", "Reply as long as the user keeps asking.", False),
+        # The language replies are wanted in: one, beside a word for replies.
+        ("User wants replies in Vietnamese.", "Always answer the user in English.", True),
+        ("Người dùng muốn trả lời bằng tiếng Việt.", "User wants replies in English.", True),
+        ("User wants replies in Vietnamese.", "Người dùng muốn được trả lời bằng tiếng Việt.", False),
+        ("User wants replies in Vietnamese.", "Answer in English unless the user writes in Vietnamese.", False),
+        ("User wants replies in Vietnamese.", "User writes commit messages in English.", False),
+        ("User wants replies in Vietnamese.", "Don't answer the user in English.", False),
     ],
 )
 def test_one_person_has_one_birthday_and_one_blood_type(a, b, opposed):

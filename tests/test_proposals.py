@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from memories import lifecycle, transfer
+from memories.language import attributes
 from memories.language.meaning import across_languages_words, kind_words, text_key
 from memories.lifecycle import InvalidValue, Refused, policies, proposals
 from memories.models import AuditEvent, Memory, MemorySettings, Message
@@ -378,11 +379,12 @@ def test_what_possible_updates_may_replace_is_read_in_one_statement_and_one_a_fl
     # hold the rarest, when some are held at all), the one naming a package manager for those putting
     # another in its slot, and each naming what both languages are read into ("coffee", "Vietnamese") for
     # those denying it in the other language, and each denying a kind of thing ("coffee") for the things of
-    # it (a latte).
+    # it (a latte), and the one giving a language for replies for those giving another.
     across = sum(1 for new in news if across_languages_words(new.text, new.kind))
     kinds = sum(1 for new in news if kind_words(new.text, new.kind))
-    assert kinds == 1
-    with django_assert_max_num_queries(2 + 1 + 2 * len(news) + 1 + across + kinds):
+    attributed = sum(1 for new in news if attributes.attribute(new.text) is not None)
+    assert kinds == 1 and attributed == 1
+    with django_assert_max_num_queries(2 + 1 + 2 * len(news) + 1 + across + kinds + attributed):
         found = proposals.possible_updates([*news, plain])
     assert {new: [(r.pk, r.text) for r in rows] for new, rows in found.items()} == {
         new.pk: [(old.pk, old.text)] for new, old in zip(news, olds)

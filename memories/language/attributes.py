@@ -1,12 +1,14 @@
-"""What a person has one of: a birthday, a blood type, a length they want replies. Two memories of one person
+"""What a person has one of: a birthday, a blood type, a length and a language they want replies in. Two
+memories of one person
 giving it two values cannot both be true: "Mai's birthday is March 14" / "Sinh nhật của chị Mai là ngày 14/4",
 "sn chi Mai 14/4 nha" / "Mai was born on 14 March 1990", "Nhóm máu của anh Khoa là A" / "Khoa's blood type is
-O", "User prefers short, to-the-point answers" / "Người dùng thích được giải thích dài và thật chi tiết".
+O", "User prefers short, to-the-point answers" / "Người dùng thích được giải thích dài và thật chi tiết", "User
+wants replies in Vietnamese" / "Always answer the user in English".
 
 A memory naming such an attribute gives its values as a translation keeps them (``translation.values``): for a
 birthday, the day and the month (a year of birth may be left out: "14 March 1990" is "14/3"); for a blood
 type, its letters; for replies, short or long, read clause by clause ("keep it short, no long explanations" is
-short). Whose it is, is whom the memory is about (``slots.whose``).
+short), and the one language named beside them. Whose it is, is whom the memory is about (``slots.whose``).
 """
 
 import re
@@ -53,12 +55,13 @@ _PHRASES = [
     for words in ("birthday", "born", "sinh nhật", "sinh nhat", "ngày sinh", "ngay sinh", "sn")
     + ("blood type", "blood group", "nhóm máu", "nhom mau")
     + ("short", "brief", "concise", "long", "detailed", "ngắn", "ngan", "dài", "dai", "chi tiết", "chi tiet")
+    + ("reply", "replies", "answer", "trả lời", "tra loi")
 ]
 
 
 class Attribute(NamedTuple):
-    """The attribute a text gives (``"birthday"``, ``"blood type"`` or ``"reply length"``), its values, and the
-    text."""
+    """The attribute a text gives (``"birthday"``, ``"blood type"``, ``"reply length"`` or ``"reply
+    language"``), its values, and the text."""
 
     name: str
     values: frozenset
@@ -94,6 +97,22 @@ def _reply_length(text):
     return frozenset(wanted) if len(wanted) == 1 else None
 
 
+# Words for the assistant's replies themselves (not messages one writes: "writes commit messages in English").
+_ANSWERS = re.compile(
+    r"(?<!\w)(?:answers?|answering|repl(?:y|ies|ying)|respon(?:d|ds|se|ses)|trả lời|tra loi)(?!\w)", re.IGNORECASE
+)
+
+
+def _reply_language(text):
+    """The language ``text`` wants replies in (``frozenset({"language english"})``, as ``translation.values``
+    gives it), or None: it names no replies (``_ANSWERS``), or not one language ("Answer in English unless the
+    user writes in Vietnamese")."""
+    if not _ANSWERS.search(text):
+        return None
+    languages = frozenset(value for value in values(text) if isinstance(value, str) and value.startswith("language "))
+    return languages if len(languages) == 1 else None
+
+
 def attribute(text, negated=None):
     """The ``Attribute`` ``text`` gives, or None (it names none, gives no value, or is a denial). ``negated``:
     whether ``text`` is a denial, when the caller has read it (``meaning``); how long replies should be is
@@ -101,8 +120,13 @@ def attribute(text, negated=None):
     length = _reply_length(text)
     if length is not None:
         return Attribute("reply length", length, text)
+    if is_denial(text) if negated is None else negated:
+        return None
+    language = _reply_language(text)
+    if language is not None:
+        return Attribute("reply language", language, text)
     match = _ATTRIBUTES.search(fold(text).lower())
-    if match is None or (is_denial(text) if negated is None else negated):
+    if match is None:
         return None
     name = _NAMES[0] if match.group(1) else _NAMES[1]
     found = values(text)
