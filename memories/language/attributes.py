@@ -14,7 +14,7 @@ short), and the one language named beside them. Whose it is, is whom the memory 
 import re
 from typing import NamedTuple
 
-from memories.language import people, slots
+from memories.language import people, slots, states
 from memories.language.folding import fold
 from memories.language.meaning import is_denial
 from memories.language.translation import values, values_instead
@@ -103,11 +103,15 @@ _ANSWERS = re.compile(
 )
 
 
+# A word that may name a language, folded: what a text must hold for its values to be read for one.
+_A_LANGUAGE = re.compile(r"\b(?:tieng|" + "|".join(sorted(states.LANGUAGES)) + r")\b", re.IGNORECASE)
+
+
 def _reply_language(text):
     """The language ``text`` wants replies in (``frozenset({"language english"})``, as ``translation.values``
     gives it), or None: it names no replies (``_ANSWERS``), or not one language ("Answer in English unless the
     user writes in Vietnamese")."""
-    if not _ANSWERS.search(text):
+    if not (_ANSWERS.search(text) and _A_LANGUAGE.search(fold(text))):
         return None
     languages = frozenset(value for value in values(text) if isinstance(value, str) and value.startswith("language "))
     return languages if len(languages) == 1 else None
