@@ -112,6 +112,12 @@ def _slip_of(a, b):
     )
 
 
+def _typo_between(word, other, names):
+    """``word`` and ``other`` differ by a typo (``typo_of``), or by a slip (``_slip_of``) when either is a name
+    among ``names``."""
+    return _slip_of(word, other) if word in names or other in names else typo_of(word, other)
+
+
 def _typo_renames(words_a, words_b, names=frozenset()):
     """How the words of ``words_b`` (sorted) become those of ``words_a``: ``{typo: word}``, empty when they
     are the same words, None when they differ by more than a typo or two in longer words; a name among
@@ -127,14 +133,7 @@ def _typo_renames(words_a, words_b, names=frozenset()):
     renames = {}
     unmatched = list(only_b)
     for word in only_a:
-        partner = next(
-            (
-                other
-                for other in unmatched
-                if (_slip_of(word, other) if word in names or other in names else typo_of(word, other))
-            ),
-            None,
-        )
+        partner = next((other for other in unmatched if _typo_between(word, other, names)), None)
         if partner is None:
             return None
         unmatched.remove(partner)
@@ -162,12 +161,18 @@ def _said_alike(order_a, order_b, renames):
 LETTER_VALUE = re.compile(r"(?<=\s)([A-HJ-Z][+-]?)(?=[\s.,;!?]|$)")
 
 
+def _signed_letters(text):
+    """The letters standing for a value that ``text`` gives with a sign ("A+")."""
+    return frozenset(value for value in LETTER_VALUE.findall(text) if value[-1] in "+-")
+
+
 def signs_agree(text_a, text_b):
     """No letter is given one sign by one text and the other by the other: "A+" is not "A-" (a letter
     without a sign agrees with either: "O+" is "O" told more exactly)."""
-    signed_a = {value for value in LETTER_VALUE.findall(text_a) if value[-1] in "+-"}
-    signed_b = {value for value in LETTER_VALUE.findall(text_b) if value[-1] in "+-"}
-    return not any(value[:-1] == other[:-1] and value != other for value in signed_a for other in signed_b)
+    signed_b = _signed_letters(text_b)
+    return not any(
+        value[:-1] == other[:-1] and value != other for value in _signed_letters(text_a) for other in signed_b
+    )
 
 
 def same_memory(text_a, text_b):
@@ -992,7 +997,8 @@ _WHY_VIETNAMESE = re.compile(
 _DENIAL = re.compile(r"\b(?:not|never|khong|chua|ko)\b")
 
 
-_VALUE_CHANGES = next(rules for hint, rules in _GATED if hint.pattern == _VALUE_CHANGED_HINT)
+# ``_GATED``'s hint and rules for a value gone up or down, which ``says_changed`` reads too.
+_VALUE_CHANGE_HINT, _VALUE_CHANGES = next(gated for gated in _GATED if gated[0].pattern == _VALUE_CHANGED_HINT)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1002,7 +1008,7 @@ def says_changed(text):
     if _CHANGED.search(text):
         return True
     folded = _folded(text)
-    return bool(re.search(_VALUE_CHANGED_HINT, folded)) and any(pattern.search(folded) for pattern, _ in _VALUE_CHANGES)
+    return bool(_VALUE_CHANGE_HINT.search(folded)) and any(pattern.search(folded) for pattern, _ in _VALUE_CHANGES)
 
 
 def _named_words(text):
@@ -1146,9 +1152,7 @@ def _typo_partner(word, others, names=frozenset()):
     if not may_be_typo(word):
         return False
     if names and (word in names or not names.isdisjoint(others)):
-        return any(
-            _slip_of(word, other) if word in names or other in names else typo_of(word, other) for other in others
-        )
+        return any(_typo_between(word, other, names) for other in others)
     return any(abs(len(word) - len(other)) <= 2 and typo_of(word, other) for other in others)
 
 
@@ -1877,9 +1881,7 @@ def spelt_alike(text_a, text_b):
 def written_details(text):
     """What folded words leave out of ``text`` that tells it from another of the same words (a hashable
     value): its diacritics where ``spelt_alike`` reads them, and its signs ("A+", ``signs_agree``)."""
-    return spelling(text, _SPELT_EITHER_WAY), frozenset(
-        value for value in LETTER_VALUE.findall(text) if value[-1] in "+-"
-    )
+    return spelling(text, _SPELT_EITHER_WAY), _signed_letters(text)
 
 
 # Nor is "làm" (to do, to work as) one: "Tuấn là kiến trúc sư" / "tuan lam kien truc su".
