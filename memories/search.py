@@ -20,7 +20,14 @@ from django.db.models import BooleanField, Expression, F, Field, FloatField, Fun
 
 from memories.language.folding import fold
 from memories.language.states import other_names, things_of_kind
-from memories.language.words import could_be_vietnamese, english_forms, reads_as_english, search_words, singular
+from memories.language.words import (
+    could_be_vietnamese,
+    english_forms,
+    phrasal_words,
+    reads_as_english,
+    search_words,
+    singular,
+)
 
 # A word an OR search may hold: letters and digits only, so it is never read as the search's own syntax.
 _SEARCHABLE = re.compile(r"\w+")
@@ -287,18 +294,26 @@ def pg_matches(tsquery):
 
 
 def matching(queryset, query, *, kinds=False):
-    """``queryset`` narrowed to rows whose text contains every word of ``query`` (prefixes allowed) but the
-    words of a question that say nothing (``search_words``), annotated with ``rank`` (lower is better) and
+    """``queryset`` narrowed to rows whose text contains every word of ``query`` (a word typed without
+    diacritics may be the start of one) but the words of a question that say nothing (``search_words``),
+    annotated with ``rank`` (lower is better) and
     ordered best first. With ``kinds`` (search as the owner types it), a word naming a kind of thing is also
-    held by a memory naming one of its things (``search_alternatives``: "pets" by "User has two cats").
+    held by a memory naming one of its things (``search_alternatives``: "pets" by "User has two cats"). A
+    phrasal verb is searched as the word it means or the words a memory may say it with (``phrasal_words``:
+    "go to bed" by "sleeps" or "goes to bed").
 
     An empty query (no words) matches nothing.
     """
     terms = search_words(query)
     if not terms:
         return queryset.none()
-    english = reads_as_english(terms)
-    words = [search_alternatives(term, english) if kinds else [(term, True)] for term in terms]
+    english = reads_as_english(term for term, _ in terms)
+    phrasal = phrasal_words(query)
+    words = [
+        (search_alternatives(term, english, prefix) if kinds else [(term, prefix)])
+        + [(word, False) for word in phrasal.get(term, ())]
+        for term, prefix in terms
+    ]
     if connection.vendor == "sqlite":
         expression = " AND ".join(
             "(" + " OR ".join(f'"{word}"' + ("*" if prefix else "") for word, prefix in either) + ")"
@@ -317,12 +332,13 @@ def matching(queryset, query, *, kinds=False):
     return queryset.filter(pg_matches(tsquery)).annotate(rank=rank).order_by("rank", "id")
 
 
-def search_alternatives(term, english):
-    """``[(word, prefix)]``: a folded search word, as a prefix, and when it names a kind of thing
-    (``states.things_of_kind``) each thing of it and its plural, whole: "pets" is also "cat", "dogs". Only in
-    English: in a query that reads as English (``english``), or a word no Vietnamese syllable is spelt as."""
+def search_alternatives(term, english, prefix=True):
+    """``[(word, prefix)]``: a folded search word, as a prefix when ``prefix``, and when it names a kind of
+    thing (``states.things_of_kind``) each thing of it and its plural, whole: "pets" is also "cat", "dogs".
+    Only in English: in a query that reads as English (``english``), or a word no Vietnamese syllable is
+    spelt as."""
     kind = words_of_kind((singular(term),)) if english or not could_be_vietnamese(term) else frozenset()
-    return [(term, True)] + [(word, False) for word in sorted(kind | other_names(term)) if word != term]
+    return [(term, prefix)] + [(word, False) for word in sorted(kind | other_names(term)) if word != term]
 
 
 def words_of_kind(name):

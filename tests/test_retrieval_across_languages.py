@@ -145,6 +145,21 @@ def test_search_needs_the_words_of_a_question_that_say_which_memory_is_meant(own
     assert set(searched("the")) == {owner_store["pnpm"], owner_store["water"]}
 
 
+def test_search_takes_a_word_typed_with_diacritics_or_of_two_letters_whole(owner_store):
+    sleeps = remember("User sleeps around 11pm and wakes at 6am.")
+    bus = remember("Người dùng đi làm bằng xe buýt số 12.")
+    daughter = remember("Bé An đi ngủ lúc 8 giờ tối.")
+    remember("The owner tries to be in bed by 11 p.m. and puts his phone away at 10:30.")
+
+    # "ngủ" (sleep) is a syllable, not the start of "người"; "đi ngủ" finds the memories about sleep.
+    assert bus not in searched("tôi mấy giờ đi ngủ")
+    assert searched("tôi mấy giờ đi ngủ")[:2] == [daughter, sleeps]
+    # "An" is a name, and not the start of "and".
+    assert searched("What time does An go to bed?") == [daughter]
+    # Typed without diacritics, a word may be the start of a longer one, as one types.
+    assert owner_store["pnpm"] in searched("packa")
+
+
 def test_tieng_is_an_hour_only_after_a_number_and_a_language_names_the_language_spoken():
     english = remember("Always answer in English unless the user writes in Vietnamese.")
     water = remember("Remind the user to drink water every 2 hours.")

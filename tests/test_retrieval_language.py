@@ -13,6 +13,7 @@ from memories.language.words import (
     could_be_vietnamese,
     english_forms,
     named_period,
+    names_written,
     singular,
     tells_when,
     tells_where,
@@ -115,6 +116,51 @@ def test_the_frame_and_hedges_of_a_question_are_left_out():
     said = everywhere("Minh said he is likely to move in June.")
     assert found("What did Lan say about sushi? Would she likely eat it?") == [sushi]
     assert said not in found("What did Lan say about sushi?")
+
+
+def test_a_phrasal_verb_is_read_as_the_word_it_means_however_a_memory_says_it():
+    sleeps = everywhere("User sleeps around 11pm and wakes at 6am.")
+    to_bed = everywhere("Lan goes to bed at 10pm.")
+    everywhere("User's daughter goes to Sunrise primary school.")
+    passport = everywhere("User's passport expires in March 2027.")
+    passed = everywhere("Minh's grandfather passed away in 2010.")
+    father = everywhere("Bố của người dùng đã mất năm 2019.")
+
+    assert [term.text for term in query_terms("What time do I go to bed?")] == ["sleep"]
+    assert set(found("What time do I go to bed?")[:2]) == {sleeps, to_bed}
+    # "pass away" is a death, not the start of "passport"; the memory in Vietnamese says "mất" (died).
+    assert found("When did my father pass away?")[:1] == [father]
+    assert passport not in found("When did my father pass away?")
+    assert found("When did Minh's grandfather pass away?")[:1] == [passed]
+    assert "dying" in english_forms("die") and "diing" not in english_forms("die")
+
+
+def test_the_words_of_a_question_asking_at_what_time_are_left_out():
+    assert [term.text for term in query_terms("What time is the dentist?")] == ["dentist"]
+    assert [term.text for term in query_terms("tôi mấy giờ đi ngủ")] == ["di", "ngu"]
+    assert [term.text for term in query_terms("bao giờ hộ chiếu hết hạn")] == ["ho", "chieu", "het", "han"]
+    # A unit of the calendar the answer may name stays: "the second week of every month".
+    assert "week" in [term.text for term in query_terms("Which week am I on call?")]
+    sleeps = everywhere("User sleeps around 11pm.")
+    bus = everywhere("Người dùng đi làm bằng xe buýt số 12.")
+    # "đi" alone is not all of "đi ngủ": the memory that says sleep, in English, comes first.
+    assert found("tôi mấy giờ đi ngủ")[:2] == [sleeps, bus]
+
+
+def test_a_name_written_as_a_name_is_never_a_word_that_says_nothing():
+    assert names_written("What time does An go to bed?") == {"an"}
+    assert names_written("What Time Does An Go To Bed?") == frozenset()
+    assert [term.text for term in query_terms("What time does An go to bed?")] == ["an", "sleep"]
+    daughter = everywhere("Bé An đi ngủ lúc 8 giờ tối.")
+    owner = everywhere("The owner tries to be in bed by 11 p.m. and puts his phone away at 10:30.")
+    assert found("What time does An go to bed?")[:2] == [daughter, owner]
+    # In a query typed with diacritics, "An" is not "ăn" (eat); typed without any, it may be.
+    (name,) = [term for term in query_terms("Mỗi sáng bé An uống vitamin gì?") if term.text == "an"]
+    assert name.weight("an") == 1 and name.weight("ăn") == 0
+    (word,) = [term for term in query_terms("Mỗi sáng bé ăn gì?") if term.text == "an"]
+    assert word.weight("ân") == 0.5
+    (either,) = [term for term in query_terms("moi sang be An uong vitamin gi") if term.text == "an"]
+    assert either.weight("ăn") == 1
 
 
 # ---------------------------------------------------------------------------------------------------

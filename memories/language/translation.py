@@ -50,6 +50,7 @@ from memories.language.words import (
     MONTHS,
     OWNER,
     SENTENCE_END,
+    SHORTEST_PREFIX,
     VIETNAMESE,
     VIETNAMESE_WEEKDAYS,
     WEEKDAYS,
@@ -59,6 +60,7 @@ from memories.language.words import (
     is_query_stopword,
     language_of,
     names_a_room,
+    phrasal_read,
     reads_as_english,
     says_nothing,
     singular,
@@ -1087,8 +1089,7 @@ def _english_stems(text):
     starting one but no English word: "Bích takes …") and the units of numbers left out, as the other compares
     them (``names_agree``, ``values``)."""
     text = _UNITS.sub(" ", text)
-    for phrasal, word in _PHRASAL_VERBS:
-        text = phrasal.sub(word, text)
+    text = phrasal_read(text)
     return frozenset(
         _english_stem(word)
         for word in re.findall(r"[a-z]+", fold(_CAPITALISED.sub(_unless_name, text)))
@@ -1096,12 +1097,6 @@ def _english_stems(text):
     )
 
 
-# English verbs of two words, as the word the lexicon reads a Vietnamese one as: "gets up" is "dậy" (wake), "goes
-# to bed" "đi ngủ" (sleep).
-_PHRASAL_VERBS = (
-    (re.compile(r"\b(?:get|gets|got|getting) up\b", re.IGNORECASE), " wake "),
-    (re.compile(r"\b(?:go|goes|went|going|gone) to (?:bed|sleep)\b", re.IGNORECASE), " sleep bed "),
-)
 # A word not starting with a lower-case ASCII letter: maybe capitalised ("Bích", "Đà").
 _CAPITALISED = re.compile(r"(?<!\w)[^\W\da-z_]\w*")
 
@@ -1304,8 +1299,6 @@ class MemoryWords:
 # A query is a question, not a document: at most this many of its names and words are read in the other
 # language.
 MOST_UNITS = 24
-# The shortest stem that finds a word by its beginning in the index ("liv" finds "lives", "living").
-SHORTEST_PREFIX = 3
 
 
 @functools.cache
@@ -1449,7 +1442,7 @@ def in_other_language(query, first_words_too=False):
         spellings = _vietnamese_spellings()
         named_stems = {_english_stem(word) for word in named}
         read_from = {}
-        for word in dict.fromkeys(re.findall(r"[a-z]+", fold(query).lower())):
+        for word in dict.fromkeys(re.findall(r"[a-z]+", fold(phrasal_read(query)).lower())):
             read_from.setdefault(_english_stem(word), []).append(word)
         units += [
             QueryUnit(frozenset({stem}), spellings[stem], False, tuple(read_from.get(stem, ())))

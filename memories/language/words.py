@@ -14,6 +14,7 @@ import datetime
 import functools
 import re
 import unicodedata
+from typing import NamedTuple
 
 from memories.language.folding import fold
 
@@ -74,33 +75,107 @@ def is_query_stopword(written, folded, following=""):
     return folded in _FOLDED_QUERY_STOPWORDS or (folded in _QUESTION_FRAMES and following == "of")
 
 
-def says_nothing(words):
+def says_nothing(words, names=frozenset()):
     """For each word of a query (``[(lower-case as written, folded), …]``, in order), whether it says nothing
-    about which memory is meant (``is_query_stopword``, with the word after it)."""
-    following = [folded for _, folded in words[1:]] + [""]
-    return [is_query_stopword(written, folded, after) for (written, folded), after in zip(words, following)]
+    about which memory is meant (``is_query_stopword``, with the word after it), nor does a question asking
+    when in words the memory answering it does not hold (``_ASKING_WHEN``). ``names``: the folded words the
+    query writes as names (``names_written``), which always say something ("What time does An go to bed?")."""
+    folded = [word for _, word in words]
+    following = folded[1:] + [""]
+    asking = {
+        index + half for index, pair in enumerate(zip(folded, folded[1:])) if pair in _ASKING_WHEN for half in (0, 1)
+    }
+    return [
+        word not in names and (index in asking or is_query_stopword(written, word, after))
+        for index, ((written, word), after) in enumerate(zip(words, following))
+    ]
 
 
-# A verb and its particle that a question writes apart for what a memory names in one word: "when do I work
-# out?" asks about workouts, not work.
-_PHRASAL = re.compile(r"\bwork(?:s|ed|ing)?\s+out\b", re.IGNORECASE)
+def names_written(query):
+    """The words (folded, lower-case) ``query`` writes as names: capitalised inside a sentence, two letters or
+    more ("An" in "What time does An go to bed?", not "I"); none when most of its words are capitalised (a
+    title, or a query typed in capitals)."""
+    placed = list(words_placed(query))
+    capitalised = {
+        folded.lower() for word, folded, first in placed if word[:1].isupper() and not first and len(word) > 1
+    }
+    if 2 * sum(word[:1].isupper() for word, _, _ in placed) > len(placed):
+        return frozenset()
+    return frozenset(capitalised)
+
+
+class PhrasalVerb(NamedTuple):
+    """A verb and the words after it that mean what one other word does (``meaning``): "gets up" is "wake".
+    ``in_queries``: the words a memory may say it with, when a query is read for that word instead of its
+    own (None: a query keeps its own words, as "get up" may be "gets up" in a memory and "up" is anywhere)."""
+
+    pattern: re.Pattern
+    meaning: str
+    in_queries: tuple | None
+
+
+def _phrasal(pattern, meaning, in_queries=None):
+    return PhrasalVerb(re.compile(rf"\b{pattern}\b", re.IGNORECASE), meaning, in_queries)
+
+
+# "when do I work out?" asks about workouts, not work; "what time do I go to bed?" about sleep however a memory
+# says it ("sleeps at 11pm", "goes to bed at 11pm", "bedtime"); "when did my father pass away?" about a death,
+# not a passport. The lexicon reads the Vietnamese words as the ``meaning``: "dậy" is wake, "đi ngủ" sleep.
+PHRASAL_VERBS = (
+    _phrasal(r"work(?:s|ed|ing)?\s+out", "workout", ()),
+    _phrasal(r"(?:get|gets|got|getting)\s+up", "wake"),
+    _phrasal(r"(?:go|goes|went|going|gone)\s+to\s+(?:bed|sleep)", "sleep", ("bed", "bedtime")),
+    _phrasal(r"pass(?:es|ed|ing)?\s+away", "die", ("passed", "deceased", "death", "dead")),
+)
 
 
 def phrasal_joined(query):
-    """``query`` with a phrasal verb written as the one word it means: "work out" -> "workout"."""
-    return _PHRASAL.sub("workout", query)
+    """``query`` with each phrasal verb a query is read for written as the one word it means: "work out" ->
+    "workout", "went to bed" -> "sleep" (``PHRASAL_VERBS``)."""
+    for phrasal in PHRASAL_VERBS:
+        if phrasal.in_queries is not None:
+            query = phrasal.pattern.sub(phrasal.meaning, query)
+    return query
+
+
+def phrasal_read(text):
+    """``text`` with every phrasal verb written as the word it means, as the lexicon reads it: "gets up" ->
+    "wake" (``PHRASAL_VERBS``)."""
+    for phrasal in PHRASAL_VERBS:
+        text = phrasal.pattern.sub(f" {phrasal.meaning} ", text)
+    return text
+
+
+def phrasal_words(query):
+    """``{meaning: the other words a memory may say it with}`` for the phrasal verbs ``query`` is read for:
+    "what time do I go to bed?" -> ``{"sleep": ("bed", "bedtime")}``."""
+    return {
+        phrasal.meaning: phrasal.in_queries
+        for phrasal in PHRASAL_VERBS
+        if phrasal.in_queries and phrasal.pattern.search(query)
+    }
+
+
+# The shortest stem that finds a word by its beginning in the index ("liv" finds "lives", "living").
+SHORTEST_PREFIX = 3
 
 
 def search_words(query):
-    """The folded words a search for ``query`` needs every one of, in order, each once: its words but those
-    that say nothing about which memory is meant ("which package manager should I use?" needs "package",
-    "manager" and "use"), unless that leaves none ("the" is searched as it is)."""
+    """The folded words a search for ``query`` needs every one of, in order, each once, as ``(word, prefix)``:
+    its words but those that say nothing about which memory is meant ("which package manager should I use?"
+    needs "package", "manager" and "use"), unless that leaves none ("the" is searched as it is). A word may
+    be the start of a longer one (typed as one searches) unless it is typed with diacritics, a Vietnamese
+    syllable whole ("ngủ", sleep, is not the start of "người"), or is shorter than ``SHORTEST_PREFIX`` ("An"
+    is not the start of "and")."""
     found = [
         (written, fold(written).lower())
         for written in re.findall(r"\w+", unicodedata.normalize("NFC", phrasal_joined(query)).casefold())
     ]
-    content = [folded for (_, folded), nothing in zip(found, says_nothing(found)) if not nothing]
-    return list(dict.fromkeys(content or [folded for _, folded in found]))
+    content = [word for word, nothing in zip(found, says_nothing(found, names_written(query))) if not nothing] or found
+    prefix = {}
+    for written, folded in content:
+        prefix[folded] = prefix.get(folded, False) or (written == folded and len(folded) >= SHORTEST_PREFIX)
+    return list(prefix.items())
 
 
 # "es" goes with the "s" after a hiss ("boxes", "watches", "wishes", "classes"), not after a silent "e"
@@ -196,6 +271,8 @@ _VOWELS = frozenset("aeiou")
 
 def _inflections(base):
     """The regular "-s", "-ed" and "-ing" forms of an English base word, spelling changes included."""
+    if base.endswith("ie") and len(base) <= 4:
+        return {base + "s", base + "d", base[:-2] + "ying"}  # "die", "dying"; "lie", "tie"
     if base.endswith("e") and not base.endswith("ee"):
         return {base + "s", base + "d", base[:-1] + "ing"}
     if base.endswith("y") and len(base) >= 3 and base[-2] not in _VOWELS:
@@ -271,6 +348,14 @@ _WHEN_PAIRS = frozenset(
     ]
 )
 _AUXILIARIES = frozenset("did does do is was will are were has have had can could should would".split())
+# The questions asking at what time or for how long, whose words an answer need not hold, writing a time of
+# day or a length as it will ("11pm", "23:00", "lúc 11 giờ", "5h45", "for three years"): "what time do I go
+# to bed?" is answered by "sleeps at 11pm", "bao giờ hộ chiếu hết hạn?" by "hết hạn tháng 3". Not the
+# questions naming a unit of the calendar, which the answer often names too ("the second week of every
+# month", "năm 2019", "tháng 6").
+_ASKING_WHEN = frozenset(
+    [("what", "time"), ("which", "time"), ("how", "long"), ("bao", "gio"), ("may", "gio"), ("bao", "lau")]
+)
 
 
 def asks_when(words):

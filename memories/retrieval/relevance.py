@@ -31,7 +31,6 @@ from memories.language import people
 from memories.language.folding import fold
 from memories.language.states import other_names, things_of_kind
 from memories.language.translation import (
-    SHORTEST_PREFIX,
     MemoryWords,
     carries_nothing,
     in_other_language,
@@ -39,14 +38,18 @@ from memories.language.translation import (
 )
 from memories.language.words import (
     INDEX_WORD,
+    SHORTEST_PREFIX,
     asks_when,
     asks_where,
     could_be_vietnamese,
     english_forms,
     named_period,
     names_a_room,
+    names_written,
     one_typo_away,
     phrasal_joined,
+    phrasal_read,
+    phrasal_words,
     reads_as_english,
     says_nothing,
     search_stem,
@@ -96,12 +99,16 @@ class Term:
     forms: frozenset = frozenset()
     # The word as typed, folded: what a typo is corrected from.
     word: str = field(default="", compare=False)
+    # A name written without diacritics in a query typed with them: "An" is not "ăn" (eat) there.
+    name: bool = False
 
     def matches(self, word):
         return (word.startswith(self.text) if self.prefix else word == self.text) or word in self.forms
 
     def weight(self, original):
-        return 1.0 if not self.accented or original == self.accented else OTHER_DIACRITICS
+        if not self.accented or original == self.accented:
+            return 1.0
+        return 0.0 if self.name else OTHER_DIACRITICS
 
 
 def tokens(text):
@@ -114,17 +121,20 @@ def tokens(text):
     return list(zip(written, folded))
 
 
-def _term(written, folded, english, marked=False):
+def _term(written, folded, english, marked=False, names=frozenset()):
     """A word with diacritics is matched as it is; one that could be a Vietnamese syllable typed without
     them is matched whole too, with its English forms only in a query that reads as English (its "go" is
     the verb), and as it is in a query typed with diacritics (``marked``: there "chay", vegetarian, is
-    not "chạy", run); any other word by its stem, as a prefix when long enough, and its other English
-    forms."""
+    not "chạy", run; and a name of ``names`` nothing else: "An" is not "ăn"); any other word by its stem,
+    as a prefix when long enough, and its other English forms."""
     if written != folded:
         return Term(folded, prefix=False, accented=written, word=folded)
     if could_be_vietnamese(folded):
         forms = english_forms(folded) if english else frozenset()
-        return Term(folded, prefix=False, accented=written if marked else "", forms=forms, word=folded)
+        accented = written if marked else ""
+        return Term(
+            folded, prefix=False, accented=accented, forms=forms, word=folded, name=bool(accented) and folded in names
+        )
     stem = search_stem(folded)
     term = Term(stem, prefix=len(stem) >= PREFIX_LENGTH or (stem != folded and len(stem) >= 3), word=folded)
     return replace(term, forms=frozenset(form for form in english_forms(folded) if not term.matches(form)))
@@ -145,7 +155,7 @@ def _content(query):
     found = tokens(phrasal_joined(query))
     english = reads_as_english(folded for _, folded in found)
     marked = any(written != folded for written, folded in found)
-    content = [None if nothing else word for word, nothing in zip(found, says_nothing(found))]
+    content = [None if nothing else word for word, nothing in zip(found, says_nothing(found, names_written(query)))]
     return content, found, english, marked
 
 
@@ -154,16 +164,19 @@ def query_terms(query):
     each once; in English, a word or two naming a kind of thing also find the things of it."""
     content, found, english, marked = _content(query)
     words = [word for word in content if word] or found
-    terms = _with_things_of_kinds(words, [_term(*word, english, marked) for word in words], english)
-    terms = [_with_other_words(term) for term in terms]
+    names = names_written(query)
+    terms = _with_things_of_kinds(words, [_term(*word, english, marked, names) for word in words], english)
+    phrasal = phrasal_words(query)
+    terms = [_with_other_words(term, phrasal.get(term.word, ())) for term in terms]
     return list({term.text: term for term in terms}.values())
 
 
-def _with_other_words(term):
+def _with_other_words(term, phrasal=()):
     """A word for someone also matches the other words for them: "mom" finds "User's mother", "kids" finds
     "children" (``people.other_words_for``); a thing's name its other names: "k8s" finds "Kubernetes"
-    (``states.other_names``)."""
-    others = people.other_words_for(term.word) | other_names(term.word)
+    (``states.other_names``); a phrasal verb's word the words a memory may say it with (``phrasal``: "go to
+    bed" finds "goes to bed" and "sleeps", ``phrasal_words``)."""
+    others = people.other_words_for(term.word) | other_names(term.word) | set(phrasal)
     return replace(term, forms=term.forms | {word for word in others if not term.matches(word)}) if others else term
 
 
@@ -198,8 +211,9 @@ def query_pairs(query):
     """Neighbouring content words of the query, as terms: "bún đậu", "đi chợ", "package manager".
     Vietnamese words are often two syllables, so a memory holding both side by side means more."""
     content, _, english, marked = _content(query)
+    names = names_written(query)
     return [
-        (_term(*first, english, marked), _term(*second, english, marked))
+        (_term(*first, english, marked, names), _term(*second, english, marked, names))
         for first, second in zip(content, content[1:])
         if first and second
     ]
@@ -274,9 +288,10 @@ class BM25:
                     matched = exact.get(folded, [])
                     if prefixes:
                         matched = matched + [index for index, text in prefixes if folded.startswith(text)]
-                for index in matched:
-                    counts[index] += known[index].weight(written)
-                found.append(matched)
+                weighed = [(index, known[index].weight(written)) for index in matched]
+                for index, weight in weighed:
+                    counts[index] += weight
+                found.append([index for index, weight in weighed if weight])
             norm = self.k1 * (1 - self.b + self.b * len(document) / average)
             score = sum(
                 idf[index] * count * (self.k1 + 1) / (count + norm) for index, count in enumerate(counts) if count
@@ -349,8 +364,9 @@ class LexicalBackend:
     def in_own_words(self, queryset, query, limit, held_across=(), unknown_words_count=False):
         """``{id: relevance}`` of the rows of queryset that hold the query's own words (BM25).
         ``held_across``: ``(words the unit was read from, idf)`` of the query's units memories in the other
-        language hold; one whose words no memory holds as they are is part of "all of the query" too, so
-        the words that are left do not make all of it ("where do I live" is not all "user").
+        language hold; one some of whose words no memory holds as they are is part of "all of the query" too,
+        so the words that are left do not make all of it ("where do I live" is not all "user", "mấy giờ đi
+        ngủ" not all "đi").
         ``unknown_words_count``: as ``candidates`` says."""
         terms = query_terms(query)
         if not terms:
@@ -361,7 +377,7 @@ class LexicalBackend:
         unheld = sum(
             idf
             for read_from, idf in held_across
-            if all(not own.get(word) for word in read_from) and own.keys() & set(read_from)
+            if any(not own.get(word) for word in read_from) and own.keys() & set(read_from)
         )
         corrected = self.corrected(
             [term for term in terms if not frequencies[term] and _could_be_a_typo(term)],
@@ -442,7 +458,12 @@ class LexicalBackend:
         word of the query the lexicon carries into the other language and every name it gives, and hold
         every other word of it but function words as it is: search's "every word" across languages."""
         units, rows, _ = across or self.read_across(queryset, query, limit)
-        words = [folded for _, folded in tokens(query) if not carries_nothing(folded)]
+        found = tokens(phrasal_read(query))
+        words = [
+            folded
+            for (_, folded), nothing in zip(found, says_nothing(found, names_written(query)))
+            if not nothing and not carries_nothing(folded)
+        ]
         found = []
         for memory_id, text in rows[:limit]:
             held = MemoryWords(tokens(text))
