@@ -19,6 +19,7 @@ from django.db import connection, transaction
 from django.db.models import BooleanField, Expression, F, Field, FloatField, Func, Value
 
 from memories.language.folding import fold
+from memories.language.people import WHOSE_INDEXED, words_after_whose_for
 from memories.language.states import other_names, things_of_kind
 from memories.language.words import (
     could_be_vietnamese,
@@ -300,7 +301,8 @@ def matching(queryset, query, *, kinds=False):
     ordered best first. With ``kinds`` (search as the owner types it), a word naming a kind of thing is also
     held by a memory naming one of its things (``search_alternatives``: "pets" by "User has two cats"). A
     phrasal verb is searched as the word it means or the words a memory may say it with (``phrasal_words``:
-    "go to bed" by "sleeps" or "goes to bed").
+    "go to bed" by "sleeps" or "goes to bed"); a relation by the words naming it after a word saying whose
+    (``people.words_after_whose_for``: "boss" by "my manager", not "package manager").
 
     An empty query (no words) matches nothing.
     """
@@ -312,6 +314,7 @@ def matching(queryset, query, *, kinds=False):
     words = [
         (search_alternatives(term, english, prefix) if kinds else [(term, prefix)])
         + [(word, False) for word in phrasal.get(term, ())]
+        + [(f"{whose} {word}", False) for word in words_after_whose_for(term) for whose in sorted(WHOSE_INDEXED)]
         for term, prefix in terms
     ]
     if connection.vendor == "sqlite":
@@ -325,7 +328,8 @@ def matching(queryset, query, *, kinds=False):
             .order_by("rank", "id")
         )
     expression = " & ".join(
-        "(" + " | ".join(word + (":*" if prefix else "") for word, prefix in either) + ")" for either in words
+        "(" + " | ".join(word.replace(" ", " <-> ") + (":*" if prefix else "") for word, prefix in either) + ")"
+        for either in words
     )
     tsquery = pg_tsquery(expression)
     rank = Func(pg_vector(), tsquery, template="-ts_rank(%(expressions)s)", output_field=FloatField())

@@ -120,6 +120,10 @@ def test_the_context_and_search_put_the_one_asked_about_first():
     assert searched("what is my wife's blood type")[:1] == [wifes]
 
 
+def searched(query):
+    return list(find(Memory.objects.all(), query).values_list("pk", flat=True))
+
+
 @pytest.mark.django_db
 def test_a_word_for_someone_finds_the_other_words_for_them():
     add_memory("The dog goes to training school.")
@@ -130,8 +134,14 @@ def test_a_word_for_someone_finds_the_other_words_for_them():
         return [item.id for item in build_context(query, record_access=False).items if item.layer == "working"]
 
     assert context("which school do the kids go to?")[:1] == [children]
-    # A package manager is nobody's boss.
+    # A package manager is nobody's boss; one's manager is.
     assert context("Who's my boss?") == []
+    manager = add_memory("User's manager is Quang.").pk
+    add_memory("The manager of the café is Hòa.")
+    assert context("Who's my boss?") == [manager]
+    assert searched("who is my boss") == [manager]
+    # Read in English, "sếp" is a boss or a manager: one's own comes first.
+    assert searched("sếp của tôi là ai")[:1] == [manager]
 
 
 def test_a_question_is_read_for_its_first_few_people():

@@ -95,6 +95,22 @@ def other_words_for(word):
     return frozenset(other for other, its in states.SAME_RELATION.items() if its == relation and other != word)
 
 
+# Words naming a relation only after a word saying whose: a manager is one's boss ("my manager", "Lan's
+# manager"), not a package or password manager.
+ONLY_AFTER_WHOSE = frozenset({"manager"})
+# The words saying whose, as the full-text index splits them ("Lan's" is "lan", "s").
+WHOSE_INDEXED = frozenset({"my", "our", "his", "her", "their", "s"})
+
+
+def words_after_whose_for(word):
+    """The words naming the relation ``word`` (lower-case, as typed) names only after a word saying whose
+    (``ONLY_AFTER_WHOSE``): "boss" -> {"manager"}; empty for any other word."""
+    relation = RELATIONS.get(word) or _BY_FOLDED.get((fold(word),))
+    if not relation:
+        return frozenset()
+    return frozenset(other for other in ONLY_AFTER_WHOSE if RELATIONS[other] == relation and other != word)
+
+
 _BY_WORDS = {tuple(words.split("_")): relation for words, relation in RELATIONS.items()}
 # Typed without diacritics, a relation is looked up folded, but for syllables that are mostly another word
 # there ("ba", three; "bo", beef; "ma", a ghost; "cha" beside "chả").
@@ -185,9 +201,10 @@ def _relation_at(tokens, index):
         if any(token.mark for token in tokens[index : index + size]):
             continue
         relation = table.get(words)
-        # A manager is one's boss ("my manager", "Lan's manager"), not a package or password manager.
-        if words == ("manager",) and not (
-            index and (tokens[index - 1].possessive or tokens[index - 1].lower in _WHOSE)
+        if (
+            len(words) == 1
+            and words[0] in ONLY_AFTER_WHOSE
+            and not (index and (tokens[index - 1].possessive or tokens[index - 1].lower in _WHOSE))
         ):
             relation = None
         # "mother-in-law" is no mother.

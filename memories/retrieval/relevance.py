@@ -101,6 +101,8 @@ class Term:
     word: str = field(default="", compare=False)
     # A name written without diacritics in a query typed with them: "An" is not "ăn" (eat) there.
     name: bool = False
+    # Forms that count only after a word saying whose: "boss" is "my manager", not "package manager".
+    after_whose: frozenset = frozenset()
 
     def matches(self, word):
         return (word.startswith(self.text) if self.prefix else word == self.text) or word in self.forms
@@ -173,11 +175,15 @@ def query_terms(query):
 
 def _with_other_words(term, phrasal=()):
     """A word for someone also matches the other words for them: "mom" finds "User's mother", "kids" finds
-    "children" (``people.other_words_for``); a thing's name its other names: "k8s" finds "Kubernetes"
-    (``states.other_names``); a phrasal verb's word the words a memory may say it with (``phrasal``: "go to
-    bed" finds "goes to bed" and "sleeps", ``phrasal_words``)."""
-    others = people.other_words_for(term.word) | other_names(term.word) | set(phrasal)
-    return replace(term, forms=term.forms | {word for word in others if not term.matches(word)}) if others else term
+    "children" (``people.other_words_for``), "boss" "my manager" (``people.words_after_whose_for``); a
+    thing's name its other names: "k8s" finds "Kubernetes" (``states.other_names``); a phrasal verb's word
+    the words a memory may say it with (``phrasal``: "go to bed" finds "goes to bed" and "sleeps",
+    ``phrasal_words``)."""
+    whose = people.words_after_whose_for(term.accented or term.word)
+    others = people.other_words_for(term.word) | other_names(term.word) | set(phrasal) | whose
+    if not others:
+        return term
+    return replace(term, forms=term.forms | {word for word in others if not term.matches(word)}, after_whose=whose)
 
 
 def _with_things_of_kinds(words, terms, english):
@@ -288,7 +294,11 @@ class BM25:
                     matched = exact.get(folded, [])
                     if prefixes:
                         matched = matched + [index for index, text in prefixes if folded.startswith(text)]
-                weighed = [(index, known[index].weight(written)) for index in matched]
+                weighed = [
+                    (index, known[index].weight(written))
+                    for index in matched
+                    if folded not in known[index].after_whose or (place and words[place - 1] in people.WHOSE_INDEXED)
+                ]
                 for index, weight in weighed:
                     counts[index] += weight
                 found.append([index for index, weight in weighed if weight])
