@@ -154,8 +154,8 @@ def test_search_takes_a_word_typed_with_diacritics_or_of_two_letters_whole(owner
     # "ngủ" (sleep) is a syllable, not the start of "người"; "đi ngủ" finds the memories about sleep.
     assert bus not in searched("tôi mấy giờ đi ngủ")
     assert searched("tôi mấy giờ đi ngủ")[:2] == [daughter, sleeps]
-    # "An" is a name, and not the start of "and".
-    assert searched("What time does An go to bed?") == [daughter]
+    # "An" is a name, and not the start of "and": what holds it all comes first.
+    assert searched("What time does An go to bed?")[:1] == [daughter]
     # Typed without diacritics, a word may be the start of a longer one, as one types.
     assert owner_store["pnpm"] in searched("packa")
 
@@ -215,6 +215,15 @@ def test_when_no_memory_holds_every_word_search_shows_those_holding_most_of_the_
     assert searched("drink water") == [owner_store["water"]]
 
 
+def test_search_shows_the_memories_holding_most_of_the_query_after_those_holding_all_of_it_across():
+    motorbike = remember("Người dùng đang học lái xe máy.")
+    car = remember("User's car is a white VinFast VF8.")
+    remember("User's laptop is a ThinkPad.")
+
+    # "car" and "drive" are "xe" and "lái" in the memory in Vietnamese; the one saying "car" comes too.
+    assert searched("what car do I drive") == [motorbike, car]
+
+
 def test_a_long_query_is_read_in_the_other_language_only_in_part():
     query = " ".join(f"Name{chr(97 + i % 26)}{chr(97 + i // 26)} likes coffee" for i in range(150))[:2000]
     assert len(in_other_language(query)) == MOST_UNITS
@@ -251,11 +260,12 @@ def test_an_owner_asks_about_their_work_pay_computer_and_workouts_in_plain_words
 def test_an_owner_asks_which_bank_and_whether_someone_is_sick():
     bank = remember("Người dùng gửi tiết kiệm ở Techcombank.")
     illness = remember("Bố của người dùng bị tiểu đường.")
-    remember("User's dad lives in Huế.")
+    dad = remember("User's dad lives in Huế.")
     remember("User walks along the river bank on Sundays.")
 
     assert bank in searched("which bank do I use")[:2]
-    assert searched("is my dad sick") == [illness]
+    # The memory saying all of it first, then the one saying most of it.
+    assert searched("is my dad sick") == [illness, dad]
     assert found("is my dad sick?")[0] == illness
 
 

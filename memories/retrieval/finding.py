@@ -8,7 +8,9 @@ gives (``LexicalBackend.in_other_words``: "ăn chay" finds "User is vegetarian")
 every word, in either language (a question: "how often should I drink water?"), the memories holding
 most of it are found instead: the context's relevance (BM25 over the query's own words and its words read
 in the other language), in which a word no memory holds counts as one of the query's rarest, at least
-``MOST_OF_THE_QUERY`` ("which package manager should I use?" is not mostly "uses").
+``MOST_OF_THE_QUERY`` ("which package manager should I use?" is not mostly "uses"); those come after the
+memories in the other language holding every word ("what car do I drive?" shows "Người dùng học lái xe"
+before "User's car is a VinFast", and both).
 
 With embeddings on, the best ``WORD_MATCHES`` of those and the memories closest in meaning are fused by
 reciprocal rank (each list gives ``1 / (RANK_OFFSET + rank)``), so a memory found two ways comes first
@@ -82,17 +84,19 @@ def find(queryset, query):
     by_meaning = _by_meaning(queryset, query) if embeddings.enabled() else None
     words = list(by_words.values_list("pk", flat=True)[:WORD_MATCHES])
     asked = people.asked_about(query)
-    if not words and not across:
+    most = []
+    if not words:
         found = backend.candidates(queryset, query, MEANING_MATCHES, unknown_words_count=True, across=read)
-        words = [memory_id for memory_id, relevance in found if relevance >= MOST_OF_THE_QUERY]
+        most = [memory_id for memory_id, relevance in found if relevance >= MOST_OF_THE_QUERY]
+        if not across:
+            words, most = most, []
     elif not across and by_meaning is None and not asked:
         return by_words
     if by_meaning is None:
-        held = set(words)
-        order = words + [memory_id for memory_id in across if memory_id not in held]
+        order = list(dict.fromkeys([*words, *across, *most]))
     else:
         fused = {}
-        for ranking in (words, across, by_meaning):
+        for ranking in (words, across, most, by_meaning):
             for rank, memory_id in enumerate(ranking):
                 fused[memory_id] = fused.get(memory_id, 0.0) + 1.0 / (RANK_OFFSET + rank)
         order = sorted(fused, key=lambda memory_id: (-fused[memory_id], memory_id))
