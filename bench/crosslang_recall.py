@@ -3,6 +3,7 @@
     .venv/bin/python bench/crosslang_recall.py                 # the tune part (bench/crosslang_set_tune.py)
     .venv/bin/python bench/crosslang_recall.py --held-out      # the held-out part: measure, never tune on it
     .venv/bin/python bench/crosslang_recall.py --held-out-2    # the second, written 2026-12-03
+    .venv/bin/python bench/crosslang_recall.py --held-out-3    # the third, as an owner types, written 2026-12-06
     BESTIE_EMBEDDINGS=local .venv/bin/python bench/crosslang_recall.py [--held-out]   # hybrid too
     .venv/bin/python bench/crosslang_recall.py --database-url postgres://postgres@127.0.0.1:5432/bench_crosslang
 
@@ -45,6 +46,7 @@ SETS = {
     "tune": ROOT / "bench" / "crosslang_set_tune.py",
     "held out": ROOT / "bench" / "crosslang_set_held_out.py",
     "held out 2": ROOT / "bench" / "crosslang_set_held_out_2.py",
+    "held out 3": ROOT / "bench" / "crosslang_set_held_out_3.py",
 }
 
 
@@ -118,6 +120,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--held-out", action="store_true", help="the held-out part")
     parser.add_argument("--held-out-2", action="store_true", help="the second held-out part (2026-12-03)")
+    parser.add_argument(
+        "--held-out-3", action="store_true", help="the third, as an owner types (2026-12-06): run once before and after"
+    )
     parser.add_argument("--db", default=str(ROOT / "var" / "bench-crosslang.sqlite3"))
     parser.add_argument("--database-url", help="a postgres:// database to empty and use instead of the SQLite file")
     parser.add_argument("--verbose", action="store_true", help="print every question the context misses at 5")
@@ -125,7 +130,15 @@ def main():
         "--unrelated", type=Path, default=DEFAULT_DATA, help="a folder of LoCoMo conversations to ask questions from"
     )
     options = parser.parse_args()
-    part = "held out 2" if options.held_out_2 else "held out" if options.held_out else "tune"
+    part = (
+        "held out 3"
+        if options.held_out_3
+        else "held out 2"
+        if options.held_out_2
+        else "held out"
+        if options.held_out
+        else "tune"
+    )
     memories, questions = load(SETS[part])
     fresh_store(options.db, options.database_url)
     from memories.language import embeddings

@@ -460,6 +460,20 @@ def test_one_height_or_hour_written_two_ways_is_one_value_and_another_is_another
     assert across_languages("An is 115 cm tall.", "Bé An cao 1m15.") == SAME
     assert across_languages("An is 120 cm tall.", "Bé An cao 1m15.") == OPPOSED
     assert across_languages("Dad goes to bed at 10pm.", "Bố đi ngủ lúc 11 giờ tối.") == OPPOSED
+    # "11pm" read both ways is still one time, in place of "1 giờ sáng".
+    assert across_languages("User goes to bed at 11pm.", "Người dùng đi ngủ lúc 1 giờ sáng.") == OPPOSED
+    assert across_languages("User goes to bed at 11pm.", "Người dùng đi ngủ lúc 11 giờ tối.") == SAME
+
+
+def test_a_sentence_starting_with_a_name_no_word_is_is_not_about_the_one_the_other_says_whose():
+    thao, phuc = (
+        "Thảo's own dentist appointment is on 10 December at 5pm.",
+        "Phúc có lịch khám răng 9h sáng ngày 10/12.",
+    )
+    assert not names_agree(thao, phuc)
+    assert not another_value(thao, phuc)
+    # A word of the language starting the sentence names no one: the owner's appointment may be Thảo's.
+    assert names_agree(thao, "Lịch khám răng ngày 10/12 lúc 5 giờ chiều.")
 
 
 def test_another_value_is_not_a_value_left_out_another_kind_of_value_or_another_polarity():

@@ -244,6 +244,10 @@ def test_being_based_somewhere_is_living_there():
         ("Bé An dậy lúc 6h30.", "Bé An dậy lúc 6 rưỡi.", True),
         ("Mai thường đi ngủ lúc 10 giờ tối.", "Mai thường đi ngủ lúc 22h.", True),
         ("Đừng gọi cho Mai sau 9h tối.", "Đừng gọi cho Mai sau 9 giờ tối.", True),
+        ("Người dùng dậy lúc 6 giờ sáng.", "Người dùng dậy lúc 6h.", True),
+        ("Họp team lúc 2 giờ chiều thứ Hai.", "Họp team lúc 14h thứ Hai.", True),
+        ("Bé An ngủ trưa lúc 1 giờ trưa.", "Bé An ngủ trưa lúc 13h.", True),
+        ("Anh Tùng về nhà lúc 11 giờ đêm.", "Anh Tùng về nhà lúc 23h.", True),
         ("Bé An dậy lúc 6h.", "Bé An dậy lúc 7h.", False),
         # So is an English time of day, in digits or in words, and the Vietnamese hour is the same.
         ("The choir rehearses at 7pm on Thursdays.", "The choir rehearses at 19:00 on Thursdays.", True),
@@ -308,6 +312,14 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
         ("Minh no longer eats pork.", "Minh hates durian.", False),
         ("User does not drink coffee.", "User does not drink beer.", False),
         ("Don't call Lan before 8am.", "Don't call Lan before 9am.", True),
+        # A bound one way and a bound the other are two rules.
+        ("User never schedules meetings before 9am.", "User never schedules meetings after 6pm.", False),
+        ("Đừng gọi cho Mai sau 9h tối.", "Đừng gọi cho Mai trước 7h sáng.", False),
+        ("Đừng gọi cho Mai sau 9h tối.", "Đừng gọi cho Mai sau 10h tối.", True),
+        # An hour with the part of the day is one hour of the 24-hour clock, as "11pm" is.
+        ("Người dùng đi ngủ lúc 11 giờ tối.", "Người dùng đi ngủ lúc 1 giờ sáng.", True),
+        ("Người dùng uống thuốc lúc 8 giờ sáng.", "Người dùng uống thuốc lúc 8 giờ tối.", True),
+        ("Người dùng ăn trưa lúc 12 giờ trưa.", "Người dùng ăn trưa lúc 1 giờ trưa.", True),
         # A value in place of another stands where the other's does; a word each side adds elsewhere is the
         # same fact typed two ways.
         ("Chị Ngọc đang sống ở Hải Phòng.", "c ngoc o hai phong, le chan", False),

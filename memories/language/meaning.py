@@ -1041,18 +1041,27 @@ _DAY_LIST = re.compile(_NOT_A_DAY + DAYS_BY_NUMBER)
 _DAY_WORD = re.compile(_NOT_A_DAY + DAY_BY_NAME)
 
 
-# An hour as Vietnamese writes it, folded: "6h30", "6h", "6 rưỡi" ("6 giờ rưỡi"); of the afternoon or the
-# evening ("4 giờ chiều", "10 giờ tối").
+# An hour as Vietnamese writes it, folded: "6h30", "6h", "6 rưỡi" ("6 giờ rưỡi"); with the part of the day
+# ("6 giờ sáng", "4 giờ chiều", "10 giờ tối", "1 giờ đêm").
 _DIGIT = re.compile(r"\d")
 _HOUR = re.compile(r"\b(\d{1,2})h(\d{2})?\b")
 _HALF_PAST = re.compile(r"\b(\d{1,2}) (?:gio )?ruoi\b")
-_AFTERNOON_HOUR = re.compile(r"\b(\d{1,2})(?: gio)?((?: \d{2})?) (chieu|toi)\b")
+_HOUR_OF_DAY = re.compile(r"\b(\d{1,2})(?: gio)?((?: \d{2})?) (sang|trua|chieu|toi|dem|khuya)\b")
 
 
-def _afternoon_hour(match):
-    """An hour of the afternoon or the evening on the 24-hour clock: "4 chieu" is "16 chieu"."""
-    hour = int(match.group(1))
-    return f"{hour + 12 if 1 <= hour < 12 else hour}{match.group(2)} {match.group(3)}"
+def _hour_of_day(match):
+    """An hour said with the part of the day on the 24-hour clock, as "4pm" is: "4 chieu" and "4 gio chieu"
+    are "16", "1 gio sang" is "1", "11 gio dem" is "23", "1 gio trua" is "13"."""
+    hour, part = int(match.group(1)), match.group(3)
+    if part in ("chieu", "toi") and 1 <= hour < 12:
+        hour += 12
+    elif part == "trua" and 1 <= hour < 5:
+        hour += 12
+    elif part in ("dem", "khuya") and 7 <= hour < 12:
+        hour += 12
+    elif part in ("sang", "dem", "khuya") and hour == 12:
+        hour = 0
+    return f"{hour}{match.group(2)}"
 
 
 def _weekdays(folded):
@@ -1112,9 +1121,9 @@ def meaning(text, subject="", kind=""):
             folded = _weekdays(folded)
         if _DIGIT.search(folded):
             # An hour as Vietnamese writes it, "6h30", "6h", "6 rưỡi", is the hour and its minutes, as "6 giờ 30";
-            # of the afternoon or the evening, the hour of the 24-hour clock: "4 rưỡi chiều" is "16h30".
+            # with the part of the day, the hour of the 24-hour clock: "4 rưỡi chiều" is "16 30", as "4:30pm" is.
             folded = _HOUR.sub(lambda match: " ".join(filter(None, match.groups())), _HALF_PAST.sub(r"\1 30", folded))
-            folded = _AFTERNOON_HOUR.sub(_afternoon_hour, folded)
+            folded = _HOUR_OF_DAY.sub(_hour_of_day, folded)
     for hint, rules in _GATED:
         if hint.search(folded):
             for pattern, replacement in rules:
@@ -1646,11 +1655,22 @@ def _read_alike(words, variant):
 
 # Verbs of liking, in English and folded Vietnamese.
 _LIKING = frozenset(["like", "love", "enjoy", "thich"])
+# Words bounding a time or an amount, folded, and which way: "before 7am", "trước 7h", "until 6pm".
+_BOUNDS = {"before": "upper", "until": "upper", "till": "upper", "truoc": "upper", "after": "lower", "sau": "lower"}
 # Verbs of taking part in an activity, in English and folded Vietnamese: "learns", "practises" and "plays" guitar
 # may all be true at once.
 _TAKING_PART = frozenset(
     ["learn", "study", "practise", "practice", "train", "do", "play", "take", "teach", "hoc", "tap", "luyen", "choi"]
 )
+
+
+def bounds_the_other_way(words_a, words_b):
+    """Whether two texts' words (folded; those the other does not say) bound a time or an amount one way and
+    the other: two bounds, not one changed ("no reminders after 9pm" / "no reminders before 7am", "đừng gọi
+    sau 9h tối" / "đừng gọi trước 7h sáng")."""
+    ways_a = {_BOUNDS[word] for word in words_a if word in _BOUNDS}
+    ways_b = {_BOUNDS[word] for word in words_b if word in _BOUNDS}
+    return bool(ways_a and ways_b) and not ways_a & ways_b
 
 
 def _after_is(variant, words):
@@ -1696,6 +1716,8 @@ def contradict(a, b, has_subject):
     if not (_says_something(only_a, a) and _says_something(only_b, b)):
         return False
     if not _in_one_slot(a, b, only_a, only_b):
+        return False
+    if bounds_the_other_way(only_a, only_b):
         return False
     # Liking one thing does not rule out liking another ("Thảo loves bánh xèo" / "Thảo likes gỏi cuốn"); what
     # one likes most does ("User's favourite tea is oolong" / "User likes jasmine tea best").

@@ -25,6 +25,7 @@ from memories.language.meaning import (
     LETTER_VALUE,
     VIETNAMESE_NEGATIONS,
     WRITTEN_HONORIFICS,
+    bounds_the_other_way,
     chooses_one_over_another,
     contradict,
     contradicted,
@@ -146,6 +147,20 @@ def is_known_word(words, english):
         return folded == first and (not _unknown_english(folded) or folded in _OWNER_WORDS)
     by_phrase, _, longest = _lexicon()
     return _function_word(first) or any(" ".join(words[:size]) in by_phrase for size in range(1, longest + 1))
+
+
+def _unknown_first_word(text):
+    """The first word of a Vietnamese ``text``, folded, when it is capitalised, written with diacritics and no
+    word of the language ("Phúc có lịch…": a name), else ""."""
+    if _english(text):
+        return ""
+    placed = list(itertools.islice(words_placed(text), 4))
+    if not placed:
+        return ""
+    word, plain, _ = placed[0]
+    if not word[:1].isupper() or word == plain:
+        return ""
+    return "" if is_known_word([written.lower() for written, _, _ in placed], english=False) else plain.lower()
 
 
 def _unknown_english(folded):
@@ -273,7 +288,11 @@ def names_agree(text_a, text_b):
             if not any(name in letters for name in others):
                 return False
     if not a or not b:
-        return True
+        # The one naming no one may start with a name no word of its language is ("Phúc có lịch khám răng…"):
+        # then it is not the one the other says whose ("Thảo's own dentist appointment…").
+        named, bare = (named_a, text_b) if a else (named_b, text_a)
+        first = _unknown_first_word(bare)
+        return not (first and any(whose and name not in (OWNER, first) for name, whose in named))
     # Whose someone is stays, whichever side of "is" they are on: "Đạt is Khoa's manager" is not "Khoa là
     # quản lý của Đạt". The owner's may be someone's by name: "the user's brother" / "em trai của anh Huy".
     whose_a = {name for name, whose in named_a if whose}
@@ -824,11 +843,18 @@ def values_instead(values_a, values_b):
     """Two texts' values are as many of the same kinds, and not the same ones: one value in place of
     another ("size 42" / "cỡ 43", "June 15, 2027" / "30/5/2027"), not one that only leaves a value out
     ("7:30" / "7 rưỡi") or gives another kind of one ("2 tiếng" / "Chủ nhật")."""
+    one_a, one_b = _one_time(values_a), _one_time(values_b)
     return (
         bool(values_a and values_b)
         and not (values_a <= values_b or values_b <= values_a)
-        and sorted(map(_value_kind, values_a)) == sorted(map(_value_kind, values_b))
+        and sorted(map(_value_kind, one_a)) == sorted(map(_value_kind, one_b))
     )
+
+
+def _one_time(found):
+    """``found`` (a text's values) with an hour read both ways ("11pm": 11 and 23, ``values``) as one: "goes
+    to bed at 11pm" gives one time, as "đi ngủ lúc 1 giờ sáng" does."""
+    return frozenset(value for value in found if not isinstance(value, float) or value + 12 not in found)
 
 
 # Words that say what a text states holds besides something else ("Project Orion is also due on 15 March",
@@ -849,10 +875,13 @@ def another_value(text_a, text_b):
     another value: the same polarity, names that agree, one value in place of another ("Lan's thesis
     deadline is June 15" / "Lan's thesis is due on May 30", "Ngân sách mua laptop là 15 triệu" / "Ngân sách
     cho laptop mới là 10 triệu đồng"). Both cannot be true now. A time of day or how often is no such value:
-    things of every kind are done then ("chạy bộ 3 lần một tuần" / "đi bơi hai lần mỗi tuần")."""
+    things of every kind are done then ("chạy bộ 3 lần một tuần" / "đi bơi hai lần mỗi tuần"); nor a bound
+    one way and one the other ("sau 9 giờ tối" / "trước 7 giờ sáng": ``bounds_the_other_way``)."""
+    read_a, read_b = meaning(text_a), meaning(text_b)
     return (
         values_instead(_fixed(values(text_a)), _fixed(values(text_b)))
-        and meaning(text_a).negated == meaning(text_b).negated
+        and read_a.negated == read_b.negated
+        and not bounds_the_other_way(read_a.content - read_b.content, read_b.content - read_a.content)
         and names_agree(text_a, text_b)
         and not (adds(text_a) or adds(text_b) or _other_things(text_a, text_b))
     )
