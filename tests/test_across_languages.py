@@ -11,6 +11,7 @@ from memories.language.translation import (
     adds_nothing,
     another_value,
     details_agree,
+    lexicon_words,
     names_agree,
     names_in,
     names_instead,
@@ -463,6 +464,18 @@ def test_one_height_or_hour_written_two_ways_is_one_value_and_another_is_another
     # "11pm" read both ways is still one time, in place of "1 giờ sáng".
     assert across_languages("User goes to bed at 11pm.", "Người dùng đi ngủ lúc 1 giờ sáng.") == OPPOSED
     assert across_languages("User goes to bed at 11pm.", "Người dùng đi ngủ lúc 11 giờ tối.") == SAME
+
+
+def test_at_a_place_after_a_verb_is_where_it_is_done_not_living_there():
+    def units(text):
+        return lexicon_words(text).units
+
+    assert not any("liv" in unit for unit in units("Người dùng làm việc ở Viettel."))
+    assert not any("liv" in unit for unit in units("Người dùng ăn trưa ở văn phòng."))
+    assert any("liv" in unit for unit in units("Người dùng ở Hà Nội."))
+    assert any("liv" in unit for unit in units("Chị Hằng sống ở Đà Nẵng."))
+    assert across_languages("User works at Viettel.", "Người dùng làm ở Viettel.") == SAME
+    assert across_languages("Chị Hằng sống ở Đà Nẵng.", "Hằng lives in Da Nang.") == SAME
 
 
 def test_a_sentence_starting_with_a_name_no_word_is_is_not_about_the_one_the_other_says_whose():

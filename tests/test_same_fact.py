@@ -245,6 +245,8 @@ def test_being_based_somewhere_is_living_there():
         ("Mai thường đi ngủ lúc 10 giờ tối.", "Mai thường đi ngủ lúc 22h.", True),
         ("Đừng gọi cho Mai sau 9h tối.", "Đừng gọi cho Mai sau 9 giờ tối.", True),
         ("Người dùng dậy lúc 6 giờ sáng.", "Người dùng dậy lúc 6h.", True),
+        # Working somewhere, with "việc" or without.
+        ("Người dùng làm ở Viettel.", "Người dùng làm việc ở Viettel.", True),
         ("Họp team lúc 2 giờ chiều thứ Hai.", "Họp team lúc 14h thứ Hai.", True),
         ("Bé An ngủ trưa lúc 1 giờ trưa.", "Bé An ngủ trưa lúc 13h.", True),
         ("Anh Tùng về nhà lúc 11 giờ đêm.", "Anh Tùng về nhà lúc 23h.", True),
@@ -325,6 +327,7 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
         ("Chị Ngọc đang sống ở Hải Phòng.", "c ngoc o hai phong, le chan", False),
         ("Mùng 1 và rằm chị Ngọc ăn chay.", "mung 1 ram c ngoc an chay nha", False),
         ("Chị Ngọc sống ở Hải Phòng.", "Chị Ngọc sống ở Hà Nội.", True),
+        ("Chị Lan làm ở bệnh viện Bạch Mai.", "Chị Lan làm việc tại bệnh viện Việt Đức.", True),
         # Across "is", the sides may change places.
         ("User likes jasmine tea best.", "User's favourite tea is oolong.", True),
         # Liking one thing does not rule out liking another.

@@ -577,6 +577,8 @@ _SYNONYMS = _compiled(
         (r"\bbuoi toi\b", " evening "),
         (r"\bsinh nhat\b", " birthday "),
         (r"\blam viec\b", " work "),
+        # Working somewhere: "làm ở Viettel", "làm tại FPT" is "làm việc ở", not doing or making something.
+        (r"\blam(?= (?:o|tai) [a-z])", " work"),
         # Going to work, not to do something else ("đi làm vườn" is gardening); working out is exercise.
         (r"\bdi lam\b(?=\s*(?:$|[,.;!?]|(?:o|tai|luc|bang|moi|hang|vao|ca|lai|xa|gan|som|muon|\d+h?)\b))", " work "),
         (r"\bwork(?:s|ed|ing)? out\b", " exercise "),

@@ -1081,7 +1081,7 @@ def _vietnamese_read(text):
         (by_phrase, _VIETNAMESE_FUNCTION_WORDS) if marked else (by_folded, _FOLDED_VIETNAMESE_FUNCTION_WORDS)
     )
     keys = [token.lower() if marked else fold(token) for token in tokens]
-    units, i = [], 0
+    units, i, after_unit = [], 0, -1
     while i < len(tokens):
         if tokens[i][:1].isupper() and not starts[i]:
             i += 1
@@ -1091,11 +1091,14 @@ def _vietnamese_read(text):
             if stems:
                 units.append((tuple(fold(token).lower() for token in tokens[i : i + size]), stems))
                 i += size
+                after_unit = i
                 break
         else:
             word, key = tokens[i].lower(), keys[i]
-            read = (fold(word),)
-            if key in table and key not in function_words:
+            read, before = (fold(word),), len(units)
+            if key in _AT and i == after_unit and not units[-1][1] & table.get(key, frozenset()):
+                pass  # "ở" after a verb is where it is done ("làm ở Viettel", "học ở trường"), not living there
+            elif key in table and key not in function_words:
                 units.append((read, table[key]))
             elif (
                 word in CHAT_WORDS
@@ -1106,7 +1109,14 @@ def _vietnamese_read(text):
             elif word.isascii() and word.isalpha() and len(word) > 2 and not could_be_vietnamese(word):
                 units.append((read, frozenset({_english_stem(word)})))
             i += 1
+            if len(units) > before:
+                after_unit = i
     return units
+
+
+# "ở" (as written, and folded in a text without diacritics): to live or stay somewhere ("sống ở" too), or, after
+# another verb, where it is done.
+_AT = frozenset({"ở", "o"})
 
 
 # The unit of a number ("10 pm", "5 mg", "3km"): the number's value says it (``values``), not a word.
