@@ -135,6 +135,12 @@ def test_a_phrasal_verb_is_read_as_the_word_it_means_however_a_memory_says_it():
     assert "dying" in english_forms("die") and "diing" not in english_forms("die")
 
 
+def test_a_light_verb_counts_for_less_than_what_the_question_is_about():
+    coffee = everywhere("User drinks black coffee every morning at 7am.")
+    vitamin = everywhere("User takes vitamin D every day.")
+    assert found("How do I take my coffee?")[:2] == [coffee, vitamin]
+
+
 def test_the_words_of_a_question_asking_at_what_time_are_left_out():
     assert [term.text for term in query_terms("What time is the dentist?")] == ["dentist"]
     assert [term.text for term in query_terms("tôi mấy giờ đi ngủ")] == ["di", "ngu"]

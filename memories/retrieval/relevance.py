@@ -82,8 +82,8 @@ TRANSLATED = 0.8
 
 # Verbs a question is built on that say little of which memory is meant: "which package manager should I
 # use?" asks about package managers, so a memory saying only "uses" counts for less than its rarity says
-# (in a small store "uses" may be as rare as "pnpm").
-LIGHT_VERBS = frozenset({"use", "have", "get"})
+# (in a small store "uses" may be as rare as "pnpm"); "how do I take my coffee?" asks about coffee.
+LIGHT_VERBS = frozenset({"use", "have", "get", "take"})
 LIGHT = 0.5
 
 
