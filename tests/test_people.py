@@ -144,6 +144,27 @@ def test_a_word_for_someone_finds_the_other_words_for_them():
     assert searched("sếp của tôi là ai")[:1] == [manager]
 
 
+@pytest.mark.django_db
+def test_a_relation_asked_about_is_found_by_the_name_the_owners_memories_give_it():
+    add_memory("Vợ tôi là Thảo.")
+    teaches = add_memory("Thảo dạy Ngữ văn ở trường THPT.").pk
+    add_memory("User's brother is Khoa.")
+    works = add_memory("Khoa works at Vietcombank.").pk
+    add_memory("Người dùng làm việc ở FPT.")
+    add_memory("User teaches a Python class on Saturdays.")
+
+    def context(query):
+        return [item.id for item in build_context(query, record_access=False).items if item.layer == "working"]
+
+    assert context("vợ tôi dạy môn gì")[:1] == [teaches]
+    assert teaches in context("what does my wife teach?")[:2]
+    assert context("where does my brother work?")[:1] == [works]
+    assert context("anh trai tôi làm ở đâu")[:1] == [works]
+    assert searched("where does my brother work")[:1] == [works]
+    # A relation no memory names is its words alone.
+    assert context("what does my sister teach?")[:1] != [teaches]
+
+
 def test_a_question_is_read_for_its_first_few_people():
     query = " ".join(f"my friend Name{chr(97 + i)}" for i in range(20))
     assert len(asked_about(query)) <= 8

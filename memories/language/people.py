@@ -102,10 +102,21 @@ ONLY_AFTER_WHOSE = frozenset({"manager"})
 WHOSE_INDEXED = frozenset({"my", "our", "his", "her", "their", "s"})
 
 
+def relation_named(*words):
+    """The relation ``words`` (lower-case, as typed or folded) name together ("brother", "vợ", "sep"; "anh",
+    "trai"), or None."""
+    return _BY_WORDS.get(words) or _BY_FOLDED.get(tuple(fold(word) for word in words))
+
+
+def words_for(relation):
+    """The words naming ``relation``, each as its folded words: ("brother",), ("anh", "trai"), …"""
+    return [tuple(fold(word).split("_")) for word, its in RELATIONS.items() if its == relation]
+
+
 def words_after_whose_for(word):
     """The words naming the relation ``word`` (lower-case, as typed) names only after a word saying whose
     (``ONLY_AFTER_WHOSE``): "boss" -> {"manager"}; empty for any other word."""
-    relation = RELATIONS.get(word) or _BY_FOLDED.get((fold(word),))
+    relation = relation_named(word)
     if not relation:
         return frozenset()
     return frozenset(other for other in ONLY_AFTER_WHOSE if RELATIONS[other] == relation and other != word)

@@ -1280,17 +1280,22 @@ class QueryUnit(NamedTuple):
     # For a Vietnamese query's word naming a kind, read into English: how Vietnamese spells the things of
     # it, so that memories in the query's own language are found by them too ("thú cưng" finds "nuôi chó").
     spelt_here: tuple = ()
+    # For a word naming a relation, the names the owner's memories give it, folded ("vợ": "thao"), which
+    # spell it in either language.
+    names: tuple = ()
 
     @property
     def every_spelling(self):
-        """Its spellings in the other language, then in the query's own."""
-        return self.spellings + self.spelt_here
+        """Its spellings in the other language, then in the query's own, then its names."""
+        return self.spellings + self.spelt_here + tuple((name,) for name in self.names)
 
     def found_in(self, memory):
         """Whether a memory (its ``MemoryWords``) spells this unit. An English word spells a stem when its
         stem is that stem. The lexicon's Vietnamese words are compared with their diacritics ("chay" is not
         "chạy") unless the memory has none and is no English text; a name as typed, with them when both
-        sides have them ("Hue" is "Huế")."""
+        sides have them ("Hue" is "Huế"); a relation's names folded."""
+        if self.names and any(name in memory.folded for name in self.names):
+            return True
         if self.english:
             return any(stem in memory.stems for (stem,) in self.spellings) or _spelt_in_vietnamese(
                 memory, self.spelt_here, typed=False

@@ -378,7 +378,7 @@ class LexicalBackend:
         so the words that are left do not make all of it ("where do I live" is not all "user", "mấy giờ đi
         ngủ" not all "đi").
         ``unknown_words_count``: as ``candidates`` says."""
-        terms = query_terms(query)
+        terms = with_names_of_relations(query_terms(query), names_of_relations(queryset, query))
         if not terms:
             return {}
         words = tokens(query)
@@ -491,11 +491,21 @@ class LexicalBackend:
         units = spelt_as_things_of_kinds(in_other_language(query))
         if not units:
             return Across([], [], ())
+        names = names_of_relations(queryset, query)
+        if names:
+            # A word naming a relation is spelt by the names the owner's memories give it too.
+            units = [
+                unit._replace(names=tuple(sorted(names[relation])))
+                if (relation := people.relation_named(*unit.read_from)) in names
+                else unit
+                for unit in units
+            ]
         spelt = {
             spelling: [Term(fold(word), prefix=unit.english and len(word) >= SHORTEST_PREFIX) for word in spelling]
             for unit in units
             for spelling in unit.spellings
         }
+        spelt |= {(name,): [Term(name, prefix=False)] for unit in units for name in unit.names}
         # A kind's things in the query's own language: Vietnamese words, whole.
         spelt |= {s: [Term(fold(word), prefix=False) for word in s] for unit in units for s in unit.spelt_here}
         frequencies, total = search.frequencies(list({term for terms in spelt.values() for term in terms}))
@@ -674,6 +684,36 @@ def about_someone_else(queryset, asked, texts):
     named = {value for kind, value in filter(None, subjects.values()) if kind == "name"} | asked_names
     relations |= _relations_of_names(queryset, named - looked_up)
     return {memory_id for memory_id, subject in subjects.items() if people.someone_else(asked, subject, relations)}
+
+
+def names_of_relations(queryset, query):
+    """``{relation: folded names}`` for the relations ``query`` asks about (``people.asked_about``) that the
+    owner's memories name ("Vợ tôi là Thảo": the partner is "thao"; the ``NAMES_LOOKED_AT`` newest memories
+    holding a word for the relation are read): "what does my wife teach?" is answered by "Thảo dạy Ngữ
+    văn"."""
+    relations = {value for kind, value in people.asked_about(query) or () if kind == "relation"}
+    found = {}
+    for relation in relations:
+        phrases = [(words, False) for words in people.words_for(relation)]
+        placing = matching_any(queryset, phrases, common=True).values_list("text", flat=True)[:NAMES_LOOKED_AT]
+        names = frozenset(name for name, its in people.relations_of_names(placing).items() if its == relation)
+        if names:
+            found[relation] = names
+    return found
+
+
+def with_names_of_relations(terms, names):
+    """``terms`` with a word naming a relation also matching the names the owner's memories give it
+    (``names``: ``names_of_relations``)."""
+    if not names:
+        return terms
+    found = []
+    for term in terms:
+        relation = people.relation_named(term.accented or term.word)
+        if relation in names:
+            term = replace(term, forms=term.forms | {name for name in names[relation] if not term.matches(name)})
+        found.append(term)
+    return found
 
 
 def _relations_of_names(queryset, names):
