@@ -149,6 +149,7 @@ def is_known_word(words, english):
     return _function_word(first) or any(" ".join(words[:size]) in by_phrase for size in range(1, longest + 1))
 
 
+@functools.lru_cache(maxsize=4096)
 def _unknown_first_word(text):
     """The first word of a Vietnamese ``text``, folded, when it is capitalised, written with diacritics and no
     word of the language ("Phúc có lịch…": a name), else ""."""
@@ -291,8 +292,8 @@ def names_agree(text_a, text_b):
         # The one naming no one may start with a name no word of its language is ("Phúc có lịch khám răng…"):
         # then it is not the one the other says whose ("Thảo's own dentist appointment…").
         named, bare = (named_a, text_b) if a else (named_b, text_a)
-        first = _unknown_first_word(bare)
-        return not (first and any(whose and name not in (OWNER, first) for name, whose in named))
+        whose = {name for name, its in named if its and name != OWNER}
+        return not whose or not (first := _unknown_first_word(bare)) or whose <= {first}
     # Whose someone is stays, whichever side of "is" they are on: "Đạt is Khoa's manager" is not "Khoa là
     # quản lý của Đạt". The owner's may be someone's by name: "the user's brother" / "em trai của anh Huy".
     whose_a = {name for name, whose in named_a if whose}
