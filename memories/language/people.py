@@ -109,8 +109,15 @@ def relation_named(*words):
 
 
 def words_for(relation):
-    """The words naming ``relation``, each as its folded words: ("brother",), ("anh", "trai"), …"""
-    return [tuple(fold(word).split("_")) for word, its in RELATIONS.items() if its == relation]
+    """The words naming ``relation``, each as its folded words, to look them up in the full-text index:
+    ("brother",), ("anh", "trai"), …; not a syllable that folded is mostly another word
+    (``MOSTLY_ANOTHER_WORD``: "bố" is "bo", as "bò" is)."""
+    return [
+        words
+        for word, its in RELATIONS.items()
+        if its == relation
+        and (words := tuple(fold(word).split("_"))) not in {(other,) for other in MOSTLY_ANOTHER_WORD}
+    ]
 
 
 def words_after_whose_for(word):
@@ -125,10 +132,11 @@ def words_after_whose_for(word):
 _BY_WORDS = {tuple(words.split("_")): relation for words, relation in RELATIONS.items()}
 # Typed without diacritics, a relation is looked up folded, but for syllables that are mostly another word
 # there ("ba", three; "bo", beef; "ma", a ghost; "cha" beside "chả").
+MOSTLY_ANOTHER_WORD = frozenset({"ba", "bo", "ma", "cha"})
 _BY_FOLDED = {
     tuple(fold(word) for word in words): relation
     for words, relation in _BY_WORDS.items()
-    if fold(" ".join(words)) not in {"ba", "bo", "ma", "cha"}
+    if fold(" ".join(words)) not in MOSTLY_ANOTHER_WORD
 }
 _LONGEST = max(len(words) for words in _BY_WORDS)
 _FIRST_WORDS = frozenset(words[0] for words in [*_BY_WORDS, *_BY_FOLDED])

@@ -24,7 +24,9 @@ Of the memories found, those about someone other than the one the query asks abo
 
 import logging
 
-from django.db.models import Case, IntegerField, Value, When
+from django.db import connection
+from django.db.models import IntegerField
+from django.db.models.expressions import RawSQL
 
 from memories import vectors
 from memories.language import embeddings, people
@@ -103,8 +105,15 @@ def find(queryset, query):
     if not order:
         return queryset.none()
     order = _asked_about_first(queryset, asked, order)
-    position = Case(
-        *(When(pk=memory_id, then=Value(place)) for place, memory_id in enumerate(order)),
+    return queryset.filter(pk__in=order).order_by(_position(queryset.model, order), "pk")
+
+
+def _position(model, order):
+    """Each of ``order``'s ids by its place in it, as one SQL ``CASE``: built by Django of one ``When`` an id,
+    the hundreds a common word finds took longer to compile than the query takes to run."""
+    column = f"{connection.ops.quote_name(model._meta.db_table)}.{connection.ops.quote_name(model._meta.pk.column)}"
+    return RawSQL(
+        f"CASE {column} " + " ".join(["WHEN %s THEN %s"] * len(order)) + " END",
+        [value for place, memory_id in enumerate(order) for value in (memory_id, place)],
         output_field=IntegerField(),
     )
-    return queryset.filter(pk__in=order).order_by(position, "pk")

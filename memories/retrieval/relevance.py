@@ -695,7 +695,8 @@ def names_of_relations(queryset, query):
     found = {}
     for relation in relations:
         phrases = [(words, False) for words in people.words_for(relation)]
-        placing = matching_any(queryset, phrases, common=True).values_list("text", flat=True)[:NAMES_LOOKED_AT]
+        # Not ``common``: its count is of each word, and "bà xã" is rare where "bà" and "xã" are not.
+        placing = matching_any(queryset, phrases).values_list("text", flat=True)[:NAMES_LOOKED_AT]
         names = frozenset(name for name, its in people.relations_of_names(placing).items() if its == relation)
         if names:
             found[relation] = names
