@@ -84,9 +84,9 @@ def context_ids(question):
 def own_words_ids(question):
     from unittest import mock
 
-    from memories.retrieval.relevance import LexicalBackend
+    from memories.retrieval.relevance import Across, LexicalBackend
 
-    with mock.patch.object(LexicalBackend, "translated", lambda self, queryset, query, limit, across=None: ({}, ())):
+    with mock.patch.object(LexicalBackend, "read_across", lambda self, queryset, query, limit: Across([], [], ())):
         return context_ids(question)
 
 

@@ -1,9 +1,8 @@
 """What a person has one of: a birthday, a blood type, a length and a language they want replies in. Two
-memories of one person
-giving it two values cannot both be true: "Mai's birthday is March 14" / "Sinh nhật của chị Mai là ngày 14/4",
-"sn chi Mai 14/4 nha" / "Mai was born on 14 March 1990", "Nhóm máu của anh Khoa là A" / "Khoa's blood type is
-O", "User prefers short, to-the-point answers" / "Người dùng thích được giải thích dài và thật chi tiết", "User
-wants replies in Vietnamese" / "Always answer the user in English".
+memories of one person giving it two values cannot both be true: "Mai's birthday is March 14" / "Sinh nhật
+của chị Mai là ngày 14/4", "sn chi Mai 14/4 nha" / "Mai was born on 14 March 1990", "Nhóm máu của anh Khoa là
+A" / "Khoa's blood type is O", "User prefers short, to-the-point answers" / "Người dùng thích được giải thích
+dài và thật chi tiết", "User wants replies in Vietnamese" / "Always answer the user in English".
 
 A memory naming such an attribute gives its values as a translation keeps them (``translation.values``): for a
 birthday, the day and the month (a year of birth may be left out: "14 March 1990" is "14/3"); for a blood

@@ -878,10 +878,11 @@ def another_value(text_a, text_b):
     cho laptop mới là 10 triệu đồng"). Both cannot be true now. A time of day or how often is no such value:
     things of every kind are done then ("chạy bộ 3 lần một tuần" / "đi bơi hai lần mỗi tuần"); nor a bound
     one way and one the other ("sau 9 giờ tối" / "trước 7 giờ sáng": ``bounds_the_other_way``)."""
+    if not values_instead(_fixed(values(text_a)), _fixed(values(text_b))):
+        return False
     read_a, read_b = meaning(text_a), meaning(text_b)
     return (
-        values_instead(_fixed(values(text_a)), _fixed(values(text_b)))
-        and read_a.negated == read_b.negated
+        read_a.negated == read_b.negated
         and not bounds_the_other_way(read_a.content - read_b.content, read_b.content - read_a.content)
         and names_agree(text_a, text_b)
         and not (adds(text_a) or adds(text_b) or _other_things(text_a, text_b))

@@ -129,20 +129,13 @@ PHRASAL_VERBS = (
 )
 
 
-def phrasal_joined(query):
-    """``query`` with each phrasal verb a query is read for written as the one word it means: "work out" ->
-    "workout", "went to bed" -> "sleep" (``PHRASAL_VERBS``)."""
+def phrasal_read(text, in_queries=False):
+    """``text`` with each phrasal verb written as the one word it means, as the lexicon reads it: "gets up"
+    -> "wake", "went to bed" -> "sleep" (``PHRASAL_VERBS``); ``in_queries``: only those a query is read for
+    ("work out" -> "workout"; not "get up")."""
     for phrasal in PHRASAL_VERBS:
-        if phrasal.in_queries is not None:
-            query = phrasal.pattern.sub(phrasal.meaning, query)
-    return query
-
-
-def phrasal_read(text):
-    """``text`` with every phrasal verb written as the word it means, as the lexicon reads it: "gets up" ->
-    "wake" (``PHRASAL_VERBS``)."""
-    for phrasal in PHRASAL_VERBS:
-        text = phrasal.pattern.sub(f" {phrasal.meaning} ", text)
+        if not in_queries or phrasal.in_queries is not None:
+            text = phrasal.pattern.sub(f" {phrasal.meaning} ", text)
     return text
 
 
@@ -169,7 +162,7 @@ def search_words(query):
     is not the start of "and")."""
     found = [
         (written, fold(written).lower())
-        for written in re.findall(r"\w+", unicodedata.normalize("NFC", phrasal_joined(query)).casefold())
+        for written in re.findall(r"\w+", unicodedata.normalize("NFC", phrasal_read(query, in_queries=True)).casefold())
     ]
     content = [word for word, nothing in zip(found, says_nothing(found, names_written(query))) if not nothing] or found
     prefix = {}

@@ -47,7 +47,6 @@ from memories.language.words import (
     names_a_room,
     names_written,
     one_typo_away,
-    phrasal_joined,
     phrasal_read,
     phrasal_words,
     reads_as_english,
@@ -152,21 +151,21 @@ def _could_be_a_typo(term):
 
 
 def _content(query):
-    """The query's words, stopwords as None, whether it reads as English and whether it is typed with
-    diacritics."""
-    found = tokens(phrasal_joined(query))
+    """The query's words, stopwords as None, whether it reads as English, whether it is typed with
+    diacritics and the words it writes as names (``names_written``)."""
+    found = tokens(phrasal_read(query, in_queries=True))
     english = reads_as_english(folded for _, folded in found)
     marked = any(written != folded for written, folded in found)
-    content = [None if nothing else word for word, nothing in zip(found, says_nothing(found, names_written(query)))]
-    return content, found, english, marked
+    names = names_written(query)
+    content = [None if nothing else word for word, nothing in zip(found, says_nothing(found, names))]
+    return content, found, english, marked, names
 
 
 def query_terms(query):
     """The terms of a natural-language query: without stopwords (unless that leaves nothing), stemmed,
     each once; in English, a word or two naming a kind of thing also find the things of it."""
-    content, found, english, marked = _content(query)
+    content, found, english, marked, names = _content(query)
     words = [word for word in content if word] or found
-    names = names_written(query)
     terms = _with_things_of_kinds(words, [_term(*word, english, marked, names) for word in words], english)
     phrasal = phrasal_words(query)
     terms = [_with_other_words(term, phrasal.get(term.word, ())) for term in terms]
@@ -216,8 +215,7 @@ def _with_things_of_kinds(words, terms, english):
 def query_pairs(query):
     """Neighbouring content words of the query, as terms: "bún đậu", "đi chợ", "package manager".
     Vietnamese words are often two syllables, so a memory holding both side by side means more."""
-    content, _, english, marked = _content(query)
-    names = names_written(query)
+    content, _, english, marked, names = _content(query)
     return [
         (_term(*first, english, marked, names), _term(*second, english, marked, names))
         for first, second in zip(content, content[1:])
@@ -227,12 +225,14 @@ def query_pairs(query):
 
 class Across(NamedTuple):
     """A query read in the other language: its units ``[(QueryUnit, idf)]``, the rows of the queryset that
-    spell the rarest of them (``[(id, text)]``, the database's best first) and ``held_across`` (the words
-    each unit some memory holds was read from, and its idf)."""
+    spell the rarest of them (``[(id, text)]``, the database's best first), ``held_across`` (the words
+    each unit some memory holds was read from, and its idf) and the names the owner's memories give the
+    relations it asks about (``names_of_relations``), which its own words are read with too."""
 
     units: list
     rows: list
     held_across: tuple
+    names: dict = {}
 
 
 class RelevanceBackend(Protocol):
@@ -365,20 +365,22 @@ class LexicalBackend:
         "all of the query" too, as rare as a word one memory holds (search's partial matches: "which
         package manager should I use?" is not all "uses"); the context leaves such words out. ``across``:
         the query already read in the other language (``read_across``, at least ``limit`` rows)."""
-        translated, held_across = self.translated(queryset, query, limit, across)
-        scores = self.in_own_words(queryset, query, limit, held_across, unknown_words_count)
+        across = across or self.read_across(queryset, query, limit)
+        translated = self.translated(queryset, query, limit, across)
+        scores = self.in_own_words(queryset, query, limit, across, unknown_words_count)
         for memory_id, score in translated.items():
             scores[memory_id] = max(scores.get(memory_id, 0.0), TRANSLATED * score)
         return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))[:limit]
 
-    def in_own_words(self, queryset, query, limit, held_across=(), unknown_words_count=False):
-        """``{id: relevance}`` of the rows of queryset that hold the query's own words (BM25).
-        ``held_across``: ``(words the unit was read from, idf)`` of the query's units memories in the other
-        language hold; one some of whose words no memory holds as they are is part of "all of the query" too,
-        so the words that are left do not make all of it ("where do I live" is not all "user", "mấy giờ đi
-        ngủ" not all "đi").
+    def in_own_words(self, queryset, query, limit, across, unknown_words_count=False):
+        """``{id: relevance}`` of the rows of queryset that hold the query's own words (BM25), a word naming a
+        relation the names ``across`` (``read_across``) gives it too. Its ``held_across``: ``(words the unit
+        was read from, idf)`` of the query's units memories in the other language hold; one some of whose
+        words no memory holds as they are is part of "all of the query" too, so the words that are left do
+        not make all of it ("where do I live" is not all "user", "mấy giờ đi ngủ" not all "đi").
         ``unknown_words_count``: as ``candidates`` says."""
-        terms = with_names_of_relations(query_terms(query), names_of_relations(queryset, query))
+        held_across = across.held_across
+        terms = with_names_of_relations(query_terms(query), across.names)
         if not terms:
             return {}
         words = tokens(query)
@@ -454,24 +456,23 @@ class LexicalBackend:
         return self.scoring.relevance(terms, frequencies, total, rows, pairs, asks, written_in, unheld)
 
     def translated(self, queryset, query, limit, across=None):
-        """``({id: relevance}, held across)`` of the at most ``limit`` rows of queryset that hold the query's
-        words read in the other language (``translation.in_other_language``), the rarest first: each word or
-        phrase of the query a row's own words mean, or that it names, counts once, by its rarity (BM25 with
-        one occurrence). Unlike the query's own words, those no memory holds count in what "all of the query"
-        is: a translation that finds one word of three has not found the question. ``held across``: the
-        words each unit some memory holds was read from, and its idf (for ``in_own_words``)."""
-        units, rows, held_across = across or self.read_across(queryset, query, limit)
-        return self.scoring.translated_relevance(units, rows[:limit]), held_across
+        """``{id: relevance}`` of the at most ``limit`` rows of queryset that hold the query's words read in
+        the other language (``translation.in_other_language``), the rarest first: each word or phrase of the
+        query a row's own words mean, or that it names, counts once, by its rarity (BM25 with one
+        occurrence). Unlike the query's own words, those no memory holds count in what "all of the query" is:
+        a translation that finds one word of three has not found the question."""
+        across = across or self.read_across(queryset, query, limit)
+        return self.scoring.translated_relevance(across.units, across.rows[:limit])
 
     def in_other_words(self, queryset, query, limit, across=None):
         """The ids of the at most ``limit`` rows of queryset, the database's best first, that spell every
         word of the query the lexicon carries into the other language and every name it gives, and hold
         every other word of it but function words as it is: search's "every word" across languages."""
-        units, rows, _ = across or self.read_across(queryset, query, limit)
-        found = tokens(phrasal_read(query))
+        units, rows, *_ = across or self.read_across(queryset, query, limit)
+        read = tokens(phrasal_read(query))
         words = [
             folded
-            for (_, folded), nothing in zip(found, says_nothing(found, names_written(query)))
+            for (_, folded), nothing in zip(read, says_nothing(read, names_written(query)))
             if not nothing and not carries_nothing(folded)
         ]
         found = []
@@ -487,11 +488,12 @@ class LexicalBackend:
 
     def read_across(self, queryset, query, limit):
         """The query read in the other language (``Across``), for ``translated`` and ``in_other_words``: one
-        reading serves both, the database's best ``limit`` rows for any smaller limit as well."""
+        reading serves both, the database's best ``limit`` rows for any smaller limit as well, and the names
+        of the relations it asks about, looked up once for the query's own words too."""
+        names = names_of_relations(queryset, query)
         units = spelt_as_things_of_kinds(in_other_language(query))
         if not units:
-            return Across([], [], ())
-        names = names_of_relations(queryset, query)
+            return Across([], [], (), names)
         if names:
             # A word naming a relation is spelt by the names the owner's memories give it too.
             units = [
@@ -528,7 +530,7 @@ class LexicalBackend:
             selective.append(spelt[spelling])
             found += held[spelling]
         rows = list(self._spelled(queryset, selective)[:limit]) if selective else []
-        return Across([(unit, _idf(documents[unit], total)) for unit in units], rows, held_across)
+        return Across([(unit, _idf(documents[unit], total)) for unit in units], rows, held_across, names)
 
     def written_then(self, queryset, query):
         """For a query naming a day or a month ("on 16 June, 2023", "in July 2023", in the current time
