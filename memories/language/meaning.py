@@ -1167,17 +1167,42 @@ def _typo_partner(word, others, names=frozenset()):
     return any(abs(len(word) - len(other)) <= 2 and typo_of(word, other) for other in others)
 
 
+def _one_stem(a, b):
+    """``a`` and ``b`` are forms of one word, as far as spelling tells: "learn" / "learning", "book" /
+    "booking"."""
+    return len(os.path.commonprefix((a, b))) >= 4
+
+
+def _told_apart(syllable, senses):
+    """The English words of ``syllable`` (``senses``) that Vietnamese tells apart: each is all a longer phrase
+    holding the syllable says, and no form of another of them ("xanh dương" is blue, "xanh lá" green, "đàn
+    piano" the piano, "đàn guitar" the guitar; "dịch thuật" translation is "dịch sang" translate). Two of them
+    are two things, not synonyms; fewer than two, none is."""
+    told = set()
+    for phrase, english in LEXICON.items():
+        if len(english) == 1 and english[0] in senses and syllable in phrase.split():
+            if " " in phrase and not any(_one_stem(english[0], other) for other in senses if other != english[0]):
+                told.add(english[0])
+    return told if len(told) > 1 else set()
+
+
 @functools.cache
 def _synonyms():
     """Each English word the lexicon gives for a Vietnamese word (a key of one syllable) -> the keys giving it.
     A phrase's words each translate a part of it ("cà phê sữa": coffee, milk); a word's are synonyms: "study"
     and "learn" are both "học", "hate" and "dislike" both "ghét". (Vietnamese words giving one English word
-    are not: a syllable has many meanings, "bún" and "phở" are both noodles.)"""
+    are not: a syllable has many meanings, "bún" and "phở" are both noodles.) Nor are the words of a syllable
+    that Vietnamese tells apart (``_told_apart``): "xanh" is blue or green, one or the other; each is still
+    a synonym of the syllable's other words."""
     found = {}
     for phrase, english in LEXICON.items():
         if " " not in phrase:
+            apart = _told_apart(phrase, english)
             for word in english:
-                found.setdefault(word, set()).add(phrase)
+                if word in apart:
+                    found.setdefault(word, set()).add(f"{phrase}/{word}")
+                else:
+                    found.setdefault(word, set()).update([phrase, *(f"{phrase}/{other}" for other in apart)])
     return {word: frozenset(phrases) for word, phrases in found.items()}
 
 
