@@ -11,6 +11,7 @@ from memories.language.translation import (
     adds_nothing,
     another_value,
     details_agree,
+    in_other_language,
     lexicon_words,
     names_agree,
     names_in,
@@ -21,7 +22,7 @@ from memories.language.translation import (
 from memories.language.translation import (
     values as values_of,
 )
-from memories.language.words import language_of
+from memories.language.words import counts_in_digits, language_of
 
 FEW_WORDS_TRANSLATED = [
     # Only the people agree: another fact of them.
@@ -341,7 +342,8 @@ def test_a_negation_negates_a_translation_only_where_it_denies_what_the_other_sa
 
 
 def test_a_plural_in_ees_and_a_verb_of_two_words_are_the_words_the_lexicon_knows():
-    assert translated_share("Tiệm chị Mai có 6 nhân viên.", "Mai's shop has six employees.") == 0.8
+    # "6" and "six" are a number each says, whose values agree.
+    assert translated_share("Tiệm chị Mai có 6 nhân viên.", "Mai's shop has six employees.") == 1.0
     assert translated_share("Bà Tư dậy lúc 5 giờ sáng.", "Mrs Tư gets up at 5am.") == 1.0
     assert translated_share("ba Tu hay ngu luc 9h toi", "Mrs Tư usually goes to bed at 9pm.") > 0
     assert translated_share("Bà Tư dậy lúc 5 giờ sáng.", "Mrs Tư goes to bed at 9pm.") == 0.0
@@ -607,3 +609,34 @@ def test_a_memory_may_say_the_owners_name_but_not_someone_elses_as_theirs():
     assert owner_named("Người dùng muốn được gọi thẳng tên 'Thảo', không thêm 'chị'.") == {"thao"}
     assert owner_named("Con gái của người dùng tên là Mai.") == set()
     assert owner_named("Vợ người dùng được gọi là Lan.") == set()
+
+
+def test_a_vietnamese_number_in_words_counts_only_before_what_it_counts():
+    assert counts_in_digits("Người dùng có ba con.") == "Người dùng có 3 con."
+    assert counts_in_digits("Bố người dùng sáu mươi lăm tuổi.") == "Bố người dùng 65 tuổi."
+    assert (
+        counts_in_digits("Bé An mười hai tuổi, tập bơi hai buổi một tuần.") == "Bé An 12 tuổi, tập bơi 2 buổi một tuần."
+    )
+    # A father, a weekday, a year: no numbers.
+    for text in ("Ba người dùng là bác sĩ.", "Ba tôi thích câu cá.", "Họp vào thứ Ba.", "Năm nay người dùng 30 tuổi."):
+        assert counts_in_digits(text) == text
+
+
+def test_a_count_in_words_or_digits_is_one_value_in_either_language():
+    assert across_languages("User has three children.", "Người dùng có ba con.") == SAME
+    assert across_languages("User has two kids.", "Người dùng có 2 con.") == SAME
+    assert across_languages("User has two kids.", "Người dùng có ba con.") == OPPOSED
+    assert across_languages("User owns two cats.", "Người dùng nuôi ba con mèo.") == OPPOSED
+    # A number in each is a word each translates: the share is what the lexicon pairs, whichever the numbers.
+    assert (
+        translated_share("User goes to the gym three times a week.", "Người dùng đi tập gym ba buổi một tuần.") >= 0.7
+    )
+    assert translated_share("User has three children.", "Người dùng có ba con.") == 1.0
+
+
+def test_working_at_a_place_is_work_when_read_across():
+    assert [unit.english for unit in in_other_language("Người dùng làm ở Viettel", first_words_too=True)] == [
+        False,
+        True,
+    ]
+    assert "work" in in_other_language("anh trai tôi làm ở đâu")[-1].meaning

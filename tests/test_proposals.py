@@ -485,6 +485,9 @@ def test_what_a_proposal_does_not_deny_under_another_kind_is_no_update(original,
         ("User lives in Hanoi.", "Người dùng sống ở Đà Nẵng.", "fact"),
         ("Người dùng thích uống trà sữa.", "User does not drink milk tea anymore.", "fact"),
         ("User wears size 42 shoes.", "Cỡ giày của người dùng là 43.", "fact"),
+        # Working somewhere else; another count, in words in one language.
+        ("User works at FPT Software.", "Người dùng làm ở Viettel.", "fact"),
+        ("User has two kids.", "Người dùng có ba con.", "fact"),
         # A state in one language, a thing it rules out in the other.
         ("Người dùng ăn chay.", "User eats beef phở every week.", "routine"),
         ("User is teetotal.", "Người dùng uống bia mỗi tối thứ Sáu.", "routine"),
@@ -535,6 +538,9 @@ def test_a_proposal_agreeing_with_a_memory_filed_elsewhere_is_no_update(original
         ("Người dùng thuê căn hộ, mỗi tháng 12 triệu.", "The user rents his apartment for 12 million a month."),
         # Keeping a pet is having one.
         ("User has a cat named Mochi.", "Người dùng nuôi một con mèo tên Mochi."),
+        # A count in words or in digits.
+        ("User has three children.", "Người dùng có ba con."),
+        ("User goes to the gym three times a week.", "Người dùng đi tập gym 3 buổi một tuần."),
     ],
 )
 def test_the_same_fact_in_the_other_language_is_a_duplicate_whatever_its_subject(original, translation):

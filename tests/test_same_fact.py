@@ -270,6 +270,8 @@ def test_being_based_somewhere_is_living_there():
         ("User's favorite color is blue.", "User's favorite color is green.", False),
         ("User plays the piano.", "User plays the guitar.", False),
         ("User was born in 1990.", "User's birth year is 1990.", True),
+        ("Người dùng có hai con.", "Người dùng có 2 con.", True),
+        ("Người dùng nuôi năm con mèo.", "Người dùng nuôi 5 con mèo.", True),
     ],
 )
 def test_a_synonym_or_another_way_of_writing_says_the_same(a, b, same):
@@ -368,6 +370,11 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
         ("Quyen swims twice a week.", "Quyen runs twice a week.", False),
         ("Bé Na đi học vẽ 2 buổi một tuần.", "Bé Na học đàn 2 buổi/tuần.", False),
         ("Quyen swims twice a week.", "Quyen swims three times a week.", True),
+        # A count in Vietnamese words is the count in digits: "ba con" is three children, "năm con mèo" five cats.
+        ("Người dùng có hai con.", "Người dùng có ba con.", True),
+        ("Người dùng có hai con.", "Người dùng có 2 con.", False),
+        ("Người dùng nuôi năm con mèo.", "Người dùng nuôi 5 con mèo.", False),
+        ("Người dùng nuôi năm con mèo.", "Người dùng nuôi 3 con mèo.", True),
     ],
 )
 def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):

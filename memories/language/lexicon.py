@@ -1409,6 +1409,8 @@ LEXICON = {
     "khí hậu": ("climate",),
     # ---- work and career ----
     "làm": ("do", "make", "work"),
+    "làm ở": ("work",),
+    "làm tại": ("work",),
     "làm việc": ("work", "working", "job"),
     "làm việc từ xa": ("remote", "remotely", "wfh"),
     "làm việc tại nhà": ("wfh", "home", "remote"),

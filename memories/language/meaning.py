@@ -57,6 +57,7 @@ from memories.language.words import (
     VIETNAMESE_WEEKDAYS,
     WEEKDAYS,
     WRITTEN_WORD,
+    counts_in_digits,
     language_of,
     sequence,
     spelt_as_a_name,
@@ -559,6 +560,8 @@ _SYNONYMS = _compiled(
         (r"\bco dau\b|\bdiacritics?\b", " diacritic "),
         (r"\bca phe\b|\bcoffee\b|\bcf\b", " coffee "),
         (r"\bngan gon\b|\bconcise\b|\bbrief\b|\bshort\b", " concise "),
+        # Children counted: "có 3 con", "2 đứa con", "hai đứa" (not "3 con mèo", nor "2 con trai": sons).
+        (r"\b(\d+) (?:dua con|con|dua)(?= *(?:$|[,.;!?)]|va\b|nho\b|deu\b|roi\b|ca\b|cua\b))", r" \1 children "),
         (r"\btra loi\b", " answer "),
         # Getting up is waking: "Linh gets up at 5:30" / "Linh wakes at half past five".
         (r"\b(?:get|gets|got|getting) up\b|\b(?:wake|wakes|woke|waking) up\b", " wake "),
@@ -1092,6 +1095,8 @@ def meaning(text, subject="", kind=""):
     by the one it is known by (``states.one_name``: "Postgres" is PostgreSQL)."""
     text = states.one_name(text)
     vietnamese = language_of(text) == VIETNAMESE
+    if vietnamese:
+        text = counts_in_digits(text)
     written = text
     lowered = text.lower()
     if "moved" in lowered or "relocated" in lowered:

@@ -57,6 +57,7 @@ from memories.language.words import (
     WEEKDAYS,
     WRITTEN_WORD,
     could_be_vietnamese,
+    counts_in_digits,
     english_forms,
     is_query_stopword,
     language_of,
@@ -554,6 +555,7 @@ def _numbers(text):
     """The numbers of ``text`` as values: "200k", "200.000" and "200 nghìn" are one amount; "7:30" two;
     days and months as ``_calendar`` has them, whether by name or by number ("30/5/2027" is 30, month 5
     and 2027)."""
+    text = counts_in_digits(text)
     folded = fold(_MILLIONS.sub(" million", text))
     values = _calendar(text, folded)
     values.update(f"language {_LANGUAGE_NAMES[name]}" for name in _LANGUAGE_NAME.findall(folded))
@@ -1134,7 +1136,7 @@ def _english_stems(text):
     return frozenset(
         _english_stem(word)
         for word in re.findall(r"[a-z]+", fold(_CAPITALISED.sub(_unless_name, text)))
-        if word not in _ENGLISH_FUNCTION_WORDS and len(word) > 1
+        if word not in _ENGLISH_FUNCTION_WORDS and word not in _NUMBER_WORDS and len(word) > 1
     )
 
 
@@ -1154,12 +1156,14 @@ def _unless_name(match):
 
 class LexiconWords(NamedTuple):
     """What the lexicon makes of a text (``lexicon_words``): for a Vietnamese one, the English stems of each
-    of its words and phrases it knows (``units``); for an English one, its stems (``stems``)."""
+    of its words and phrases it knows (``units``); for an English one, its stems (``stems``); and whether it
+    says a number (``counts``: in digits or in words), which a translation keeps as it is."""
 
     vietnamese: bool
     units: tuple = ()
     stems: frozenset = frozenset()
     kin: frozenset = frozenset()
+    counts: bool = False
 
     @property
     def english(self):
@@ -1174,8 +1178,33 @@ def lexicon_words(text, vietnamese=None):
     if vietnamese is None:
         vietnamese = language_of(text) == VIETNAMESE
     if vietnamese:
-        return LexiconWords(True, units=_vietnamese_units(text), kin=_kin(text))
-    return LexiconWords(False, stems=_english_stems(text))
+        text = counts_in_digits(text)
+        return LexiconWords(True, units=_vietnamese_units(text), kin=_kin(text), counts=_counts(text))
+    return LexiconWords(False, stems=_english_stems(text), counts=_counts(text) or bool(_COUNT_WORD.search(text)))
+
+
+# A number, the word before it and what follows: a name's ("iPhone 14", "Windows 11") is part of the name, and
+# a time of day ("7am", "5 giờ sáng", "19:30") or a date ("15/6") no count.
+_NUMBER_AFTER = re.compile(
+    r"(\w*)[^\w:/]*?(?<![\w:/])\d+(?!\d)(?![:/.,]\d)(\s*(?:[ap]\.?m\b|h\b|h\d|giờ|gio\b|g\d|tiếng|o'?clock))?",
+    re.IGNORECASE,
+)
+
+
+def _counts(text):
+    """Whether ``text`` says a number in digits that is no part of a name, a time of day or a date."""
+    return any(
+        not time and not any(letter.isupper() for letter in before) and fold(before).lower() not in _DATE_WORDS
+        for before, time in _NUMBER_AFTER.findall(text)
+    )
+
+
+# Words before a number of the calendar or the clock, folded: "ngày 5", "thứ 2", "tháng 3", "năm 2019", "lúc 7".
+_DATE_WORDS = frozenset("ngay mung thu thang nam luc on at since in".split())
+
+
+# An English number in words ("one" is as often no number).
+_COUNT_WORD = re.compile(r"\b(?:" + "|".join(word for word, value in _NUMBER_WORDS.items() if value > 1) + r")\b", re.I)
 
 
 # The relatives an honorific before a name may say someone is: "Phong nợ anh Khôi" / "Phong owes his brother
@@ -1233,7 +1262,9 @@ def share_between(words_a, words_b):
     if people:
         return 0.0
     matched = sum(1 for unit in units if unit & stems)
-    return (matched + len(covered)) / (len(units) + len(stems))
+    # A number in each is one word translated: which numbers, and whether they agree, the values tell.
+    counted = int(vietnamese.counts and english.counts)
+    return (matched + len(covered) + 2 * counted) / (len(units) + len(stems) + 2 * counted)
 
 
 # Words of an amount ("200 nghìn"), which its value stands for, and languages, which are values too ("tiếng
@@ -1479,7 +1510,8 @@ def in_other_language(query, first_words_too=False):
         named -= {fold(match.group(1)).lower() for match in _FIRST_WORD.finditer(query)}
     if language_of(query) == VIETNAMESE:
         hours = bool(_HOURS.search(query))
-        for read_from, unit in _vietnamese_read(_IN_LANGUAGE.sub(" ", _without_query_stopwords(query))):
+        read = _IN_LANGUAGE.sub(" ", _without_query_stopwords(counts_in_digits(query)))
+        for read_from, unit in _vietnamese_read(read):
             spellings = tuple((stem,) for stem in sorted(unit) if len(stem) >= SHORTEST_PREFIX)
             if spellings and not set(read_from) <= named:
                 found = QueryUnit(unit, spellings, True, read_from)

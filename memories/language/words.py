@@ -77,16 +77,17 @@ def is_query_stopword(written, folded, following=""):
 
 def says_nothing(words, names=frozenset()):
     """For each word of a query (``[(lower-case as written, folded), …]``, in order), whether it says nothing
-    about which memory is meant (``is_query_stopword``, with the word after it), nor does a question asking
-    when in words the memory answering it does not hold (``_ASKING_WHEN``). ``names``: the folded words the
+    about which memory is meant (``is_query_stopword``, with the word after it, unless the two say something
+    together: ``_SAYING_TOGETHER``), nor does a question asking when in words the memory answering it does not
+    hold (``_ASKING_WHEN``). ``names``: the folded words the
     query writes as names (``names_written``), which always say something ("What time does An go to bed?")."""
     folded = [word for _, word in words]
     following = folded[1:] + [""]
-    asking = {
-        index + half for index, pair in enumerate(zip(folded, folded[1:])) if pair in _ASKING_WHEN for half in (0, 1)
-    }
+    pairs = list(enumerate(zip(folded, folded[1:])))
+    asking = {index + half for index, pair in pairs if pair in _ASKING_WHEN for half in (0, 1)}
+    together = {index + half for index, pair in pairs if pair in _SAYING_TOGETHER for half in (0, 1)}
     return [
-        word not in names and (index in asking or is_query_stopword(written, word, after))
+        word not in names and index not in together and (index in asking or is_query_stopword(written, word, after))
         for index, ((written, word), after) in enumerate(zip(words, following))
     ]
 
@@ -295,12 +296,13 @@ _IRREGULAR_FORMS = _irregular_groups()
 # Past forms that are other words as often: a direction, a flower, a tool, an insect, a vaccine ("left",
 # "rose", "saw", "flies", "shot").
 _OTHER_WORDS_TOO = frozenset("left found saw lay lit rose bit fell flies shot born borne sat ring spring".split())
-# Each irregular verb's other forms and its base: "went" and "goes" are "go", "drank" is "drink".
+# Each irregular verb's or noun's other forms and its base: "went" and "goes" are "go", "drank" is "drink",
+# "children" is "child" ("lives" stays: "life" or "live").
 IRREGULAR_BASE = {
     form: base
-    for base, *others in (line.split() for line in _IRREGULAR_VERBS.split("/"))
+    for base, *others in (line.split() for line in (_IRREGULAR_VERBS + "/" + _IRREGULAR_NOUNS).split("/"))
     for form in others
-    if form not in _OTHER_WORDS_TOO
+    if form not in _OTHER_WORDS_TOO and form != "lives"
 }
 
 
@@ -349,6 +351,8 @@ _AUXILIARIES = frozenset("did does do is was will are were has have had can coul
 _ASKING_WHEN = frozenset(
     [("what", "time"), ("which", "time"), ("how", "long"), ("bao", "gio"), ("may", "gio"), ("bao", "lau")]
 )
+# Stopwords that say something together: "làm ở", "làm tại" is working somewhere ("anh trai tôi làm ở đâu").
+_SAYING_TOGETHER = frozenset([("lam", "o"), ("lam", "tai")])
 
 
 def asks_when(words):
@@ -400,6 +404,45 @@ def tells_where(text):
     """Whether a text (as written, capitals and all) names a place: a capitalised word after "in", "at",
     "to", "ở", "tại"…"""
     return any(match.group(1).isupper() for match in _BEFORE_A_PLACE.finditer(text))
+
+
+# Vietnamese numbers in words, with their marks ("năm" is five or a year, "sáu" six and "sau" after, "ba" three or
+# a father): a number only before what it counts ("hai con", "ba năm", "năm con mèo", "ba mươi lăm tuổi"), never
+# before "người dùng" ("ba người dùng" is the user's father). A text typed without marks has "hai", "ba" and
+# "bon" alone. "một" is as often "a" as one.
+_VIETNAMESE_DIGITS = {"hai": 2, "ba": 3, "bốn": 4, "tư": 4, "năm": 5, "lăm": 5, "sáu": 6, "bảy": 7, "bẩy": 7}
+_VIETNAMESE_DIGITS |= {"tám": 8, "chín": 9, "mốt": 1, "một": 1, "bon": 4}
+_COUNTED = (
+    "con đứa người cái chiếc quả trái cuốn quyển căn ngôi tầng lần buổi ngày tuần tháng năm tiếng giờ phút tuổi "
+    "cốc ly chai lon gói điếu bát tô chén cân ký cây bộ đôi km kg triệu nghìn ngàn trăm tỷ tỉ cuộc bài môn tập"
+).split()
+_COUNTED += sorted({fold(word) for word in _COUNTED} - set(_COUNTED))
+_DIGIT = "hai|ba|bốn|năm|sáu|bảy|bẩy|tám|chín"
+_VIETNAMESE_NUMBER = re.compile(
+    rf"(?<![\w])(?:(?P<tens>{_DIGIT})\s+mươi(?:\s+(?P<ones>mốt|hai|ba|bốn|tư|lăm|sáu|bảy|bẩy|tám|chín))?"
+    rf"|mười(?:\s+(?P<teen>một|hai|ba|bốn|lăm|sáu|bảy|bẩy|tám|chín))?(?P<ten>)|(?P<digit>{_DIGIT}|bon))"
+    rf"(?=\s+(?:{'|'.join(_COUNTED)})(?!\w)(?!\s+dùng\b|\s+dung\b))",
+    re.IGNORECASE,
+)
+
+_MAY_COUNT = re.compile(rf"(?<!\w)(?:{_DIGIT}|mười|bon)(?!\w)", re.IGNORECASE)
+
+
+def _vietnamese_number(match):
+    found = {name: (value or "").lower() for name, value in match.groupdict().items()}
+    if found["tens"]:
+        return str(_VIETNAMESE_DIGITS[found["tens"]] * 10 + _VIETNAMESE_DIGITS.get(found["ones"], 0))
+    if found["ten"] is not None and match.group().lower().startswith("mười"):
+        return str(10 + _VIETNAMESE_DIGITS.get(found["teen"], 0))
+    return str(_VIETNAMESE_DIGITS[found["digit"]])
+
+
+def counts_in_digits(text):
+    """``text`` with the Vietnamese numbers it says in words before what they count written in digits: "Người
+    dùng có ba con" is "… có 3 con", "hai mươi lăm tuổi" "25 tuổi"; "Ba người dùng", "thứ Ba", "năm nay" stay."""
+    if not _MAY_COUNT.search(text):
+        return text
+    return _VIETNAMESE_NUMBER.sub(_vietnamese_number, text)
 
 
 # The days a question names ("on 16 June, 2023", "August 11th", "in July 2023", "2023-06-16", "ngày 16
