@@ -541,6 +541,9 @@ def test_a_proposal_agreeing_with_a_memory_filed_elsewhere_is_no_update(original
         # A count in words or in digits.
         ("User has three children.", "Người dùng có ba con."),
         ("User goes to the gym three times a week.", "Người dùng đi tập gym 3 buổi một tuần."),
+        # An age's unit is the value's, said or not.
+        ("User's father is 60.", "Bố của người dùng 60 tuổi."),
+        ("User's father is 60 years old.", "Bố của người dùng 60 tuổi."),
     ],
 )
 def test_the_same_fact_in_the_other_language_is_a_duplicate_whatever_its_subject(original, translation):

@@ -1046,13 +1046,15 @@ def _lexicon():
 _PEOPLE_STEMS = frozenset(_english_stem(word) for word in states.PEOPLE)
 
 
-# The words of a date or a time that its value stands for ("ngày 5 tháng 3", "năm 2019", "lúc 6 giờ sáng",
-# "7h tối"), as the English one writes none ("March 5", "6am"): ``values`` compares the values themselves.
+# The words of a date, a time or an age that its value stands for ("ngày 5 tháng 3", "năm 2019", "lúc 6 giờ
+# sáng", "7h tối", "60 tuổi"), as the English one writes none ("March 5", "6am", "is 60"): ``values`` compares
+# the values themselves.
 # Not before an amount: "mỗi tháng 12 triệu" is 12 million a month.
 _VALUE_WORDS = re.compile(
     r"(?<!\w)(?:ngày|ngay|tháng|thang|năm|nam|lúc|luc)"
     r"(?=\s*\d+(?:[.,]\d+)?(?![.,]?\d|\s*(?:k|nghìn|nghin|ngàn|ngan|tr|triệu|trieu|tỷ|ty)(?!\w)))"
-    r"|(?<=\d)\s*(?:giờ|gio|h)(?:\s*(?:sáng|sang|trưa|trua|chiều|chieu|tối|toi))?(?!\w)",
+    r"|(?<=\d)\s*(?:giờ|gio|h)(?:\s*(?:sáng|sang|trưa|trua|chiều|chieu|tối|toi))?(?!\w)"
+    r"|(?<=\d)\s*(?:tuổi|tuoi)(?!\w)",
     re.IGNORECASE,
 )
 
@@ -1123,8 +1125,12 @@ def _vietnamese_read(text):
 _AT = frozenset({"ở", "o"})
 
 
-# The unit of a number ("10 pm", "5 mg", "3km"): the number's value says it (``values``), not a word.
-_UNITS = re.compile(r"(?<=\d)\s*(?:[ap]\.?m\.?|mg|kg|km|cm|mm|ml|gb|tb|mb|k|h|hrs?|mins?)\b", re.IGNORECASE)
+# The unit of a number ("10 pm", "5 mg", "3km", "60 years old"): the number's value says it (``values``), not a
+# word.
+_UNITS = re.compile(
+    r"(?<=\d)\s*(?:[ap]\.?m\.?|mg|kg|km|cm|mm|ml|gb|tb|mb|k|h|hrs?|mins?|(?:years?|yrs?)[ -]old|y/?o)\b",
+    re.IGNORECASE,
+)
 
 
 def _english_stems(text):
