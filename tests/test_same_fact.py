@@ -188,7 +188,8 @@ def test_the_doctor_keeps_a_fact_and_its_swap_in_separate_groups():
     ids, groups = _groups(
         ["Minh owes Lan 200k.", "minh owes lan 200K", "Lan owes Minh 200k.", "Lan owes Minh 200k!", "Lan nợ Minh 200k"]
     )
-    assert sorted(groups) == sorted([ids[:2], ids[2:4]])
+    # The Vietnamese one says what the second two say ("Lan" starting an English sentence is a name, no "lane").
+    assert sorted(groups) == sorted([ids[:2], ids[2:]])
 
 
 def test_a_repeat_is_one_holding_no_more_than_its_memory_and_a_denial_holds_more_with_fewer_words():

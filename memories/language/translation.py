@@ -167,20 +167,32 @@ def _unknown_first_word(text):
 
 def _unknown_english(folded):
     """A word English does not have, as far as the lexicon's glosses tell: starting an English sentence, it is a
-    name ("Neovim is the main editor"), where "Budget" or "Coffee" is not."""
-    return (
-        len(folded) > 2
-        and folded not in _ENGLISH_FUNCTION_WORDS
-        and folded not in _OWNER_WORDS
-        and _english_stem(folded) not in _english_glosses()
-    )
+    name ("Neovim is the main editor", "Lan is…"), where "Budget", "Coffee" or "Lanes" is not. A word is
+    known as it is glossed, or as a form of one ("lanes": "lane"), never by a stem it merely spells ("Lan" is
+    no form of "lane")."""
+    if len(folded) <= 2 or folded in _ENGLISH_FUNCTION_WORDS or folded in _OWNER_WORDS:
+        return False
+    if folded in _english_glosses():
+        return False
+    stem = _english_stem(folded)
+    return stem == folded or stem not in _english_gloss_stems()
 
 
 @functools.cache
 def _english_glosses():
-    """The stems of every English word the lexicon glosses a Vietnamese one with."""
-    by_phrase, _, _ = _lexicon()
-    return frozenset().union(*by_phrase.values())
+    """Every English word the lexicon glosses a Vietnamese one with, but the syllables of a name a phrase
+    spells the English way ("minh" of "hồ chí minh", "nang" of "đà nẵng"), which are names."""
+    glosses = set()
+    for phrase, english in LEXICON.items():
+        syllables = {fold(syllable).lower() for syllable in phrase.split()} if " " in phrase else set()
+        glosses.update(word for word in english if word not in syllables or not could_be_vietnamese(word))
+    return frozenset(glosses)
+
+
+@functools.cache
+def _english_gloss_stems():
+    """The stems of ``_english_glosses``."""
+    return frozenset(map(_english_stem, _english_glosses()))
 
 
 def _named(text, other):
@@ -1046,15 +1058,15 @@ def _lexicon():
 _PEOPLE_STEMS = frozenset(_english_stem(word) for word in states.PEOPLE)
 
 
-# The words of a date, a time or an age that its value stands for ("ngày 5 tháng 3", "năm 2019", "lúc 6 giờ
-# sáng", "7h tối", "60 tuổi"), as the English one writes none ("March 5", "6am", "is 60"): ``values`` compares
-# the values themselves.
+# The words of a date, a time or an amount that its value stands for ("ngày 5 tháng 3", "năm 2019", "lúc 6
+# giờ sáng", "7h tối", "200 nghìn"), as the English one writes none ("March 5", "6am", "200k"): ``values``
+# compares the values themselves.
 # Not before an amount: "mỗi tháng 12 triệu" is 12 million a month.
 _VALUE_WORDS = re.compile(
     r"(?<!\w)(?:ngày|ngay|tháng|thang|năm|nam|lúc|luc)"
     r"(?=\s*\d+(?:[.,]\d+)?(?![.,]?\d|\s*(?:k|nghìn|nghin|ngàn|ngan|tr|triệu|trieu|tỷ|ty)(?!\w)))"
     r"|(?<=\d)\s*(?:giờ|gio|h)(?:\s*(?:sáng|sang|trưa|trua|chiều|chieu|tối|toi))?(?!\w)"
-    r"|(?<=\d)\s*(?:tuổi|tuoi)(?!\w)",
+    r"|(?<=\d)\s*(?:nghìn|nghin|ngàn|ngan|triệu|trieu|tỷ|tỉ|ty)(?!\w)",
     re.IGNORECASE,
 )
 
@@ -1125,10 +1137,10 @@ def _vietnamese_read(text):
 _AT = frozenset({"ở", "o"})
 
 
-# The unit of a number ("10 pm", "5 mg", "3km", "60 years old"): the number's value says it (``values``), not a
+# The unit of a number ("10 pm", "5 mg", "3km", "2 million"): the number's value says it (``values``), not a
 # word.
 _UNITS = re.compile(
-    r"(?<=\d)\s*(?:[ap]\.?m\.?|mg|kg|km|cm|mm|ml|gb|tb|mb|k|h|hrs?|mins?|(?:years?|yrs?)[ -]old|y/?o)\b",
+    r"(?<=\d)\s*(?:[ap]\.?m\.?|mg|kg|km|cm|mm|ml|gb|tb|mb|k|h|hrs?|mins?|thousand|million|billion)\b",
     re.IGNORECASE,
 )
 
@@ -1163,13 +1175,13 @@ def _unless_name(match):
 class LexiconWords(NamedTuple):
     """What the lexicon makes of a text (``lexicon_words``): for a Vietnamese one, the English stems of each
     of its words and phrases it knows (``units``); for an English one, its stems (``stems``); and whether it
-    says a number (``counts``: in digits or in words), which a translation keeps as it is."""
+    says a number, and of which kinds (``counts``: in digits or in words), which a translation keeps as it is."""
 
     vietnamese: bool
     units: tuple = ()
     stems: frozenset = frozenset()
     kin: frozenset = frozenset()
-    counts: bool = False
+    counts: frozenset = frozenset()
 
     @property
     def english(self):
@@ -1186,27 +1198,31 @@ def lexicon_words(text, vietnamese=None):
     if vietnamese:
         text = counts_in_digits(text)
         return LexiconWords(True, units=_vietnamese_units(text), kin=_kin(text), counts=_counts(text))
-    return LexiconWords(False, stems=_english_stems(text), counts=_counts(text) or bool(_COUNT_WORD.search(text)))
+    counts = _counts(text) | ({"number"} if _COUNT_WORD.search(text) else set())
+    return LexiconWords(False, stems=_english_stems(text), counts=counts)
 
 
-# A number, the word before it and what follows: a name's ("iPhone 14", "Windows 11") is part of the name, and
-# a time of day ("7am", "5 giờ sáng", "19:30") or a date ("15/6") no count.
+# A number, the word before it and what follows: a name's ("iPhone 14", "Windows 11") is part of the name, one
+# after a word of the calendar ("ngày 5", "năm 2019") a date; one of a clock ("7am", "5 giờ sáng", "19:30") is a
+# time, one before "%" a share and one before a currency or a scale ("200k", "8 triệu") an amount.
 _NUMBER_AFTER = re.compile(
-    r"(\w*)[^\w:/]*?(?<![\w:/])\d+(?!\d)(?![:/.,]\d)(\s*(?:[ap]\.?m\b|h\b|h\d|giờ|gio\b|g\d|tiếng|o'?clock))?",
+    r"(\w*)[^\w:/]*?(?<![\w:/])(\d+(?:[:.,]\d+)*)"
+    r"(?:(\s*(?:[ap]\.?m\b|h\b|h\d|giờ|gio\b|g\d|tiếng|rưỡi|ruoi\b|o'?clock))"
+    r"|(\s*%)|(\s*(?:k|nghìn|nghin|ngàn|ngan|triệu|trieu|tr|tỷ|tỉ|ty|million|thousand|billion|đ|đồng|vnd|usd)\b))?",
     re.IGNORECASE,
 )
+# Words before a number of the calendar, folded: "ngày 5", "thứ 2", "tháng 3", "năm 2019", "on 5", "since 2019".
+_DATE_WORDS = frozenset("ngay mung thu thang nam on since in".split())
 
 
 def _counts(text):
-    """Whether ``text`` says a number in digits that is no part of a name, a time of day or a date."""
-    return any(
-        not time and not any(letter.isupper() for letter in before) and fold(before).lower() not in _DATE_WORDS
-        for before, time in _NUMBER_AFTER.findall(text)
-    )
-
-
-# Words before a number of the calendar or the clock, folded: "ngày 5", "thứ 2", "tháng 3", "năm 2019", "lúc 7".
-_DATE_WORDS = frozenset("ngay mung thu thang nam luc on at since in".split())
+    """The kinds of the numbers ``text`` says in digits that are no part of a name nor a date: "time", "share",
+    "amount" or "number"."""
+    kinds = set()
+    for before, number, time, share, amount in _NUMBER_AFTER.findall(text):
+        if not any(letter.isupper() for letter in before) and fold(before).lower() not in _DATE_WORDS:
+            kinds.add("time" if time or ":" in number else "share" if share else "amount" if amount else "number")
+    return frozenset(kinds)
 
 
 # An English number in words ("one" is as often no number).
@@ -1268,8 +1284,9 @@ def share_between(words_a, words_b):
     if people:
         return 0.0
     matched = sum(1 for unit in units if unit & stems)
-    # A number in each is one word translated: which numbers, and whether they agree, the values tell.
-    counted = int(vietnamese.counts and english.counts)
+    # A number of one kind in each of two texts sharing words is one word translated: which numbers, and
+    # whether they agree, the values tell.
+    counted = int(bool(matched and vietnamese.counts & english.counts))
     return (matched + len(covered) + 2 * counted) / (len(units) + len(stems) + 2 * counted)
 
 
@@ -1277,6 +1294,8 @@ def share_between(words_a, words_b):
 # Việt" is "Vietnamese", a name in an English text).
 _AMOUNT_WORDS = frozenset({"thousand", "million", "billion", "hundred"})
 _VALUE_STEMS = _AMOUNT_WORDS | {_english_stem(language) for language in states.LANGUAGES}
+# An age ("60 tuổi") is its number, which an English text may give alone ("User's father is 60").
+_VALUE_STEMS |= {_english_stem(word) for word in ("age", "old", "year")}
 
 
 def adds_nothing(text, other):
@@ -1594,7 +1613,29 @@ def translated_verdict(text_a, text_b, share):
         return OPPOSED
     if verdict == SAME and share is not None and share < FEW_TRANSLATED and not _about_the_same(text_a, text_b):
         return None
+    if verdict == SAME and share is not None and share < 1 and _each_says_more(text_a, text_b):
+        return None
     return verdict
+
+
+def _each_says_more(text_a, text_b):
+    """Whether each of two texts in the two languages names something or gives a value the other does not
+    ("Lan writes her thesis in LaTeX on Overleaf" / "Lan đã viết xong chương 3 của luận văn"): two facts, not one
+    said twice. (One saying more than the other may be a fuller repeat.)"""
+    return _says_more(text_a, text_b) and _says_more(text_b, text_a)
+
+
+def _says_more(text, other):
+    """Whether ``text`` names someone or something ``other`` does not (the owner aside), or gives values where
+    ``other`` gives none."""
+    names = {_spelt(name) for name, _ in _named(text, other)} - {OWNER}
+    names_other = {_spelt(name) for name, _ in _named(other, text)} - {OWNER}
+    return bool(names - names_other) or bool(values(text)) and not values(other)
+
+
+def _spelt(name):
+    """A name as one word, however many syllables it is written in ("Hà Nội", "Hanoi")."""
+    return name.replace(" ", "")
 
 
 def _about_the_same(text_a, text_b):
