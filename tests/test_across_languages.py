@@ -640,3 +640,25 @@ def test_working_at_a_place_is_work_when_read_across():
         True,
     ]
     assert "work" in in_other_language("anh trai tôi làm ở đâu")[-1].meaning
+
+
+def test_a_name_starting_an_english_sentence_is_no_word_it_merely_spells():
+    # "Lan" is no form of "lane", "Minh" no English word for being a syllable of "Hồ Chí Minh".
+    assert translated_share("Lan is the user's wife.", "Lan là vợ anh Huy.") == 1.0
+    assert translated_share("Minh's birthday is August 12.", "Sinh nhật Minh là ngày 12 tháng 8.") == 1.0
+    assert translated_share("Lan owes Minh 200k.", "Lan nợ Minh 200 nghìn.") == 1.0
+
+
+def test_numbers_of_another_kind_are_no_word_translated():
+    # A share of a salary is no amount of rent.
+    assert translated_share("Mỗi tháng anh Huy tiết kiệm 20% lương.", "User pays 8 million VND a month in rent.") < 0.7
+    assert translated_share("Bà Tư dậy lúc 5 giờ sáng.", "Mrs Tư goes to bed at 9pm.") == 0.0
+
+
+def test_two_texts_each_naming_or_giving_what_the_other_does_not_are_two_facts():
+    english = "Lan writes her thesis in LaTeX on Overleaf."
+    for vietnamese, verdict in (
+        ("Lan đã viết xong chương 3 của luận văn.", None),
+        ("Lan viết luận văn bằng LaTeX trên Overleaf.", SAME),
+    ):
+        assert translated_verdict(english, vietnamese, translated_share(english, vietnamese)) == verdict
