@@ -1202,11 +1202,12 @@ def lexicon_words(text, vietnamese=None):
     return LexiconWords(False, stems=_english_stems(text), counts=counts)
 
 
-# A number, the word before it and what follows: a name's ("iPhone 14", "Windows 11") is part of the name, one
-# after a word of the calendar ("ngày 5", "năm 2019") a date; one of a clock ("7am", "5 giờ sáng", "19:30") is a
-# time, one before "%" a share and one before a currency or a scale ("200k", "8 triệu") an amount.
+# A number, the word before it and what follows: a name's ("iPhone 14", "Windows 11", "tax-2026", "#34509") is
+# part of the name, one after a word of the calendar ("ngày 5", "năm 2019") a date; one of a clock ("7am", "5
+# giờ sáng", "19:30") is a time, one before "%" a share and one before a currency or a scale ("200k", "8
+# triệu") an amount.
 _NUMBER_AFTER = re.compile(
-    r"(\w*)[^\w:/]*?(?<![\w:/])(\d+(?:[:.,]\d+)*)"
+    r"(\w*)[^\w:/#-]*?(?<![\w:/#-])(\d+(?:[:.,]\d+)*)"
     r"(?:(\s*(?:[ap]\.?m\b|h\b|h\d|giờ|gio\b|g\d|tiếng|rưỡi|ruoi\b|o'?clock))"
     r"|(\s*%)|(\s*(?:k|nghìn|nghin|ngàn|ngan|triệu|trieu|tr|tỷ|tỉ|ty|million|thousand|billion|đ|đồng|vnd|usd)\b))?",
     re.IGNORECASE,
