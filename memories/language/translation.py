@@ -1655,21 +1655,30 @@ def _people(text, named):
     """Of the names ``text`` gives (``_named``), those of people: its first word, whom a memory is about
     ("Trang đi làm bằng Grab": Grab is a thing), one whose something is ("Hằng's shop", "của Phong") and one
     after an honorific ("anh Phong", "Mrs Ngọc")."""
-    placed = list(words_placed(text))
-    people = {name for name, whose in named if whose} | {plain for _, plain, _ in placed[:1]}
-    people.update(plain for (_, before, _), (_, plain, _) in itertools.pairwise(placed) if before in HONORIFICS)
-    return people
+    first = {plain for _, plain, _ in itertools.islice(words_placed(text), 1)}
+    return _whose(text, named) | first
 
 
 def one_name_instead(text_a, text_b):
     """Each of two texts names one thing besides the owner, not the same one, and the owner is in both or in
-    neither, with the same polarity: "User lives in Hanoi" / "Người dùng sống ở Đà Nẵng"."""
-    named_a, named_b = _names(text_a, text_b), _names(text_b, text_a)
-    a, b = set(named_a) - {OWNER}, set(named_b) - {OWNER}
+    neither, with the same polarity: "User lives in Hanoi" / "Người dùng sống ở Đà Nẵng". Not someone whose
+    the fact is ("Lan's birthday" / "Sinh nhật của chị Hoa"): that is another person's fact."""
+    named_a, named_b = _named(text_a, text_b), _named(text_b, text_a)
+    a, b = {name for name, _ in named_a} - {OWNER}, {name for name, _ in named_b} - {OWNER}
     return (
         not (adds(text_a) or adds(text_b))
         and len(a) == len(b) == 1
         and a != b
-        and (OWNER in named_a) == (OWNER in named_b)
+        and not a & _whose(text_a, named_a)
+        and not b & _whose(text_b, named_b)
+        and (OWNER in {name for name, _ in named_a}) == (OWNER in {name for name, _ in named_b})
         and meaning(text_a).negated == meaning(text_b).negated
     )
+
+
+def _whose(text, named):
+    """Of the names ``text`` gives (``_named``), those of people the fact is of: one whose something is ("Lan's
+    birthday", "của Phong") and one after an honorific ("chị Hoa")."""
+    placed = list(words_placed(text))
+    after_honorific = {plain for (_, before, _), (_, plain, _) in itertools.pairwise(placed) if before in HONORIFICS}
+    return {name for name, whose in named if whose} | after_honorific
