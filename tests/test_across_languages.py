@@ -617,8 +617,18 @@ def test_a_vietnamese_number_in_words_counts_only_before_what_it_counts():
     assert (
         counts_in_digits("Bé An mười hai tuổi, tập bơi hai buổi một tuần.") == "Bé An 12 tuổi, tập bơi 2 buổi một tuần."
     )
-    # A father, a weekday, a year: no numbers.
-    for text in ("Ba người dùng là bác sĩ.", "Ba tôi thích câu cá.", "Họp vào thứ Ba.", "Năm nay người dùng 30 tuổi."):
+    # "hai", "bốn", "sáu", "bảy", "tám" and numbers of two words are numbers before any word.
+    assert counts_in_digits("Thảo có hai chị gái.") == "Thảo có 2 chị gái."
+    assert counts_in_digits("Công ty có hai mươi lăm nhân viên.") == "Công ty có 25 nhân viên."
+    # A father, a weekday, a year, a nickname after an honorific, a street's name: no numbers.
+    for text in (
+        "Ba người dùng là bác sĩ.",
+        "Ba tôi thích câu cá.",
+        "Họp vào thứ Ba.",
+        "Năm nay người dùng 30 tuổi.",
+        "Anh Hai ở Cần Thơ, chú Sáu bán phở.",
+        "Nhà ở đường Hai Bà Trưng.",
+    ):
         assert counts_in_digits(text) == text
 
 

@@ -541,6 +541,10 @@ def test_a_proposal_agreeing_with_a_memory_filed_elsewhere_is_no_update(original
         # A count in words or in digits.
         ("User has three children.", "Người dùng có ba con."),
         ("User goes to the gym three times a week.", "Người dùng đi tập gym 3 buổi một tuần."),
+        # "Màu" before a colour, "nhà" after "tiền thuê" say nothing more.
+        ("User's car is white.", "Xe ô tô của người dùng màu trắng."),
+        ("User's rent is 7 million VND a month.", "Tiền thuê nhà của người dùng là 7 triệu một tháng."),
+        ("Thảo has two sisters.", "Thảo có hai chị gái."),
         # An age's unit is the value's, said or not.
         ("User's father is 60.", "Bố của người dùng 60 tuổi."),
         ("User's father is 60 years old.", "Bố của người dùng 60 tuổi."),

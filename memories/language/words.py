@@ -406,10 +406,12 @@ def tells_where(text):
     return any(match.group(1).isupper() for match in _BEFORE_A_PLACE.finditer(text))
 
 
-# Vietnamese numbers in words, with their marks ("năm" is five or a year, "sáu" six and "sau" after, "ba" three or
-# a father): a number only before what it counts ("hai con", "ba năm", "năm con mèo", "ba mươi lăm tuổi"), never
-# before "người dùng" ("ba người dùng" is the user's father). A text typed without marks has "hai", "ba" and
-# "bon" alone. "một" is as often "a" as one.
+# Vietnamese numbers in words, with their marks. "hai", "bốn", "sáu", "bảy" and "tám" are numbers before any
+# word ("hai chị gái"), and so are numbers of two words ("hai mươi lăm nhân viên", "mười hai"); "ba" (also a
+# father), "năm" (also a year) and "chín" (also ripe) only before what they count ("ba con", "năm con mèo", "ba
+# năm"), never before "người dùng" ("ba người dùng" is the user's father). None is an ordinal ("thứ Hai"), a
+# name written with a capital ("Hai Bà Trưng") or a nickname after an honorific ("anh Hai", "chú Sáu"). A text
+# typed without marks has "hai", "ba" and "bon". "một" is as often "a" as one.
 _VIETNAMESE_DIGITS = {"hai": 2, "ba": 3, "bốn": 4, "tư": 4, "năm": 5, "lăm": 5, "sáu": 6, "bảy": 7, "bẩy": 7}
 _VIETNAMESE_DIGITS |= {"tám": 8, "chín": 9, "mốt": 1, "một": 1, "bon": 4}
 _COUNTED = (
@@ -418,11 +420,18 @@ _COUNTED = (
 ).split()
 _COUNTED += sorted({fold(word) for word in _COUNTED} - set(_COUNTED))
 _DIGIT = "hai|ba|bốn|năm|sáu|bảy|bẩy|tám|chín"
+_NOT_AFTER = "".join(
+    rf"(?<!{word} )"
+    for word in "thứ thu anh chị chú cô bác ông bà em dì cậu mợ thím dượng".split()
+    + "Thứ Anh Chị Chú Cô Bác Ông Bà Em Dì Cậu".split()
+)
 _VIETNAMESE_NUMBER = re.compile(
-    rf"(?<![\w])(?:(?P<tens>{_DIGIT})\s+mươi(?:\s+(?P<ones>mốt|hai|ba|bốn|tư|lăm|sáu|bảy|bẩy|tám|chín))?"
-    rf"|mười(?:\s+(?P<teen>một|hai|ba|bốn|lăm|sáu|bảy|bẩy|tám|chín))?(?P<ten>)|(?P<digit>{_DIGIT}|bon))"
-    rf"(?=\s+(?:{'|'.join(_COUNTED)})(?!\w)(?!\s+dùng\b|\s+dung\b))",
-    re.IGNORECASE,
+    rf"(?<!\w){_NOT_AFTER}(?:"
+    rf"(?i:(?P<tens>{_DIGIT})\s+mươi(?:\s+(?P<ones>mốt|hai|ba|bốn|tư|lăm|sáu|bảy|bẩy|tám|chín))?"
+    rf"|mười(?:\s+(?P<teen>một|hai|ba|bốn|lăm|sáu|bảy|bẩy|tám|chín))?(?P<ten>))(?=\s+\w)"
+    rf"|(?P<plain>hai|bốn|sáu|bảy|bẩy|tám)(?=\s+\w)"
+    rf"|(?i:(?P<digit>{_DIGIT}|bon))(?=\s+(?i:{'|'.join(_COUNTED)})(?!\w)(?!\s+dùng\b|\s+dung\b))"
+    r")"
 )
 
 _MAY_COUNT = re.compile(rf"(?<!\w)(?:{_DIGIT}|mười|bon)(?!\w)", re.IGNORECASE)
@@ -434,7 +443,7 @@ def _vietnamese_number(match):
         return str(_VIETNAMESE_DIGITS[found["tens"]] * 10 + _VIETNAMESE_DIGITS.get(found["ones"], 0))
     if found["ten"] is not None and match.group().lower().startswith("mười"):
         return str(10 + _VIETNAMESE_DIGITS.get(found["teen"], 0))
-    return str(_VIETNAMESE_DIGITS[found["digit"]])
+    return str(_VIETNAMESE_DIGITS[found["plain"] or found["digit"]])
 
 
 def counts_in_digits(text):
