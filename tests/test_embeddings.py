@@ -515,10 +515,11 @@ def test_a_repeat_found_by_meaning_is_merged_into_the_memory_it_repeats(local):
     from memories.models import AuditEvent
 
     policies.set_write_policy("ask", actor=OWNER)
-    owes = add_memory("Lan owes Minh 200k.", kind="fact", subject="debt", user="owner")
+    owes = add_memory("Lan owes Minh 200k for last week's lunch.", kind="fact", subject="debt", user="owner")
     son = add_memory("User's son Bin is 7 years old.", kind="fact", subject="family", user="owner")
     _add_store(kind="fact", user="owner")
-    # Half their words translate each other: too few for the words alone to call it a repeat.
+    # Half their words translate each other (the proposal says less): too few for the words alone to call it a
+    # repeat.
     translated = _propose("Lan nợ Minh 200 nghìn.", kind="fact", subject="nợ")
     reworded = _propose("Bin, the user's son, is 7.", kind="fact", subject="children")  # another subject
     swapped = _propose("Minh nợ Lan 200 nghìn.", kind="fact", subject="tiền")

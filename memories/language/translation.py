@@ -1221,8 +1221,12 @@ def _counts(text):
     "amount" or "number"."""
     kinds = set()
     for before, number, time, share, amount in _NUMBER_AFTER.findall(text):
-        if not any(letter.isupper() for letter in before) and fold(before).lower() not in _DATE_WORDS:
-            kinds.add("time" if time or ":" in number else "share" if share else "amount" if amount else "number")
+        kind = "time" if time or ":" in number else "share" if share else "amount" if amount else "number"
+        # A plain number after a name is the name's ("iPhone 14"); an amount is not ("owes Minh 200k").
+        if (kind != "number" or not any(letter.isupper() for letter in before)) and fold(
+            before
+        ).lower() not in _DATE_WORDS:
+            kinds.add(kind)
     return frozenset(kinds)
 
 
