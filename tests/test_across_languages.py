@@ -349,6 +349,14 @@ def test_a_plural_in_ees_and_a_verb_of_two_words_are_the_words_the_lexicon_knows
     assert translated_share("Bà Tư dậy lúc 5 giờ sáng.", "Mrs Tư goes to bed at 9pm.") == 0.0
 
 
+def test_a_day_of_the_week_is_a_value_and_bang_before_a_way_of_going_is_by():
+    # "thứ Bảy" is a value, as "Saturday" is (a name); "bằng xe buýt" is by bus, not a degree.
+    assert translated_share("User goes swimming on Saturday mornings.", "Sáng thứ Bảy người dùng đi bơi.") >= 0.7
+    assert translated_share("User takes the bus to work.", "Người dùng đi làm bằng xe buýt.") >= 0.7
+    assert across_languages("User wakes up at 5:30.", "Người dùng dậy lúc 6 rưỡi.") == OPPOSED
+    assert across_languages("User wakes up at 5:30.", "Người dùng dậy lúc 5 rưỡi.") == SAME
+
+
 def test_a_thing_had_without_something_is_no_denial_but_not_doing_something_is():
     assert not meaning("Mẹ uống trà sen không đường.").negated
     assert not meaning("User drinks his coffee black with no sugar.").negated
@@ -376,7 +384,9 @@ def test_a_thing_had_without_something_is_no_denial_but_not_doing_something_is()
         ("Chiều cao của bé Vy là 1m20, tối ưu.", {120.0}),
         ("a Khoi sang Singapore roi", set()),
         ("Người dùng dậy lúc 6 giờ sáng.", {6.0}),
-        ("Mẹ dậy lúc 5 giờ rưỡi sáng.", {5.0}),
+        # "rưỡi" is half past, as ":30" is.
+        ("Mẹ dậy lúc 5 giờ rưỡi sáng.", {5.0, 30.0}),
+        ("Mom wakes at 5:30am.", {5.0, 30.0}),
     ],
 )
 def test_a_time_of_day_is_a_value_a_translation_keeps(text, times):

@@ -1050,7 +1050,7 @@ _DAY_WORD = re.compile(_NOT_A_DAY + DAY_BY_NAME)
 # ("6 giờ sáng", "4 giờ chiều", "10 giờ tối", "1 giờ đêm").
 _DIGIT = re.compile(r"\d")
 _HOUR = re.compile(r"\b(\d{1,2})h(\d{2})?\b")
-_HALF_PAST = re.compile(r"\b(\d{1,2}) (?:gio )?ruoi\b")
+HALF_PAST = re.compile(r"\b(\d{1,2}) (?:gio )?ruoi\b")
 _HOUR_OF_DAY = re.compile(r"\b(\d{1,2})(?: gio)?((?: \d{2})?) (sang|trua|chieu|toi|dem|khuya)\b")
 
 
@@ -1129,7 +1129,7 @@ def meaning(text, subject="", kind=""):
         if _DIGIT.search(folded):
             # An hour as Vietnamese writes it, "6h30", "6h", "6 rưỡi", is the hour and its minutes, as "6 giờ 30";
             # with the part of the day, the hour of the 24-hour clock: "4 rưỡi chiều" is "16 30", as "4:30pm" is.
-            folded = _HOUR.sub(lambda match: " ".join(filter(None, match.groups())), _HALF_PAST.sub(r"\1 30", folded))
+            folded = _HOUR.sub(lambda match: " ".join(filter(None, match.groups())), HALF_PAST.sub(r"\1 30", folded))
             folded = _HOUR_OF_DAY.sub(_hour_of_day, folded)
     for hint, rules in _GATED:
         if hint.search(folded):

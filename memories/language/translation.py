@@ -21,6 +21,7 @@ from memories.language.lexicon import LEXICON
 from memories.language.meaning import (
     CHAT_WORDS,
     COMPARING,
+    HALF_PAST,
     HONORIFICS,
     LETTER_VALUE,
     VIETNAMESE_NEGATIONS,
@@ -568,7 +569,7 @@ def _numbers(text):
     days and months as ``_calendar`` has them, whether by name or by number ("30/5/2027" is 30, month 5
     and 2027)."""
     text = counts_in_digits(text)
-    folded = fold(_MILLIONS.sub(" million", text))
+    folded = HALF_PAST.sub(r"\1:30", fold(_MILLIONS.sub(" million", text)))
     values = _calendar(text, folded)
     values.update(f"language {_LANGUAGE_NAMES[name]}" for name in _LANGUAGE_NAME.findall(folded))
     for day, month, year in _DATE.findall(folded):
@@ -1058,21 +1059,26 @@ def _lexicon():
 _PEOPLE_STEMS = frozenset(_english_stem(word) for word in states.PEOPLE)
 
 
-# The words of a date, a time or an amount that its value stands for ("ngày 5 tháng 3", "năm 2019", "lúc 6
-# giờ sáng", "7h tối", "200 nghìn"), as the English one writes none ("March 5", "6am", "200k"): ``values``
-# compares the values themselves.
+# The words of a date, a day of the week, a time or an amount that its value stands for ("ngày 5 tháng 3",
+# "năm 2019", "thứ Bảy", "lúc 6 giờ sáng", "7h tối", "200 nghìn"), as the English one writes none or as a name
+# ("March 5", "Saturday", "6am", "200k"): ``values`` compares the values themselves.
 # Not before an amount: "mỗi tháng 12 triệu" is 12 million a month.
 _VALUE_WORDS = re.compile(
     r"(?<!\w)(?:ngày|ngay|tháng|thang|năm|nam|lúc|luc)"
     r"(?=\s*\d+(?:[.,]\d+)?(?![.,]?\d|\s*(?:k|nghìn|nghin|ngàn|ngan|tr|triệu|trieu|tỷ|ty)(?!\w)))"
     r"|(?<=\d)\s*(?:giờ|gio|h)(?:\s*(?:sáng|sang|trưa|trua|chiều|chieu|tối|toi))?(?!\w)"
-    r"|(?<=\d)\s*(?:nghìn|nghin|ngàn|ngan|triệu|trieu|tỷ|tỉ|ty)(?!\w)",
+    r"|(?<=\d)\s*(?:nghìn|nghin|ngàn|ngan|triệu|trieu|tỷ|tỉ|ty)(?!\w)"
+    r"|(?<!\w)(?:thứ|thu)\s+(?:hai|ba|tư|tu|năm|nam|sáu|sau|bảy|bay|[2-7])(?!\w)|(?<!\w)(?:chủ nhật|chu nhat)(?!\w)",
     re.IGNORECASE,
 )
 
 
-# "bằng" before a language is "in" ("trả lời bằng tiếng Việt": "replies in Vietnamese"), not a degree.
-_IN_LANGUAGE = re.compile(r"(?<!\w)(?:bằng|bang)(?=\s+(?:tiếng|tieng)(?!\w))", re.IGNORECASE)
+# "bằng" before a language or a way of going is "in" or "by" ("trả lời bằng tiếng Việt": "replies in
+# Vietnamese", "đi làm bằng xe buýt": "takes the bus to work"), not a degree.
+_IN_LANGUAGE = re.compile(
+    r"(?<!\w)(?:bằng|bang)(?=\s+(?:tiếng|tieng|xe|tàu|tau|máy bay|may bay|thuyền|ô tô|o to|taxi|grab)(?!\w))",
+    re.IGNORECASE,
+)
 
 
 def _vietnamese_units(text):
