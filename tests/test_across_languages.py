@@ -682,3 +682,15 @@ def test_two_texts_each_naming_or_giving_what_the_other_does_not_are_two_facts()
         ("Lan viết luận văn bằng LaTeX trên Overleaf.", SAME),
     ):
         assert translated_verdict(english, vietnamese, translated_share(english, vietnamese)) == verdict
+
+
+def test_a_date_in_each_is_a_word_translated_and_an_honorific_before_a_name_no_word():
+    assert (
+        translated_share("Lan's thesis deadline is June 15, 2027.", "Hạn nộp luận văn của Lan là ngày 15/6/2027.")
+        == 1.0
+    )
+    # "Bé Na" is Na, no baby: the English one speaks of no one else.
+    assert translated_share("User has a 4-year-old daughter named Na.", "Bé Na, con gái anh Huy, năm nay 4 tuổi.") > 0.7
+    # Another person's birthday on another date is no contradiction, however well the words translate.
+    vietnamese, english = "Sinh nhật của chị Hoa là ngày 3/7.", "Lan's birthday is on 4 July."
+    assert translated_verdict(vietnamese, english, translated_share(vietnamese, english)) is None

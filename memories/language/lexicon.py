@@ -1450,6 +1450,7 @@ LEXICON = {
     "dự án": ("project",),
     "nhiệm vụ": ("task", "mission", "duty", "assignment"),
     "hạn chót": ("deadline",),
+    "hạn nộp": ("deadline", "due"),
     "thời hạn": ("deadline", "term", "duration"),
     "deadline": ("deadline",),
     "lương": ("salary", "wage", "pay"),

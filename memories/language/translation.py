@@ -49,6 +49,7 @@ from memories.language.words import (
     DAY_BY_NAME,
     DAYS_BY_NUMBER,
     IRREGULAR_BASE,
+    MONTH_NUMBERS,
     MONTHS,
     OWNER,
     SENTENCE_END,
@@ -1110,6 +1111,9 @@ def _vietnamese_read(text):
         if tokens[i][:1].isupper() and not starts[i]:
             i += 1
             continue
+        if fold(tokens[i]).lower() in HONORIFICS and i + 1 < len(tokens) and tokens[i + 1][:1].isupper():
+            i += 1  # an honorific before a name ("Bé Na", "Chị Mai") says who, not a word: no child, no sister
+            continue
         for size in range(min(longest, len(tokens) - i), 1, -1):
             stems = table.get(" ".join(keys[i : i + size]))
             if stems:
@@ -1209,11 +1213,12 @@ def lexicon_words(text, vietnamese=None):
 
 
 # A number, the word before it and what follows: a name's ("iPhone 14", "Windows 11", "tax-2026", "#34509") is
-# part of the name, one after a word of the calendar ("ngày 5", "năm 2019") a date; one of a clock ("7am", "5
+# part of the name, one after a word of the calendar or written as a day and a month ("ngày 5", "June 15",
+# "15/6") a date; one of a clock ("7am", "5
 # giờ sáng", "19:30") is a time, one before "%" a share and one before a currency or a scale ("200k", "8
 # triệu") an amount.
 _NUMBER_AFTER = re.compile(
-    r"(\w*)[^\w:/#-]*?(?<![\w:/#-])(\d+(?:[:.,]\d+)*)"
+    r"(\w*)[^\w:/#-]*?(?<![\w:/#-])(\d+(?:[:.,/]\d+)*)"
     r"(?:(\s*(?:[ap]\.?m\b|h\b|h\d|giờ|gio\b|g\d|tiếng|rưỡi|ruoi\b|o'?clock))"
     r"|(\s*%)|(\s*(?:k|nghìn|nghin|ngàn|ngan|triệu|trieu|tr|tỷ|tỉ|ty|million|thousand|billion|đ|đồng|vnd|usd)\b))?",
     re.IGNORECASE,
@@ -1223,15 +1228,16 @@ _DATE_WORDS = frozenset("ngay mung thu thang nam on since in".split())
 
 
 def _counts(text):
-    """The kinds of the numbers ``text`` says in digits that are no part of a name nor a date: "time", "share",
+    """The kinds of the numbers ``text`` says in digits that are no part of a name: "date", "time", "share",
     "amount" or "number"."""
     kinds = set()
     for before, number, time, share, amount in _NUMBER_AFTER.findall(text):
         kind = "time" if time or ":" in number else "share" if share else "amount" if amount else "number"
-        # A plain number after a name is the name's ("iPhone 14"); an amount is not ("owes Minh 200k").
-        if (kind != "number" or not any(letter.isupper() for letter in before)) and fold(
-            before
-        ).lower() not in _DATE_WORDS:
+        if "/" in number or fold(before).lower() in _DATE_WORDS or before.lower() in MONTH_NUMBERS:
+            kind = "date"
+        # A plain number after a name is the name's ("iPhone 14"); an amount or a date is not ("owes Minh 200k",
+        # "June 15").
+        if kind != "number" or not any(letter.isupper() for letter in before):
             kinds.add(kind)
     return frozenset(kinds)
 
