@@ -694,3 +694,13 @@ def test_a_date_in_each_is_a_word_translated_and_an_honorific_before_a_name_no_w
     # Another person's birthday on another date is no contradiction, however well the words translate.
     vietnamese, english = "Sinh nhật của chị Hoa là ngày 3/7.", "Lan's birthday is on 4 July."
     assert translated_verdict(vietnamese, english, translated_share(vietnamese, english)) is None
+
+
+def test_words_saying_a_name_is_one_and_stopping_are_read_alike_in_both_languages():
+    # "tên là" and "named" say who, as an honorific does; "given up" is quitting, "no longer" no word.
+    assert translated_share("Lan is the user's wife.", "Vợ của người dùng tên là Lan.") == 1.0
+    assert translated_share("User's wife is named Thảo.", "Vợ người dùng tên là Thảo.") == 1.0
+    assert (
+        translated_share("Người dùng đã ngừng chơi cầu lông.", "User has given up badminton and no longer plays.")
+        >= 0.7
+    )

@@ -1515,7 +1515,7 @@ LEXICON = {
     "báo cáo": ("report",),
     "thuyết trình": ("presentation", "present"),
     "kế hoạch": ("plan", "planning"),
-    "mục tiêu": ("goal", "target", "objective"),
+    "mục tiêu": ("goal", "target", "objective", "aim"),
     "chiến lược": ("strategy", "strategic"),
     "kinh doanh": ("business", "sale", "trade"),
     "bán hàng": ("sale", "selling", "retail"),

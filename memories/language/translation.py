@@ -1017,7 +1017,7 @@ _ENGLISH_FUNCTION_WORDS = frozenset(
     him they them their we our you your not no never can could will would should must may might than then
     there here who whom which what when where why how s t don didn doesn isn wasn aren weren about over
     under after before up down out off so too only most more much many any some each every all both own
-    same other another such one""".split()
+    same other another such one anymore longer""".split()
 )
 # Vietnamese words a translation need not carry, likewise (the owner among them: "người dùng").
 # ("nuôi" a pet is having one; "nuôi con", raising a child, is read as a phrase.)
@@ -1111,8 +1111,10 @@ def _vietnamese_read(text):
         if tokens[i][:1].isupper() and not starts[i]:
             i += 1
             continue
-        if fold(tokens[i]).lower() in HONORIFICS and i + 1 < len(tokens) and tokens[i + 1][:1].isupper():
-            i += 1  # an honorific before a name ("Bé Na", "Chị Mai") says who, not a word: no child, no sister
+        if _BEFORE_A_NAME.get(keys[i]) and any(
+            token[:1].isupper() for token in tokens[i + 1 : i + 1 + _BEFORE_A_NAME[keys[i]]]
+        ):
+            i += 1  # "Bé Na", "Chị Mai", "tên là Lan" say who, not a word: no baby, no sister, no name
             continue
         for size in range(min(longest, len(tokens) - i), 1, -1):
             stems = table.get(" ".join(keys[i : i + size]))
@@ -1142,6 +1144,11 @@ def _vietnamese_read(text):
     return units
 
 
+# Words before a name that say who it is, not a word of their own (how many words later the name may come):
+# an honorific ("Bé Na", "chị Mai") and "tên" ("tên là Lan", "tên Lan"), as written and folded.
+_BEFORE_A_NAME = {**dict.fromkeys(HONORIFICS | WRITTEN_HONORIFICS, 1), "tên": 2, "ten": 2}
+
+
 # "ở" (as written, and folded in a text without diacritics): to live or stay somewhere ("sống ở" too), or, after
 # another verb, where it is done.
 _AT = frozenset({"ở", "o"})
@@ -1159,13 +1166,17 @@ def _english_stems(text):
     """The stems of an English text's words a translation carries; names (capitalised inside a sentence, or
     starting one but no English word: "Bích takes …") and the units of numbers left out, as the other compares
     them (``names_agree``, ``values``)."""
-    text = _UNITS.sub(" ", text)
+    text = _NAMING.sub(" ", _UNITS.sub(" ", text))
     text = phrasal_read(text)
     return frozenset(
         _english_stem(word)
         for word in re.findall(r"[a-z]+", fold(_CAPITALISED.sub(_unless_name, text)))
         if word not in _ENGLISH_FUNCTION_WORDS and word not in _NUMBER_WORDS and len(word) > 1
     )
+
+
+# Words before a name that say it is one ("named Lan", "called Bin", "whose name is Na"), as "tên là" does.
+_NAMING = re.compile(r"\b(?:named|called|(?:whose\s+)?name\s+is)\s+(?=[^\W\d_a-z])")
 
 
 # A word not starting with a lower-case ASCII letter: maybe capitalised ("Bích", "Đà").

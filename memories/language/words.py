@@ -127,6 +127,7 @@ PHRASAL_VERBS = (
     _phrasal(r"(?:get|gets|got|getting)\s+up", "wake"),
     _phrasal(r"(?:go|goes|went|going|gone)\s+to\s+(?:bed|sleep)", "sleep", ("bed", "bedtime")),
     _phrasal(r"pass(?:es|ed|ing)?\s+away", "die", ("passed", "deceased", "death", "dead")),
+    _phrasal(r"(?:give|gives|gave|given|giving)\s+up", "quit"),
 )
 
 
