@@ -704,3 +704,13 @@ def test_words_saying_a_name_is_one_and_stopping_are_read_alike_in_both_language
         translated_share("Người dùng đã ngừng chơi cầu lông.", "User has given up badminton and no longer plays.")
         >= 0.7
     )
+
+
+def test_one_name_in_place_of_another_is_a_value_not_someone_a_rule_is_about():
+    def verdict(english, vietnamese):
+        return translated_verdict(english, vietnamese, translated_share(english, vietnamese))
+
+    assert verdict("User lives in Hanoi.", "Người dùng sống ở Đà Nẵng.") == OPPOSED
+    assert verdict("User works at FPT Software.", "Người dùng làm ở Viettel.") == OPPOSED
+    # Two people one may not message early are two rules.
+    assert verdict("Don't call Minh after 9pm.", "Đừng gọi cho Thảo sau 9h tối.") is None

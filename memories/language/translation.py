@@ -1698,9 +1698,23 @@ def one_name_instead(text_a, text_b):
         and a != b
         and not a & _whose(text_a, named_a)
         and not b & _whose(text_b, named_b)
+        and _named_as_a_value(text_a, *a)
+        and _named_as_a_value(text_b, *b)
         and (OWNER in {name for name, _ in named_a}) == (OWNER in {name for name, _ in named_b})
         and meaning(text_a).negated == meaning(text_b).negated
     )
+
+
+# Words after which a name is the value a fact gives (a place, a thing used, what something is), folded: not
+# the one it is said of, nor one someone does something to ("Don't message Minh", "Minh likes tea").
+_BEFORE_A_VALUE = "in|at|to|from|is|are|was|uses|use|using|o|tai|la|dung|sang|ve|den|toi|bang"
+
+
+def _named_as_a_value(text, name):
+    """Whether ``name`` (folded, from ``_named``) comes after a word that makes it a fact's value, one word
+    between at most ("lives in Hanoi", "sống ở quận Ba Đình", "main editor is Neovim", "dùng VS Code")."""
+    spelt = r"\s*".join(map(re.escape, name))  # a name is its syllables joined ("danang" is "Đà Nẵng")
+    return bool(re.search(rf"\b(?:{_BEFORE_A_VALUE})\s+(?:\w+\s+)?{spelt}\b", fold(text).lower()))
 
 
 def _whose(text, named):
