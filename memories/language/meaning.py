@@ -1178,16 +1178,17 @@ def _one_stem(a, b):
     return len(os.path.commonprefix((a, b))) >= 4
 
 
-def _told_apart(syllable, senses):
-    """The English words of ``syllable`` (``senses``) that Vietnamese tells apart: each is all a longer phrase
-    holding the syllable says, and no form of another of them ("xanh dương" is blue, "xanh lá" green, "đàn
-    piano" the piano, "đàn guitar" the guitar; "dịch thuật" translation is "dịch sang" translate). Two of them
-    are two things, not synonyms; fewer than two, none is."""
-    told = set()
-    for phrase, english in LEXICON.items():
-        if len(english) == 1 and english[0] in senses and syllable in phrase.split():
-            if " " in phrase and not any(_one_stem(english[0], other) for other in senses if other != english[0]):
-                told.add(english[0])
+def _told_apart(senses, single_word_phrases):
+    """The English words of a syllable (``senses``) that Vietnamese tells apart: each is all a longer phrase
+    holding the syllable says (``single_word_phrases``: those phrases' one English word each), and no form of
+    another of them ("xanh dương" is blue, "xanh lá" green, "đàn piano" the piano, "đàn guitar" the guitar;
+    "dịch thuật" translation is "dịch sang" translate). Two of them are two things, not synonyms; fewer than
+    two, none is."""
+    told = {
+        word
+        for word in single_word_phrases
+        if word in senses and not any(_one_stem(word, other) for other in senses if other != word)
+    }
     return told if len(told) > 1 else set()
 
 
@@ -1199,10 +1200,16 @@ def _synonyms():
     are not: a syllable has many meanings, "bún" and "phở" are both noodles.) Nor are the words of a syllable
     that Vietnamese tells apart (``_told_apart``): "xanh" is blue or green, one or the other; each is still
     a synonym of the syllable's other words."""
+    # The one English word of each phrase of several syllables that gives one, by each of its syllables.
+    single = {}
+    for phrase, english in LEXICON.items():
+        if " " in phrase and len(english) == 1:
+            for syllable in phrase.split():
+                single.setdefault(syllable, set()).add(english[0])
     found = {}
     for phrase, english in LEXICON.items():
         if " " not in phrase:
-            apart = _told_apart(phrase, english)
+            apart = _told_apart(english, single.get(phrase, ()))
             for word in english:
                 if word in apart:
                     found.setdefault(word, set()).add(f"{phrase}/{word}")

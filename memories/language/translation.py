@@ -1210,6 +1210,7 @@ class LexiconWords(NamedTuple):
         return frozenset().union(*self.units) if self.vietnamese else self.stems
 
 
+@functools.lru_cache(maxsize=8192)
 def lexicon_words(text, vietnamese=None):
     """The ``LexiconWords`` of ``text``; worked out once for a text compared many times (the doctor), which
     knows whether it is ``vietnamese`` (``language_of``)."""
