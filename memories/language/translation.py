@@ -1224,17 +1224,18 @@ def lexicon_words(text, vietnamese=None):
     return LexiconWords(False, stems=_english_stems(text), counts=counts)
 
 
-# A number, the word before it and what follows: a name's ("iPhone 14", "Windows 11", "tax-2026", "#34509") is
-# part of the name, one after a word of the calendar or written as a day and a month ("ngày 5", "June 15",
-# "15/6") a date; one of a clock ("7am", "5
-# giờ sáng", "19:30") is a time, one before "%" a share and one before a currency or a scale ("200k", "8
-# triệu") an amount.
+# A number and what follows it, and the word before it: a name's ("iPhone 14", "Windows 11", "tax-2026",
+# "#34509") is part of the name, one after a word of the calendar or written as a day and a month ("ngày 5",
+# "June 15", "15/6") a date; one of a clock ("7am", "5 giờ sáng", "19:30") is a time, one before "%" a share
+# and one before a currency or a scale ("200k", "8 triệu") an amount.
 _NUMBER_AFTER = re.compile(
-    r"(\w*)[^\w:/#-]*?(?<![\w:/#-])(\d+(?:[:.,/]\d+)*)"
+    r"(?<![\w:/#-])(\d+(?:[:.,/]\d+)*)"
     r"(?:(\s*(?:[ap]\.?m\b|h\b|h\d|giờ|gio\b|g\d|tiếng|rưỡi|ruoi\b|o'?clock))"
     r"|(\s*%)|(\s*(?:k|nghìn|nghin|ngàn|ngan|triệu|trieu|tr|tỷ|tỉ|ty|million|thousand|billion|đ|đồng|vnd|usd)\b))?",
     re.IGNORECASE,
 )
+# The word before a number, looked for in the few characters before it (a long word costs no more).
+_WORD_BEFORE = re.compile(r"(\w*)[^\w:/#-]*$")
 # Words before a number of the calendar, folded: "ngày 5", "thứ 2", "tháng 3", "năm 2019", "on 5", "since 2019".
 _DATE_WORDS = frozenset("ngay mung thu thang nam on since in".split())
 
@@ -1243,7 +1244,9 @@ def _counts(text):
     """The kinds of the numbers ``text`` says in digits that are no part of a name: "date", "time", "share",
     "amount" or "number"."""
     kinds = set()
-    for before, number, time, share, amount in _NUMBER_AFTER.findall(text):
+    for match in _NUMBER_AFTER.finditer(text):
+        number, time, share, amount = match.groups()
+        before = _WORD_BEFORE.search(text, max(0, match.start() - 24), match.start()).group(1)
         kind = "time" if time or ":" in number else "share" if share else "amount" if amount else "number"
         if "/" in number or fold(before).lower() in _DATE_WORDS or before.lower() in MONTH_NUMBERS:
             kind = "date"
