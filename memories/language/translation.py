@@ -1076,7 +1076,7 @@ _VALUE_WORDS = re.compile(
 
 # "bằng" before a language or a way of going is "in" or "by" ("trả lời bằng tiếng Việt": "replies in
 # Vietnamese", "đi làm bằng xe buýt": "takes the bus to work"), not a degree.
-_IN_LANGUAGE = re.compile(
+_BY_OR_IN = re.compile(
     r"(?<!\w)(?:bằng|bang)(?=\s+(?:tiếng|tieng|xe|tàu|tau|máy bay|may bay|thuyền|ô tô|o to|taxi|grab)(?!\w))",
     re.IGNORECASE,
 )
@@ -1087,7 +1087,7 @@ def _vietnamese_units(text):
     and of each word it borrows as it is; names (capitalised inside the text), function words, the words of a
     date or a time (``_VALUE_WORDS``) and "bằng" before a language left out. A text typed without diacritics
     is looked up folded."""
-    return tuple(stems for _, stems in _vietnamese_read(_IN_LANGUAGE.sub(" ", _VALUE_WORDS.sub(" . ", text))))
+    return tuple(stems for _, stems in _vietnamese_read(_BY_OR_IN.sub(" ", _VALUE_WORDS.sub(" . ", text))))
 
 
 def _vietnamese_read(text):
@@ -1325,9 +1325,8 @@ def share_between(words_a, words_b):
 # Words of an amount ("200 nghìn"), which its value stands for, and languages, which are values too ("tiếng
 # Việt" is "Vietnamese", a name in an English text).
 _AMOUNT_WORDS = frozenset({"thousand", "million", "billion", "hundred"})
-_VALUE_STEMS = _AMOUNT_WORDS | {_english_stem(language) for language in states.LANGUAGES}
-# An age ("60 tuổi") is its number, which an English text may give alone ("User's father is 60").
-_VALUE_STEMS |= {_english_stem(word) for word in ("age", "old", "year")}
+# An age ("60 tuổi") is its number too, which an English text may give alone ("User's father is 60").
+_VALUE_STEMS = _AMOUNT_WORDS | {_english_stem(word) for word in (*states.LANGUAGES, "age", "old", "year")}
 
 
 def adds_nothing(text, other):
@@ -1567,7 +1566,7 @@ def in_other_language(query, first_words_too=False):
         named -= {fold(match.group(1)).lower() for match in _FIRST_WORD.finditer(query)}
     if language_of(query) == VIETNAMESE:
         hours = bool(_HOURS.search(query))
-        read = _IN_LANGUAGE.sub(" ", _without_query_stopwords(counts_in_digits(query)))
+        read = _BY_OR_IN.sub(" ", _without_query_stopwords(counts_in_digits(query)))
         for read_from, unit in _vietnamese_read(read):
             spellings = tuple((stem,) for stem in sorted(unit) if len(stem) >= SHORTEST_PREFIX)
             if spellings and not set(read_from) <= named:
@@ -1651,23 +1650,14 @@ def translated_verdict(text_a, text_b, share):
 
 
 def _each_says_more(text_a, text_b):
-    """Whether each of two texts in the two languages names something or gives a value the other does not
-    ("Lan writes her thesis in LaTeX on Overleaf" / "Lan đã viết xong chương 3 của luận văn"): two facts, not one
-    said twice. (One saying more than the other may be a fuller repeat.)"""
-    return _says_more(text_a, text_b) and _says_more(text_b, text_a)
-
-
-def _says_more(text, other):
-    """Whether ``text`` names someone or something ``other`` does not (the owner aside), or gives values where
-    ``other`` gives none."""
-    names = {_spelt(name) for name, _ in _named(text, other)} - {OWNER}
-    names_other = {_spelt(name) for name, _ in _named(other, text)} - {OWNER}
-    return bool(names - names_other) or bool(values(text)) and not values(other)
-
-
-def _spelt(name):
-    """A name as one word, however many syllables it is written in ("Hà Nội", "Hanoi")."""
-    return name.replace(" ", "")
+    """Whether each of two texts in the two languages names someone or something the other does not (the owner
+    aside; a name however many syllables it is written in, "Hà Nội" / "Hanoi"), or gives values where the other
+    gives none ("Lan writes her thesis in LaTeX on Overleaf" / "Lan đã viết xong chương 3 của luận văn"): two
+    facts, not one said twice. (One saying more than the other may be a fuller repeat.)"""
+    names_a = {name.replace(" ", "") for name, _ in _named(text_a, text_b)} - {OWNER}
+    names_b = {name.replace(" ", "") for name, _ in _named(text_b, text_a)} - {OWNER}
+    values_a, values_b = values(text_a), values(text_b)
+    return bool(names_a - names_b or values_a and not values_b) and bool(names_b - names_a or values_b and not values_a)
 
 
 def _about_the_same(text_a, text_b):
@@ -1695,7 +1685,8 @@ def one_name_instead(text_a, text_b):
     neither, with the same polarity: "User lives in Hanoi" / "Người dùng sống ở Đà Nẵng". Not someone whose
     the fact is ("Lan's birthday" / "Sinh nhật của chị Hoa"): that is another person's fact."""
     named_a, named_b = _named(text_a, text_b), _named(text_b, text_a)
-    a, b = {name for name, _ in named_a} - {OWNER}, {name for name, _ in named_b} - {OWNER}
+    names_a, names_b = {name for name, _ in named_a}, {name for name, _ in named_b}
+    a, b = names_a - {OWNER}, names_b - {OWNER}
     return (
         not (adds(text_a) or adds(text_b))
         and len(a) == len(b) == 1
@@ -1704,7 +1695,7 @@ def one_name_instead(text_a, text_b):
         and not b & _whose(text_b, named_b)
         and _named_as_a_value(text_a, *a)
         and _named_as_a_value(text_b, *b)
-        and (OWNER in {name for name, _ in named_a}) == (OWNER in {name for name, _ in named_b})
+        and (OWNER in names_a) == (OWNER in names_b)
         and meaning(text_a).negated == meaning(text_b).negated
     )
 

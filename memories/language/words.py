@@ -429,7 +429,7 @@ _NOT_AFTER = "".join(
 _VIETNAMESE_NUMBER = re.compile(
     rf"(?<!\w){_NOT_AFTER}(?:"
     rf"(?i:(?P<tens>{_DIGIT})\s+mươi(?:\s+(?P<ones>mốt|hai|ba|bốn|tư|lăm|sáu|bảy|bẩy|tám|chín))?"
-    rf"|mười(?:\s+(?P<teen>một|hai|ba|bốn|lăm|sáu|bảy|bẩy|tám|chín))?(?P<ten>))(?=\s+\w)"
+    rf"|(?P<ten>mười)(?:\s+(?P<teen>một|hai|ba|bốn|lăm|sáu|bảy|bẩy|tám|chín))?)(?=\s+\w)"
     rf"|(?P<plain>hai|bốn|sáu|bảy|bẩy|tám)(?=\s+\w)"
     rf"|(?i:(?P<digit>{_DIGIT}|bon))(?=\s+(?i:{'|'.join(_COUNTED)})(?!\w)(?!\s+dùng\b|\s+dung\b))"
     r")"
@@ -439,12 +439,14 @@ _MAY_COUNT = re.compile(rf"(?<!\w)(?:{_DIGIT}|mười|bon)(?!\w)", re.IGNORECASE
 
 
 def _vietnamese_number(match):
-    found = {name: (value or "").lower() for name, value in match.groupdict().items()}
-    if found["tens"]:
-        return str(_VIETNAMESE_DIGITS[found["tens"]] * 10 + _VIETNAMESE_DIGITS.get(found["ones"], 0))
-    if found["ten"] is not None and match.group().lower().startswith("mười"):
-        return str(10 + _VIETNAMESE_DIGITS.get(found["teen"], 0))
-    return str(_VIETNAMESE_DIGITS[found["plain"] or found["digit"]])
+    def digit(name):
+        return _VIETNAMESE_DIGITS.get((match[name] or "").lower(), 0)
+
+    if match["tens"]:
+        return str(10 * digit("tens") + digit("ones"))
+    if match["ten"]:
+        return str(10 + digit("teen"))
+    return str(digit("plain") or digit("digit"))
 
 
 def counts_in_digits(text):
