@@ -714,3 +714,18 @@ def test_one_name_in_place_of_another_is_a_value_not_someone_a_rule_is_about():
     assert verdict("User works at FPT Software.", "Người dùng làm ở Viettel.") == OPPOSED
     # Two people one may not message early are two rules.
     assert verdict("Don't call Minh after 9pm.", "Đừng gọi cho Thảo sau 9h tối.") is None
+    # Whom both name the fact is of; the place each gives is its value.
+    assert verdict("Khoa lives in Da Nang.", "Khoa sống ở Hà Nội.") == OPPOSED
+    assert verdict("Khoa lives in Da Nang.", "Khoa sống ở Đà Nẵng.") == SAME
+
+
+def test_a_name_vietnamese_also_has_as_a_word_starting_a_sentence_is_still_someone():
+    # "Lan" is an orchid, "Tuấn" handsome, "Minh" oneself: starting a sentence they are not read as names,
+    # but they are not the one the other text names.
+    assert not names_agree("Minh likes tea.", "Lan thích trà.")
+    assert not names_agree("Lan plays tennis on Saturdays.", "Minh chơi tennis vào thứ Bảy.")
+    assert not names_agree("Huy works at FPT.", "Tuấn làm ở FPT.")
+    assert across_languages("Minh likes tea.", "Lan thích trà.") is None
+    assert across_languages("Minh likes tea.", "Minh thích trà.") == SAME
+    # The owner, however called, may be the one named.
+    assert names_agree("Tuấn is the user's younger brother.", "Tuấn là em trai của anh Huy.")

@@ -416,6 +416,23 @@ def test_a_denial_in_the_other_language_of_someone_elses_habit_is_no_update():
 
 
 @pytest.mark.parametrize(
+    ("original", "other"),
+    [
+        ("Minh likes tea.", "Lan thích trà."),
+        ("Lan plays tennis on Saturdays.", "Minh chơi tennis vào thứ Bảy."),
+        ("Huy works at FPT.", "Tuấn làm ở FPT."),
+    ],
+)
+def test_someone_elses_fact_in_the_other_language_is_stored_not_taken_for_a_repeat(original, other):
+    # "Lan", "Minh" and "Tuấn" are Vietnamese words too, which a sentence may start with.
+    policies.set_write_policy("allow", actor=OWNER)
+    add_memory(original, user="owner", kind="fact", subject="people")
+    answer = propose(other, kind="fact", subject="people")
+    assert answer.status == "approved"
+    assert Memory.objects.filter(text=other).exists()
+
+
+@pytest.mark.parametrize(
     "original, denial",
     [
         ("User drinks a black coffee at 7:30am every day.", "User does not drink coffee anymore."),

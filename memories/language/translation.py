@@ -295,6 +295,8 @@ def names_agree(text_a, text_b):
     one word or in syllables is one name ("Hanoi" / "Hà Nội")."""
     named_a, named_b = _named(text_a, text_b), _named(text_b, text_a)
     a, b = [name for name, _ in named_a], [name for name, _ in named_b]
+    if _another_first(text_a, text_b, named_b) or _another_first(text_b, text_a, named_a):
+        return False
     for text, other in ((text_a, b), (text_b, a)):
         # A text typed all in lower case shows no names ("nguoi dung song o da nang"): one of the other's
         # must be spelt in it.
@@ -306,9 +308,11 @@ def names_agree(text_a, text_b):
     if not a or not b:
         # The one naming no one may start with a name no word of its language is ("Phúc có lịch khám răng…"):
         # then it is not the one the other says whose ("Thảo's own dentist appointment…").
-        named, bare = (named_a, text_b) if a else (named_b, text_a)
+        (named, text), bare = ((named_a, text_a), text_b) if a else ((named_b, text_b), text_a)
         whose = {name for name, its in named if its and name != OWNER}
-        return not whose or not (first := _unknown_first_word(bare)) or whose <= {first}
+        if whose and (first := _unknown_first_word(bare)) and not whose <= {first}:
+            return False
+        return True
     # Whose someone is stays, whichever side of "is" they are on: "Đạt is Khoa's manager" is not "Khoa là
     # quản lý của Đạt". The owner's may be someone's by name: "the user's brother" / "em trai của anh Huy".
     whose_a = {name for name, whose in named_a if whose}
@@ -346,6 +350,24 @@ def names_agree(text_a, text_b):
             if len(extra) == 1 and alike([extra[0] if name == OWNER else name for name in named], other, more=False):
                 return True
     return False
+
+
+def _another_first(text, other, named):
+    """Whether ``text`` starts with a name no word of its language is (``_unknown_first_word``, which it does
+    not read as a name: "Lan" is an orchid too) that ``other`` does not spell, and ``other`` names someone
+    (``named``, ``_people``; the owner aside) that ``text`` does not spell: "Lan thích trà" is not "Minh
+    likes tea", nor "Tuấn làm ở FPT" "Huy works at FPT"."""
+    first = _unknown_first_word(text)
+    if not first or first in _letters(other):
+        return False
+    letters = _letters(text)
+    people = _people(other, named) & {name for name, _ in named}
+    return any(name not in letters for name in people - {OWNER})
+
+
+def _letters(text):
+    """The letters of ``text``, folded, lower-case, nothing between them: where a name is looked for."""
+    return re.sub(r"\W", "", fold(text)).lower()
 
 
 # Words after which the parties of a text may change places and say the same: "Lan plays tennis with
@@ -1681,16 +1703,16 @@ def _people(text, named):
 
 
 def one_name_instead(text_a, text_b):
-    """Each of two texts names one thing besides the owner, not the same one, and the owner is in both or in
-    neither, with the same polarity: "User lives in Hanoi" / "Người dùng sống ở Đà Nẵng". Not someone whose
+    """Each of two texts names one thing besides the owner and whom both name, not the same one, and the owner
+    is in both or in neither, with the same polarity: "User lives in Hanoi" / "Người dùng sống ở Đà Nẵng",
+    "Khoa lives in Da Nang" / "Khoa sống ở Hà Nội". Not someone whose
     the fact is ("Lan's birthday" / "Sinh nhật của chị Hoa"): that is another person's fact."""
     named_a, named_b = _named(text_a, text_b), _named(text_b, text_a)
     names_a, names_b = {name for name, _ in named_a}, {name for name, _ in named_b}
-    a, b = names_a - {OWNER}, names_b - {OWNER}
+    a, b = names_a - names_b - {OWNER}, names_b - names_a - {OWNER}
     return (
         not (adds(text_a) or adds(text_b))
         and len(a) == len(b) == 1
-        and a != b
         and not a & _whose(text_a, named_a)
         and not b & _whose(text_b, named_b)
         and _named_as_a_value(text_a, *a)
