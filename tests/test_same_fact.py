@@ -376,6 +376,11 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
         ("Người dùng có hai con.", "Người dùng có 2 con.", False),
         ("Người dùng nuôi năm con mèo.", "Người dùng nuôi 5 con mèo.", False),
         ("Người dùng nuôi năm con mèo.", "Người dùng nuôi 3 con mèo.", True),
+        # Two people doing one thing are two facts; two people in one place ("is the team lead") are not.
+        ("Huy works at FPT.", "Minh works at FPT.", False),
+        ("Tuấn làm ở FPT.", "Huy làm ở FPT.", False),
+        ("Minh is the team lead.", "Lan is the team lead.", True),
+        ("Minh là trưởng nhóm.", "Lan là trưởng nhóm.", True),
     ],
 )
 def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):

@@ -1720,6 +1720,15 @@ def _after_is(variant, words):
     return all(word in order[order.index(IS) + 1 :] for word in words)
 
 
+def _subjects_only(variant, words):
+    """Whether ``words`` are only the first word of ``variant``, whom or what it says something of, with no
+    "is" after it: two facts of two subjects ("Huy works at FPT" / "Minh works at FPT", "Tuấn làm ở FPT" /
+    "Huy làm ở FPT") are two facts, unless what they are is one place ("Minh is the team lead" / "Lan is the
+    team lead")."""
+    order = [_base(token) for token in variant.order]
+    return len(order) > 1 and set(words) == {order[0]} and order[1] != IS
+
+
 def contradict(a, b, has_subject):
     """``a`` and ``b`` (Variants of one user, kind and subject, not the same fact) cannot both be true."""
     if denies(a, b, has_subject):
@@ -1755,6 +1764,8 @@ def contradict(a, b, has_subject):
     if not (_says_something(only_a, a) and _says_something(only_b, b)):
         return False
     if not _in_one_slot(a, b, only_a, only_b):
+        return False
+    if _subjects_only(a, only_a) and _subjects_only(b, only_b):
         return False
     if bounds_the_other_way(only_a, only_b):
         return False
