@@ -729,3 +729,11 @@ def test_a_name_vietnamese_also_has_as_a_word_starting_a_sentence_is_still_someo
     assert across_languages("Minh likes tea.", "Minh thích trà.") == SAME
     # The owner, however called, may be the one named.
     assert names_agree("Tuấn is the user's younger brother.", "Tuấn là em trai của anh Huy.")
+
+
+def test_a_language_and_a_name_its_language_has_as_a_word_translate():
+    # "Japanese" is capitalised yet a word "tiếng Nhật" translates; "Mai" is a name, not an apricot, when
+    # the other text names her.
+    assert translated_share("Mai học tiếng Nhật.", "Mai is learning Japanese.") == 1.0
+    assert across_languages("Mai học tiếng Nhật.", "Mai is learning Japanese.") == SAME
+    assert translated_share("Mai học tiếng Nhật.", "Lan is learning Japanese.") < 1.0

@@ -1109,7 +1109,23 @@ def _vietnamese_units(text):
     and of each word it borrows as it is; names (capitalised inside the text), function words, the words of a
     date or a time (``_VALUE_WORDS``) and "bằng" before a language left out. A text typed without diacritics
     is looked up folded."""
-    return tuple(stems for _, stems in _vietnamese_read(_BY_OR_IN.sub(" ", _VALUE_WORDS.sub(" . ", text))))
+    return tuple(stems for _, stems in _vietnamese_read_units(text))
+
+
+def _vietnamese_read_units(text):
+    """``_vietnamese_read`` of a Vietnamese text with what ``_vietnamese_units`` leaves out taken out."""
+    return _vietnamese_read(_BY_OR_IN.sub(" ", _VALUE_WORDS.sub(" . ", text)))
+
+
+def _first_unit_word(text, read):
+    """The first word of a Vietnamese ``text``, folded, when it is capitalised and the first unit ``read``
+    (``_vietnamese_read_units``) is that word alone: a name maybe, which its language also has as a word
+    ("Mai", apricot, "Lan", orchid); else ""."""
+    first = re.match(r"\W*(\w+)", text)
+    if not (read and first and first.group(1)[:1].isupper() and len(read[0][0]) == 1):
+        return ""
+    word = fold(first.group(1)).lower()
+    return word if read[0][0][0] == word else ""
 
 
 def _vietnamese_read(text):
@@ -1206,9 +1222,10 @@ _CAPITALISED = re.compile(r"(?<!\w)[^\W\da-z_]\w*")
 
 
 def _unless_name(match):
-    """A capitalised word as it is, or a space for a name (``_names_itself``, as in an English text)."""
+    """A capitalised word as it is, or a space for a name (``_names_itself``, as in an English text); a
+    language is a word the other translates ("Japanese": "tiếng Nhật")."""
     word = match.group()
-    if not word[0].isupper():
+    if not word[0].isupper() or word.lower() in states.LANGUAGES:
         return word
     before = match.string[: match.start()].rstrip()
     first = not before or before[-1] in ".!?;"
@@ -1225,6 +1242,8 @@ class LexiconWords(NamedTuple):
     stems: frozenset = frozenset()
     kin: frozenset = frozenset()
     counts: frozenset = frozenset()
+    first: str = ""  # a Vietnamese text's capitalised first word, read as its first unit (``_first_unit_word``)
+    names: frozenset = frozenset()  # those an English text gives (``names_in``), folded, the owner aside
 
     @property
     def english(self):
@@ -1241,9 +1260,13 @@ def lexicon_words(text, vietnamese=None):
         vietnamese = language_of(text) == VIETNAMESE
     if vietnamese:
         text = counts_in_digits(text)
-        return LexiconWords(True, units=_vietnamese_units(text), kin=_kin(text), counts=_counts(text))
+        read = _vietnamese_read_units(text)
+        units = tuple(stems for _, stems in read)
+        first = _first_unit_word(text, read)
+        return LexiconWords(True, units=units, kin=_kin(text), counts=_counts(text), first=first)
     counts = _counts(text) | ({"number"} if _COUNT_WORD.search(text) else set())
-    return LexiconWords(False, stems=_english_stems(text), counts=counts)
+    names = frozenset(names_in(text)) - {OWNER}
+    return LexiconWords(False, stems=_english_stems(text), counts=counts, names=names)
 
 
 # A number and what follows it, and the word before it: a name's ("iPhone 14", "Windows 11", "tax-2026",
@@ -1326,6 +1349,10 @@ def share_between(words_a, words_b):
         return None
     vietnamese, english = (words_a, words_b) if words_a.vietnamese else (words_b, words_a)
     units, stems = vietnamese.units, english.stems
+    if vietnamese.first in english.names and not units[0] & stems:
+        # A name starting the Vietnamese text that its language has as a word too: "Mai học tiếng Nhật" is not
+        # about apricots when "Mai is learning Japanese".
+        units = units[1:]
     if not units or not stems:
         return None
     covered = stems & vietnamese.english
