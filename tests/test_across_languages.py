@@ -725,6 +725,9 @@ def test_a_name_vietnamese_also_has_as_a_word_starting_a_sentence_is_still_someo
     assert not names_agree("Minh likes tea.", "Lan thích trà.")
     assert not names_agree("Lan plays tennis on Saturdays.", "Minh chơi tennis vào thứ Bảy.")
     assert not names_agree("Huy works at FPT.", "Tuấn làm ở FPT.")
+    # "Hoa" is a flower too, which the English text does not speak of.
+    assert not names_agree("Lan likes tea.", "Hoa thích trà.")
+    assert names_agree("Hoa likes tea.", "Hoa thích trà.")
     assert across_languages("Minh likes tea.", "Lan thích trà.") is None
     assert across_languages("Minh likes tea.", "Minh thích trà.") == SAME
     # The owner, however called, may be the one named.

@@ -356,13 +356,35 @@ def _another_first(text, other, named):
     """Whether ``text`` starts with a name no word of its language is (``_unknown_first_word``, which it does
     not read as a name: "Lan" is an orchid too) that ``other`` does not spell, and ``other`` names someone
     (``named``, ``_people``; the owner aside) that ``text`` does not spell: "Lan thích trà" is not "Minh
-    likes tea", nor "Tuấn làm ở FPT" "Huy works at FPT"."""
+    likes tea", nor "Tuấn làm ở FPT" "Huy works at FPT". A word of its language starting ``text`` that no
+    word of ``other`` translates is someone else only beside the one ``other`` starts with, whom it is of
+    (``_untranslated_first_word``)."""
+    names = {name for name, _ in named}
     first = _unknown_first_word(text)
+    if first:
+        people = _people(other, named) & names
+    else:
+        first = _untranslated_first_word(text, other)
+        people = {name for name, whose in named[:1] if not whose} & set(itertools.islice(_first_words(other), 1))
     if not first or first in _letters(other):
         return False
     letters = _letters(text)
-    people = _people(other, named) & {name for name, _ in named}
     return any(name not in letters for name in people - {OWNER})
+
+
+def _first_words(text):
+    """The folded words of ``text`` in order (``words_placed``)."""
+    return (plain for _, plain, _ in words_placed(text))
+
+
+def _untranslated_first_word(text, other):
+    """The first word of a Vietnamese ``text`` (``LexiconWords.first``) when no word of the English ``other``
+    translates it: a name maybe, though a word too ("Hoa thích trà": not a flower, with "Lan likes tea"; but
+    "Lịch khám răng…", an appointment, may be Thảo's)."""
+    mine, theirs = lexicon_words(text), lexicon_words(other)
+    if not mine.first or theirs.vietnamese or mine.units[0] & theirs.stems:
+        return ""
+    return mine.first
 
 
 def _letters(text):
