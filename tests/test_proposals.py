@@ -338,6 +338,9 @@ def test_what_says_no_more_than_a_memory_is_no_update_of_it(original, other):
         ("Người dùng thích phở.", "Người dùng rất thích phở.", True),
         ("User likes the PS5.", "User wants a PS5.", False),  # wanting is not liking
         ("Lan likes tea.", "User likes tea.", False),  # someone else, or more words
+        # "tại" is "ở": at a place.
+        ("Tuấn làm ở FPT.", "Tuấn làm việc tại FPT.", True),
+        ("Người dùng sống ở Đà Nẵng.", "Người dùng sống tại Đà Nẵng.", True),
     ],
 )
 def test_the_same_fact_in_another_frame_is_a_repeat_of_its_subject(original, again, repeat):

@@ -585,6 +585,8 @@ _SYNONYMS = _compiled(
         # Going to work, not to do something else ("đi làm vườn" is gardening); working out is exercise.
         (r"\bdi lam\b(?=\s*(?:$|[,.;!?]|(?:o|tai|luc|bang|moi|hang|vao|ca|lai|xa|gan|som|muon|\d+h?)\b))", " work "),
         (r"\bwork(?:s|ed|ing)? out\b", " exercise "),
+        # Working or living at a place is in it: "làm việc tại FPT" is "làm ở FPT", "sống tại" "sống ở".
+        (r"\b(work|live)(\s+)tai\b", r"\1\2o"),
         (r"\bban than\b", " best friend "),
         (r"\bsu dung\b", " use "),
         # A date is the month and the day, however written: "3 May", "the 3rd of May", "May 3rd", "Jan 12".
