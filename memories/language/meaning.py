@@ -46,6 +46,8 @@ from memories.language.lexicon import LEXICON
 from memories.language.words import (
     DAY_BY_NAME,
     DAYS_BY_NUMBER,
+    ENGLISH_NUMBERS,
+    FOLDED_VIETNAMESE_DIGITS,
     IS,
     JOINT,
     MONTH_NUMBERS,
@@ -378,10 +380,7 @@ def _compiled(pairs):
 
 
 # Numbers written as words, as digits ("one" is as often no number).
-_NUMBER_WORDS = {
-    word: str(value)
-    for value, word in enumerate("two three four five six seven eight nine ten eleven twelve".split(), 2)
-}
+_NUMBER_WORDS = {word: str(value) for word, value in ENGLISH_NUMBERS.items() if 2 <= value <= 12}
 
 
 # A liking said with "best" or "most" (folded "nhất") after what is liked: the liking is what counts.
@@ -445,10 +444,12 @@ _VALUE_CHANGED = (
 # and "tuần 3 buổi" are "3x week" ("ngày 2 lần" "2x day"); "every day", "daily", "mỗi ngày", "hằng ngày" are
 # "every day", and "every morning", "mỗi sáng" are "every day morning" ("every" is of the frame). Two of them in
 # one place are two values.
-_COUNTS = {
-    **{"once": "1", "twice": "2", "thrice": "3", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5"},
-    **{"six": "6", "seven": "7", "mot": "1", "hai": "2", "ba": "3", "bon": "4", "sau": "6", "bay": "7"},
-}
+# (Folded, "nam" is as often a year, "tam" "tạm", "chin" ripe.)
+_COUNTS = (
+    {"once": "1", "twice": "2", "thrice": "3"}
+    | {word: str(value) for word, value in ENGLISH_NUMBERS.items() if 1 <= value <= 7}
+    | {word: str(value) for word, value in FOLDED_VIETNAMESE_DIGITS.items() if word not in ("nam", "tam", "chin")}
+)
 _PERIODS = {
     **{"day": "day", "dai": "day", "ngay": "day", "week": "week", "tuan": "week"},
     **{"month": "month", "thang": "month"},

@@ -16,9 +16,10 @@ from memories.language import people
 from memories.language.folding import fold
 from memories.language.meaning import HONORIFICS, SHORT_HONORIFICS, is_denial
 from memories.language.translation import names_agree
+from memories.language.words import ENGLISH_NUMBERS, FOLDED_VIETNAMESE_DIGITS
 
-_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
-_NUMBERS |= {"mot": 1, "hai": 2, "ba": 3, "bon": 4, "nam": 5, "sau": 6, "bay": 7, "tam": 8, "chin": 9, "ten": 10}
+# Years apart in words, folded: "two years older", "hơn 3 tuổi", "lớn hơn hai tuổi".
+_NUMBERS = {word: value for word, value in ENGLISH_NUMBERS.items() if 1 <= value <= 10} | FOLDED_VIETNAMESE_DIGITS
 
 # A person, folded: the owner, or a word after an optional honorific ("anh quan", "a khoa", "chi hang").
 _P = r"((?:the )?user|nguoi dung|ng dung|(?:(?:anh|chi|em|ong|ba|co|chu|a|c|mr|mrs|ms) )?[a-z]+)"

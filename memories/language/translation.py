@@ -48,6 +48,8 @@ from memories.language.meaning import (
 from memories.language.words import (
     DAY_BY_NAME,
     DAYS_BY_NUMBER,
+    ENGLISH_NUMBERS,
+    FOLDED_VIETNAMESE_DIGITS,
     IRREGULAR_BASE,
     MONTH_NUMBERS,
     MONTHS,
@@ -109,7 +111,7 @@ _KINDS_OF_PLACE = frozenset(
     " Sông TP Tp Chợ Đảo Vịnh Núi Chùa Biển Phố".split()
 )
 # The numbers a day or month is named by ("thứ Hai", "tháng Chạp"), folded: "Thủ Đức" is no day.
-_NUMBERS_NAMED = frozenset("mot hai ba tu bon nam sau bay tam chin muoi gieng chap".split())
+_NUMBERS_NAMED = frozenset(FOLDED_VIETNAMESE_DIGITS) | {"tu", "muoi", "gieng", "chap"}
 # Currencies are the unit of an amount, which a paraphrase writes in words ("15 million VND" / "15 triệu").
 _CURRENCIES = frozenset("vnd usd eur jpy gbp sgd aud cad cny krw thb".split())
 _OWNER_WORDS = {"user": None, "owner": None, "nguoi": "dung", "chu": "nhan"}
@@ -561,13 +563,6 @@ def _loanwords_kept(vietnamese, english):
 # "thứ 2, 4, 6", "t3", "thứ 3 và thứ 5": days by number.
 _DAYS = re.compile(DAYS_BY_NUMBER)
 _MONTH_NUMBER = re.compile(r"\bthang\s*$")
-# English numbers in words, which a translation may write in digits ("three years older" / "lớn hơn 3 tuổi").
-_NUMBER_WORDS = {
-    word: value
-    for value, word in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
-    )
-} | {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
 _AFTERNOON = re.compile(r"(?::\d+)?\s*(?:pm\b|(?:gio|h)(?:\s*\d+)?(?:\s+phut)?\s+(?:chieu|toi|dem)\b)")
 # A length in metres is read in centimetres: "1m62", "1,62 m" and "162 cm" are one height.
 _METRES_AND = re.compile(r"\b(\d)m(\d\d)\b")
@@ -626,7 +621,7 @@ def _numbers(text):
     folded = _RACE.sub(r"\1 km", folded)
     # English number words in English texts only: folded, "tên" (a name) is "ten".
     if _english(text):
-        values.update(float(_NUMBER_WORDS[word]) for word in re.findall(r"[a-z]+", folded) if word in _NUMBER_WORDS)
+        values.update(float(ENGLISH_NUMBERS[word]) for word in re.findall(r"[a-z]+", folded) if word in ENGLISH_NUMBERS)
     for match in _NUMBER.finditer(folded):
         digits, scale = match.groups()
         # "tháng 4" is April, but "mỗi tháng 4 triệu" is four million a month.
@@ -1231,7 +1226,7 @@ def _english_stems(text):
     return frozenset(
         _english_stem(word)
         for word in re.findall(r"[a-z]+", fold(_CAPITALISED.sub(_unless_name, text)))
-        if word not in _ENGLISH_FUNCTION_WORDS and word not in _NUMBER_WORDS and len(word) > 1
+        if word not in _ENGLISH_FUNCTION_WORDS and word not in ENGLISH_NUMBERS and len(word) > 1
     )
 
 
@@ -1325,7 +1320,9 @@ def _counts(text):
 
 
 # An English number in words ("one" is as often no number).
-_COUNT_WORD = re.compile(r"\b(?:" + "|".join(word for word, value in _NUMBER_WORDS.items() if value > 1) + r")\b", re.I)
+_COUNT_WORD = re.compile(
+    r"\b(?:" + "|".join(word for word, value in ENGLISH_NUMBERS.items() if value > 1) + r")\b", re.IGNORECASE
+)
 
 
 # The relatives an honorific before a name may say someone is: "Phong nợ anh Khôi" / "Phong owes his brother

@@ -407,14 +407,28 @@ def tells_where(text):
     return any(match.group(1).isupper() for match in _BEFORE_A_PLACE.finditer(text))
 
 
+# Numbers in words, the one table each language's readers take theirs from: English ones, and Vietnamese
+# digits with their marks, said alone ("ba con") or only inside a number ("hai mươi tư", "ba mươi lăm",
+# "hai mươi mốt"); folded, as most readers compare them ("mot", "hai", "ba", "bon", "nam", "sau", "bay", "tam",
+# "chin").
+ENGLISH_NUMBERS = {
+    word: value
+    for value, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
+    )
+} | {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
+VIETNAMESE_DIGITS = {"một": 1, "hai": 2, "ba": 3, "bốn": 4, "năm": 5, "sáu": 6, "bảy": 7, "bẩy": 7, "tám": 8, "chín": 9}
+IN_VIETNAMESE_NUMBERS = {"mốt": 1, "tư": 4, "lăm": 5}
+FOLDED_VIETNAMESE_DIGITS = {fold(word): value for word, value in VIETNAMESE_DIGITS.items()}
+
+
 # Vietnamese numbers in words, with their marks. "hai", "bốn", "sáu", "bảy" and "tám" are numbers before any
 # word ("hai chị gái"), and so are numbers of two words ("hai mươi lăm nhân viên", "mười hai"); "ba" (also a
 # father), "năm" (also a year) and "chín" (also ripe) only before what they count ("ba con", "năm con mèo", "ba
 # năm"), never before "người dùng" ("ba người dùng" is the user's father). None is an ordinal ("thứ Hai"), a
 # name written with a capital ("Hai Bà Trưng") or a nickname after an honorific ("anh Hai", "chú Sáu"). A text
 # typed without marks has "hai", "ba" and "bon". "một" is as often "a" as one.
-_VIETNAMESE_DIGITS = {"hai": 2, "ba": 3, "bốn": 4, "tư": 4, "năm": 5, "lăm": 5, "sáu": 6, "bảy": 7, "bẩy": 7}
-_VIETNAMESE_DIGITS |= {"tám": 8, "chín": 9, "mốt": 1, "một": 1, "bon": 4}
+_VIETNAMESE_DIGITS = VIETNAMESE_DIGITS | IN_VIETNAMESE_NUMBERS | {"bon": 4}
 _COUNTED = (
     "con đứa người cái chiếc quả trái cuốn quyển căn ngôi tầng lần buổi ngày tuần tháng năm tiếng giờ phút tuổi "
     "cốc ly chai lon gói điếu bát tô chén cân ký cây bộ đôi km kg triệu nghìn ngàn trăm tỷ tỉ cuộc bài môn tập"
