@@ -740,3 +740,10 @@ def test_a_language_and_a_name_its_language_has_as_a_word_translate():
     assert translated_share("Mai học tiếng Nhật.", "Mai is learning Japanese.") == 1.0
     assert across_languages("Mai học tiếng Nhật.", "Mai is learning Japanese.") == SAME
     assert translated_share("Mai học tiếng Nhật.", "Lan is learning Japanese.") < 1.0
+
+
+def test_a_relative_by_marriage_is_not_the_relative():
+    # "mẹ vợ" is the wife's mother: not "mother" alone, but "mother-in-law".
+    assert translated_share("User's mother lives in Nam Định.", "Mẹ vợ của người dùng sống ở Nam Định.") == 0.0
+    assert translated_share("User's mother-in-law lives in Nam Định.", "Mẹ vợ của người dùng sống ở Nam Định.") == 1.0
+    assert translated_share("User's mother-in-law lives in Nam Định.", "Mẹ của người dùng sống ở Nam Định.") == 0.0

@@ -977,3 +977,22 @@ def test_a_sign_tells_a_value_apart():
     Memory.objects.all().delete()
     ids, groups = _groups(["User's blood type is O.", "User's blood type is O+."])
     assert groups == [sorted(ids)]
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Mẹ người dùng thích trồng hoa lan.", "Mẹ vợ người dùng thích trồng hoa lan."),
+        ("User's mother likes growing orchids.", "User's mother-in-law likes growing orchids."),
+        ("User's sister lives in Huế.", "User's sister's husband lives in Huế."),
+    ],
+)
+def test_a_relative_the_other_does_not_say_is_someone_else(a, b):
+    ids, groups = _groups([a, b])
+    assert groups == []
+    assert doctor.analyze("conflicts").conflicts == []
+
+
+def test_a_relative_by_marriage_called_is_no_value_in_place_of_him():
+    a, b = "User's mom calls him every Sunday evening.", "User calls his mother-in-law every Sunday evening."
+    assert _both_ways(contradict, a, b) == (False, False)

@@ -336,7 +336,7 @@ _FRAME_ENGLISH = frozenset(
     """
     prefer want like love enjoy always alway usually often generally please use using uses used answer reply
     respond speak write talk in on at to into from the an be should must would will can could i me my it them
-    their they he she his her we our you your do has have had call address named called name all about around
+    their they he she his him her we our you your do has have had call address named called name all about around
     every up most anymore now
     """.split()
 )
@@ -586,6 +586,8 @@ _SYNONYMS = _compiled(
         # Going to work, not to do something else ("đi làm vườn" is gardening); working out is exercise.
         (r"\bdi lam\b(?=\s*(?:$|[,.;!?]|(?:o|tai|luc|bang|moi|hang|vao|ca|lai|xa|gan|som|muon|\d+h?)\b))", " work "),
         (r"\bwork(?:s|ed|ing)? out\b", " exercise "),
+        # A relative by marriage: "mother-in-law" is "mother inlaw", as "mẹ vợ" is "mother wife".
+        (r"\b(\w+)[\s-]in[\s-]laws?\b", r"\1 inlaw"),
         # Working or living at a place is in it: "làm việc tại FPT" is "làm ở FPT", "sống tại" "sống ở".
         (r"\b(work|live)(\s+)tai\b", r"\1\2o"),
         (r"\bban than\b", " best friend "),
@@ -1330,7 +1332,7 @@ def same_fact(a, b):
     alcohol")."""
     if a.negated != b.negated:
         return state_and_denial(a, b)
-    if _someone_else(a.content, b.content):
+    if _someone_else(a.content, b.content) or _another_relative(a.content, b.content):
         return False
     # What one left for something else is not what the other still says: "User switched from Android to
     # iPhone" is not "User uses Android".
@@ -1394,6 +1396,17 @@ def _someone_else(content_a, content_b, kept=frozenset()):
     named, other = (people_a, content_b) if people_a else (people_b, content_a)
     # "sisster" is the sister.
     return not any(typo_of(word, person) for word in other for person in named)
+
+
+def _another_relative(content_a, content_b):
+    """One speaks of someone by a relation the other does not say (``states.PEOPLE``): "Mẹ vợ người dùng", the
+    mother of the user's wife, is not "Mẹ người dùng", nor "User's sister's husband" the user's husband. A
+    relation one spells wrong is the other's ("sisster")."""
+    for mine, theirs in ((content_a, content_b), (content_b, content_a)):
+        for person in (mine - theirs) & (states.PEOPLE | {"inlaw"}):
+            if not any(typo_of(word, person) for word in theirs - mine):
+                return True
+    return False
 
 
 # Times of day and the week, in English and folded Vietnamese.

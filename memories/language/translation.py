@@ -1222,12 +1222,18 @@ def _english_stems(text):
     starting one but no English word: "Bích takes …") and the units of numbers left out, as the other compares
     them (``names_agree``, ``values``)."""
     text = _NAMING.sub(" ", _UNITS.sub(" ", text))
-    text = phrasal_read(text)
+    text = _IN_LAW.sub(" inlaw", phrasal_read(text))
     return frozenset(
         _english_stem(word)
         for word in re.findall(r"[a-z]+", fold(_CAPITALISED.sub(_unless_name, text)))
         if word not in _ENGLISH_FUNCTION_WORDS and word not in ENGLISH_NUMBERS and len(word) > 1
     )
+
+
+# A relative by marriage, as the lexicon glosses one ("mẹ vợ": "mother", "inlaw"): "mother-in-law".
+_IN_LAW = re.compile(r"[-\s]in[-\s]laws?\b", re.IGNORECASE)
+# A word saying a relative is one by marriage, which the other text must say too: a mother-in-law is no mother.
+_MARKING = frozenset({"inlaw"})
 
 
 # Words before a name that say it is one ("named Lan", "called Bin", "whose name is Na"), as "tên là" does.
@@ -1379,7 +1385,9 @@ def share_between(words_a, words_b):
     # is "bố", father, but mostly "bỏ" or "bò") speaks of no one.
     people = (
         any(unit & _PEOPLE_STEMS and not unit & stems and len(unit & _PEOPLE_STEMS) * 4 >= len(unit) for unit in units)
-        or (stems - covered - vietnamese.kin) & _PEOPLE_STEMS
+        or (stems - covered - vietnamese.kin) & (_PEOPLE_STEMS | _MARKING)
+        # A relative by marriage is not the relative: "mẹ vợ" / "mother".
+        or any(unit & _MARKING - stems and unit & _PEOPLE_STEMS for unit in units)
     )
     if people:
         return 0.0
