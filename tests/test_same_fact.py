@@ -381,6 +381,9 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
         ("Tuấn làm ở FPT.", "Huy làm ở FPT.", False),
         ("Minh is the team lead.", "Lan is the team lead.", True),
         ("Minh là trưởng nhóm.", "Lan là trưởng nhóm.", True),
+        # The same time in other words is no other time; another time is.
+        ("User's weekly one-on-one with Khoa is at 2 pm.", "User meets Khoa one-on-one at 14:00.", False),
+        ("User goes to bed at 11 pm.", "User goes to sleep at 1 am.", True),
     ],
 )
 def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):
@@ -996,3 +999,16 @@ def test_a_relative_the_other_does_not_say_is_someone_else(a, b):
 def test_a_relative_by_marriage_called_is_no_value_in_place_of_him():
     a, b = "User's mom calls him every Sunday evening.", "User calls his mother-in-law every Sunday evening."
     assert _both_ways(contradict, a, b) == (False, False)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("User's kids go to bed at 9 pm.", "The user's children go to sleep at 21:00."),
+        ("User takes a vitamin D pill every morning.", "Every morning the user takes a vitamin D supplement."),
+        ("Thu is the user's best friend from high school.", "The user's closest friend since high school is Thu."),
+    ],
+)
+def test_the_doctor_groups_one_thing_said_in_other_words(a, b):
+    ids, groups = _groups([a, b])
+    assert groups == [sorted(ids)]

@@ -337,7 +337,7 @@ _FRAME_ENGLISH = frozenset(
     prefer want like love enjoy always alway usually often generally please use using uses used answer reply
     respond speak write talk in on at to into from the an be should must would will can could i me my it them
     their they he she his him her we our you your do has have had call address named called name all about around
-    every up most anymore now
+    every up most anymore now since
     """.split()
 )
 # ("alway" is "always" as ``words`` keeps it, an English plural's "s" taken off; "all", "about", "around",
@@ -590,7 +590,11 @@ _SYNONYMS = _compiled(
         (r"\b(\w+)[\s-]in[\s-]laws?\b", r"\1 inlaw"),
         # Working or living at a place is in it: "làm việc tại FPT" is "làm ở FPT", "sống tại" "sống ở".
         (r"\b(work|live)(\s+)tai\b", r"\1\2o"),
-        (r"\bban than\b", " best friend "),
+        (r"\bban than\b|\bclosest friend\b", " best friend "),
+        # Going to bed is going to sleep: "Kids go to bed at 9pm" / "… go to sleep at 21:00".
+        (r"\b(?:go|goes|going|went|gone) to (?:bed|sleep)\b|\bfall(?:s|ing)? asleep\b|\bdi ngu\b", " sleep "),
+        # A pill is one however it is sold: "a vitamin D pill" / "a vitamin D supplement".
+        (r"\b(?:pill|tablet|capsule|supplement)s?\b", " pill "),
         (r"\bsu dung\b", " use "),
         # A date is the month and the day, however written: "3 May", "the 3rd of May", "May 3rd", "Jan 12".
         *((rf"\b{short}\b", MONTHS[number - 1]) for short, number in MONTH_NUMBERS.items() if short not in MONTHS),
@@ -1736,6 +1740,17 @@ def _after_is(variant, words):
     return all(word in order[order.index(IS) + 1 :] for word in words)
 
 
+def _same_numbers_other_words(a, b, only_a, only_b):
+    """Two variants giving the same numbers (a time, an amount, a count), each saying besides words the other
+    does not that are no number or name (``only_a``, ``only_b``): the same fact in other words ("go to bed at
+    9pm" / "go to sleep at 21:00", "weekly one-on-one at 2pm" / "meets one-on-one at 14:00"), not one value
+    in place of another."""
+    numbers_a = {word for word in a.content if _with_digits((word,))}
+    numbers_b = {word for word in b.content if _with_digits((word,))}
+    named = a.named | b.named
+    return bool(numbers_a) and numbers_a == numbers_b and not (only_a | only_b) & named
+
+
 def _subjects_only(variant, words):
     """Whether ``words`` are only the first word of ``variant``, whom or what it says something of, with no
     "is" after it: two facts of two subjects ("Huy works at FPT" / "Minh works at FPT", "Tuấn làm ở FPT" /
@@ -1780,6 +1795,8 @@ def contradict(a, b, has_subject):
     if not (_says_something(only_a, a) and _says_something(only_b, b)):
         return False
     if not _in_one_slot(a, b, only_a, only_b):
+        return False
+    if _same_numbers_other_words(a, b, only_a, only_b):
         return False
     if _subjects_only(a, only_a) and _subjects_only(b, only_b):
         return False
