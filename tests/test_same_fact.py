@@ -384,6 +384,8 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
         # The same time in other words is no other time; another time is.
         ("User's weekly one-on-one with Khoa is at 2 pm.", "User meets Khoa one-on-one at 14:00.", False),
         ("User goes to bed at 11 pm.", "User goes to sleep at 1 am.", True),
+        # One thing preferred to another, and the other way round: not one fact in other words.
+        ("User now prefers tea over coffee.", "User prefers coffee to tea.", True),
     ],
 )
 def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):
@@ -1012,3 +1014,9 @@ def test_a_relative_by_marriage_called_is_no_value_in_place_of_him():
 def test_the_doctor_groups_one_thing_said_in_other_words(a, b):
     ids, groups = _groups([a, b])
     assert groups == [sorted(ids)]
+
+
+def test_the_doctor_reports_a_preference_turned_round_not_one_fact():
+    ids, groups = _groups(["User now prefers tea over coffee.", "User prefers coffee to tea."])
+    assert groups == []
+    assert doctor.analyze("conflicts").conflicts == [sorted(ids)]

@@ -1338,6 +1338,10 @@ def same_fact(a, b):
         return state_and_denial(a, b)
     if _someone_else(a.content, b.content) or _another_relative(a.content, b.content):
         return False
+    # One thing preferred to another is not the other preferred to it: "prefers tea over coffee" / "prefers
+    # coffee to tea".
+    if a.preference is not None and b.preference is not None and preferred_the_other_way(a.preference, b.preference):
+        return False
     # What one left for something else is not what the other still says: "User switched from Android to
     # iPhone" is not "User uses Android".
     if _left_for_another(a, b) or _left_for_another(b, a):
