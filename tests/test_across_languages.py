@@ -747,3 +747,8 @@ def test_a_relative_by_marriage_is_not_the_relative():
     assert translated_share("User's mother lives in Nam Định.", "Mẹ vợ của người dùng sống ở Nam Định.") == 0.0
     assert translated_share("User's mother-in-law lives in Nam Định.", "Mẹ vợ của người dùng sống ở Nam Định.") == 1.0
     assert translated_share("User's mother-in-law lives in Nam Định.", "Mẹ của người dùng sống ở Nam Định.") == 0.0
+
+
+def test_a_tomcat_is_no_female_cat():
+    assert translated_share("User's cat Mochi is female.", "Con mèo Mochi của người dùng là mèo cái.") == 1.0
+    assert translated_share("User's cat Mochi is female.", "Con mèo Mochi của người dùng là mèo đực.") < 0.7

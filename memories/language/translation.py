@@ -1232,8 +1232,9 @@ def _english_stems(text):
 
 # A relative by marriage, as the lexicon glosses one ("mẹ vợ": "mother", "inlaw"): "mother-in-law".
 _IN_LAW = re.compile(r"[-\s]in[-\s]laws?\b", re.IGNORECASE)
-# A word saying a relative is one by marriage, which the other text must say too: a mother-in-law is no mother.
-_MARKING = frozenset({"inlaw"})
+# Words marking a kind of what a unit says, which the other text must say too for the unit to translate one of
+# its words: a mother-in-law ("mẹ vợ") is no mother, a tomcat ("mèo đực") no female cat.
+_MARKING = frozenset({"inlaw", _english_stem("male"), _english_stem("female")})
 
 
 # Words before a name that say it is one ("named Lan", "called Bin", "whose name is Na"), as "tên là" does.
@@ -1391,7 +1392,7 @@ def share_between(words_a, words_b):
     )
     if people:
         return 0.0
-    matched = sum(1 for unit in units if unit & stems)
+    matched = sum(1 for unit in units if unit & stems and not unit & _MARKING - stems)
     # A number of one kind in each of two texts sharing words is one word translated: which numbers, and
     # whether they agree, the values tell.
     counted = int(bool(matched and vietnamese.counts & english.counts))
