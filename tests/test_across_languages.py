@@ -732,6 +732,9 @@ def test_a_name_vietnamese_also_has_as_a_word_starting_a_sentence_is_still_someo
     assert across_languages("Minh likes tea.", "Minh thích trà.") == SAME
     # The owner, however called, may be the one named.
     assert names_agree("Tuấn is the user's younger brother.", "Tuấn là em trai của anh Huy.")
+    # "Bình thường" is "usually"; "Bình" alone, calling no one "anh" or "chị", is someone.
+    assert not names_agree("Bình thường người dùng ăn sáng ở nhà.", "Bình hay ăn sáng ở nhà.")
+    assert names_agree("Sáng nào anh cũng uống cà phê.", "User drinks coffee every morning.")
 
 
 def test_a_language_and_a_name_its_language_has_as_a_word_translate():

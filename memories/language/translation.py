@@ -314,7 +314,15 @@ def names_agree(text_a, text_b):
         whose = {name for name, its in named if its and name != OWNER}
         if whose and (first := _unknown_first_word(bare)) and not whose <= {first}:
             return False
-        return True
+        # Nor is it the owner the other names, when it calls no one anything ("anh", "chị") and starts with
+        # someone maybe that the other does not say: "Bình hay ăn sáng ở nhà" / "Bình thường người dùng ăn sáng
+        # ở nhà" (usually); not "Sáng nào anh cũng uống…".
+        other = text_a if bare is text_b else text_b
+        return not (
+            any(name == OWNER for name, _ in named)
+            and not any(plain in HONORIFICS for _, plain, _ in words_placed(bare))
+            and _untranslated_first_word(bare, other)
+        )
     # Whose someone is stays, whichever side of "is" they are on: "Đạt is Khoa's manager" is not "Khoa là
     # quản lý của Đạt". The owner's may be someone's by name: "the user's brother" / "em trai của anh Huy".
     whose_a = {name for name, whose in named_a if whose}
@@ -380,11 +388,12 @@ def _first_words(text):
 
 
 def _untranslated_first_word(text, other):
-    """The first word of a Vietnamese ``text`` (``LexiconWords.first``) when no word of the English ``other``
-    translates it: a name maybe, though a word too ("Hoa thích trà": not a flower, with "Lan likes tea"; but
-    "Lịch khám răng…", an appointment, may be Thảo's)."""
+    """The first word of a Vietnamese ``text`` (``LexiconWords.first``) when ``other`` says nothing it may
+    mean (in English, no word translating it; in Vietnamese, no word or phrase meaning what it may): a name
+    maybe, though a word too ("Hoa thích trà": not a flower, with "Lan likes tea"; "Bình hay ăn sáng ở nhà":
+    no "bình thường", usually; but "Lịch khám răng…", an appointment, may be Thảo's)."""
     mine, theirs = lexicon_words(text), lexicon_words(other)
-    if not mine.first or theirs.vietnamese or mine.units[0] & theirs.stems:
+    if not mine.first or mine.units[0] & theirs.english:
         return ""
     return mine.first
 
