@@ -755,3 +755,10 @@ def test_a_relative_by_marriage_is_not_the_relative():
 def test_a_tomcat_is_no_female_cat():
     assert translated_share("User's cat Mochi is female.", "Con mèo Mochi của người dùng là mèo cái.") == 1.0
     assert translated_share("User's cat Mochi is female.", "Con mèo Mochi của người dùng là mèo đực.") < 0.7
+
+
+def test_a_word_starting_a_sentence_is_someone_only_when_it_is_a_given_name():
+    # "Từ" (from) is no "Tú": a value raised from this month is the fee's, not someone's.
+    fee = "Phí gửi xe hằng tháng ở văn phòng của người dùng là 300 nghìn."
+    assert names_agree(fee, "Từ tháng này phí gửi xe ở văn phòng tăng lên 350 nghìn mỗi tháng.")
+    assert not names_agree("Lan likes tea.", "Hoa thích trà.")

@@ -3879,3 +3879,18 @@ LEXICON = {
     "tai nghe chống ồn": ("noisecancelling", "headphone"),
     "giao diện tối": ("dark", "theme", "interface"),
 }
+
+# Vietnamese given names that are words of the language too ("Lan", an orchid; "Bình", a vase; "Hải", of the
+# sea), lower-case as written: starting a sentence, where a capital says nothing, one of them may be someone
+# ("Từ", from, is no "Tú"). Common given names, written by hand for this project (2026-12-07) from general
+# knowledge, not from the evaluation sets.
+GIVEN_NAMES = frozenset(
+    """
+    an anh bách bảo bình châu chi công cúc cường đào đạt điệp định đông dung dũng dương duy gia giang hà hải
+    hân hằng hạnh hào hậu hiền hiếu hoa hoài hoàng hồng huệ hùng hương huy khang khánh khoa khôi kiên kim lâm
+    lan lê linh loan lộc long luân ly mai mạnh minh my mỹ nam nga ngân nghĩa ngọc nhân nhi nhung oanh phát
+    phong phú phúc phương quân quang quế quốc quý quyên quỳnh sang sơn tài tâm tân thái thắng thành thảo thi
+    thịnh thu thuận thủy tiến tín toàn trang trí trinh trọng trung tú tuấn tuyết tùng uyên vân việt vinh vũ vy
+    xuân yến
+    """.split()
+)

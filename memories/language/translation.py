@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from memories.language import states
 from memories.language.folding import fold
-from memories.language.lexicon import LEXICON
+from memories.language.lexicon import GIVEN_NAMES, LEXICON
 from memories.language.meaning import (
     CHAT_WORDS,
     COMPARING,
@@ -388,14 +388,15 @@ def _first_words(text):
 
 
 def _untranslated_first_word(text, other):
-    """The first word of a Vietnamese ``text`` (``LexiconWords.first``) when ``other`` says nothing it may
-    mean (in English, no word translating it; in Vietnamese, no word or phrase meaning what it may): a name
-    maybe, though a word too ("Hoa thích trà": not a flower, with "Lan likes tea"; "Bình hay ăn sáng ở nhà":
-    no "bình thường", usually; but "Lịch khám răng…", an appointment, may be Thảo's)."""
+    """The first word of a Vietnamese ``text`` (``LexiconWords.first``), a given name (``GIVEN_NAMES``), when
+    ``other`` says nothing it may mean (in English, no word translating it; in Vietnamese, no word or phrase
+    meaning what it may): someone, though a word too ("Hoa thích trà": not a flower, with "Lan likes tea";
+    "Bình hay ăn sáng ở nhà": no "bình thường", usually)."""
     mine, theirs = lexicon_words(text), lexicon_words(other)
     if not mine.first or mine.units[0] & theirs.english:
         return ""
-    return mine.first
+    written = re.match(r"\W*(\w+)", unicodedata.normalize("NFC", text)).group(1).lower()
+    return mine.first if written in GIVEN_NAMES else ""
 
 
 def _letters(text):
