@@ -384,6 +384,11 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
         # The same time in other words is no other time; another time is.
         ("User's weekly one-on-one with Khoa is at 2 pm.", "User meets Khoa one-on-one at 14:00.", False),
         ("User goes to bed at 11 pm.", "User goes to sleep at 1 am.", True),
+        (
+            "User's weekly team meeting is on Mondays at 9 am.",
+            "User's weekly team meeting is on Wednesdays at 9 am.",
+            True,
+        ),
         # One thing preferred to another, and the other way round: not one fact in other words.
         ("User now prefers tea over coffee.", "User prefers coffee to tea.", True),
     ],

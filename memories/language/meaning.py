@@ -1423,6 +1423,8 @@ _TIMES = frozenset("morning afternoon evening night day week weekend sang chieu 
 _NO_THING = HONORIFICS | _TIMES
 # Words saying when (with numbers: "2x", "16").
 _WHEN = _TIMES | frozenset("month year every thang nam hang moi".split()) | frozenset(WEEKDAYS) | frozenset(MONTHS)
+# Days of the week and months, which are values a fact gives.
+_CALENDAR_WORDS = frozenset(WEEKDAYS) | frozenset(MONTHS)
 
 
 def _denies_a_thing(denied, named):
@@ -1746,13 +1748,13 @@ def _after_is(variant, words):
 
 def _same_numbers_other_words(a, b, only_a, only_b):
     """Two variants giving the same numbers (a time, an amount, a count), each saying besides words the other
-    does not that are no number or name (``only_a``, ``only_b``): the same fact in other words ("go to bed at
-    9pm" / "go to sleep at 21:00", "weekly one-on-one at 2pm" / "meets one-on-one at 14:00"), not one value
-    in place of another."""
+    does not that are no number, name, day or month (``only_a``, ``only_b``): the same fact in other words
+    ("go to bed at 9pm" / "go to sleep at 21:00", "weekly one-on-one at 2pm" / "meets one-on-one at 14:00"),
+    not one value in place of another ("on Mondays at 9am" / "on Wednesdays at 9am")."""
     numbers_a = {word for word in a.content if _with_digits((word,))}
     numbers_b = {word for word in b.content if _with_digits((word,))}
-    named = a.named | b.named
-    return bool(numbers_a) and numbers_a == numbers_b and not (only_a | only_b) & named
+    values = a.named | b.named | _CALENDAR_WORDS
+    return bool(numbers_a) and numbers_a == numbers_b and not (only_a | only_b) & values
 
 
 def _subjects_only(variant, words):
