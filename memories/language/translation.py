@@ -320,8 +320,8 @@ def names_agree(text_a, text_b):
         other = text_a if bare is text_b else text_b
         return not (
             any(name == OWNER for name, _ in named)
-            and not any(plain in HONORIFICS for _, plain, _ in words_placed(bare))
             and _untranslated_first_word(bare, other)
+            and not any(plain in HONORIFICS for _, plain, _ in words_placed(bare))
         )
     # Whose someone is stays, whichever side of "is" they are on: "Đạt is Khoa's manager" is not "Khoa là
     # quản lý của Đạt". The owner's may be someone's by name: "the user's brother" / "em trai của anh Huy".
@@ -369,17 +369,17 @@ def _another_first(text, other, named):
     likes tea", nor "Tuấn làm ở FPT" "Huy works at FPT". A word of its language starting ``text`` that no
     word of ``other`` translates is someone else only beside the one ``other`` starts with, whom it is of
     (``_untranslated_first_word``)."""
-    names = {name for name, _ in named}
+    letters = _letters(text)
+    unspelt = {name for name, _ in named if name != OWNER and name not in letters}
+    if not unspelt:
+        return False
     first = _unknown_first_word(text)
     if first:
-        people = _people(other, named) & names
+        people = _people(other, named)
     else:
         first = _untranslated_first_word(text, other)
         people = {name for name, whose in named[:1] if not whose} & set(itertools.islice(_first_words(other), 1))
-    if not first or first in _letters(other):
-        return False
-    letters = _letters(text)
-    return any(name not in letters for name in people - {OWNER})
+    return bool(first) and first not in _letters(other) and bool(unspelt & people)
 
 
 def _first_words(text):
@@ -392,11 +392,13 @@ def _untranslated_first_word(text, other):
     ``other`` says nothing it may mean (in English, no word translating it; in Vietnamese, no word or phrase
     meaning what it may): someone, though a word too ("Hoa thích trà": not a flower, with "Lan likes tea";
     "Bình hay ăn sáng ở nhà": no "bình thường", usually)."""
+    written = re.match(r"\W*(\w*)", unicodedata.normalize("NFC", text)).group(1)
+    if written.lower() not in GIVEN_NAMES or not written[:1].isupper():
+        return ""
     mine, theirs = lexicon_words(text), lexicon_words(other)
     if not mine.first or mine.units[0] & theirs.english:
         return ""
-    written = re.match(r"\W*(\w+)", unicodedata.normalize("NFC", text)).group(1).lower()
-    return mine.first if written in GIVEN_NAMES else ""
+    return mine.first
 
 
 def _letters(text):
