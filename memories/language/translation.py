@@ -1279,7 +1279,7 @@ class LexiconWords(NamedTuple):
     kin: frozenset = frozenset()
     counts: frozenset = frozenset()
     first: str = ""  # a Vietnamese text's capitalised first word, read as its first unit (``_first_unit_word``)
-    names: frozenset = frozenset()  # those an English text gives (``names_in``), folded, the owner aside
+    names: frozenset = frozenset()  # an English text's capitalised words, folded: its names, maybe
 
     @property
     def english(self):
@@ -1301,7 +1301,7 @@ def lexicon_words(text, vietnamese=None):
         first = _first_unit_word(text, read)
         return LexiconWords(True, units=units, kin=_kin(text), counts=_counts(text), first=first)
     counts = _counts(text) | ({"number"} if _COUNT_WORD.search(text) else set())
-    names = frozenset(names_in(text)) - {OWNER}
+    names = frozenset(fold(word).lower() for word in _CAPITALISED.findall(text) if word[0].isupper())
     return LexiconWords(False, stems=_english_stems(text), counts=counts, names=names)
 
 
