@@ -48,6 +48,8 @@ from memories.language.words import (
     DAYS_BY_NUMBER,
     ENGLISH_NUMBERS,
     FOLDED_VIETNAMESE_DIGITS,
+    GOING_TO_BED,
+    IN_LAW,
     IS,
     JOINT,
     MONTH_NUMBERS,
@@ -587,12 +589,12 @@ _SYNONYMS = _compiled(
         (r"\bdi lam\b(?=\s*(?:$|[,.;!?]|(?:o|tai|luc|bang|moi|hang|vao|ca|lai|xa|gan|som|muon|\d+h?)\b))", " work "),
         (r"\bwork(?:s|ed|ing)? out\b", " exercise "),
         # A relative by marriage: "mother-in-law" is "mother inlaw", as "mẹ vợ" is "mother wife".
-        (r"\b(\w+)[\s-]in[\s-]laws?\b", r"\1 inlaw"),
+        (IN_LAW.pattern, " inlaw"),
         # Working or living at a place is in it: "làm việc tại FPT" is "làm ở FPT", "sống tại" "sống ở".
         (r"\b(work|live)(\s+)tai\b", r"\1\2o"),
         (r"\bban than\b|\bclosest friend\b", " best friend "),
         # Going to bed is going to sleep: "Kids go to bed at 9pm" / "… go to sleep at 21:00".
-        (r"\b(?:go|goes|going|went|gone) to (?:bed|sleep)\b|\bfall(?:s|ing)? asleep\b|\bdi ngu\b", " sleep "),
+        (rf"{GOING_TO_BED.pattern.pattern}|\bfall(?:s|ing)? asleep\b|\bdi ngu\b", " sleep "),
         # A pill is one however it is sold: "a vitamin D pill" / "a vitamin D supplement".
         (r"\b(?:pill|tablet|capsule|supplement)s?\b", " pill "),
         (r"\bsu dung\b", " use "),
@@ -1336,7 +1338,7 @@ def same_fact(a, b):
     alcohol")."""
     if a.negated != b.negated:
         return state_and_denial(a, b)
-    if _someone_else(a.content, b.content) or _another_relative(a.content, b.content):
+    if _another_relative(a.content, b.content):
         return False
     # One thing preferred to another is not the other preferred to it: "prefers tea over coffee" / "prefers
     # coffee to tea".
@@ -1406,12 +1408,17 @@ def _someone_else(content_a, content_b, kept=frozenset()):
     return not any(typo_of(word, person) for word in other for person in named)
 
 
+# Words naming someone by who they are to another, a relative by marriage among them ("mother inlaw").
+_RELATIVES = states.PEOPLE | {"inlaw"}
+
+
 def _another_relative(content_a, content_b):
-    """One speaks of someone by a relation the other does not say (``states.PEOPLE``): "Mẹ vợ người dùng", the
-    mother of the user's wife, is not "Mẹ người dùng", nor "User's sister's husband" the user's husband. A
-    relation one spells wrong is the other's ("sisster")."""
+    """One speaks of someone by a relation the other does not say (``_RELATIVES``): "Mẹ vợ người dùng", the
+    mother of the user's wife, is not "Mẹ người dùng", nor "User's sister's husband" the user's husband, nor
+    "User's mother likes tea" "User likes tea" (``_someone_else``, which this holds). A relation one spells
+    wrong is the other's ("sisster")."""
     for mine, theirs in ((content_a, content_b), (content_b, content_a)):
-        for person in (mine - theirs) & (states.PEOPLE | {"inlaw"}):
+        for person in (mine - theirs) & _RELATIVES:
             if not any(typo_of(word, person) for word in theirs - mine):
                 return True
     return False
@@ -1422,9 +1429,9 @@ _TIMES = frozenset("morning afternoon evening night day week weekend sang chieu 
 # Words a clause may deny that name no thing: honorifics, times of day and the week.
 _NO_THING = HONORIFICS | _TIMES
 # Words saying when (with numbers: "2x", "16").
-_WHEN = _TIMES | frozenset("month year every thang nam hang moi".split()) | frozenset(WEEKDAYS) | frozenset(MONTHS)
 # Days of the week and months, which are values a fact gives.
 _CALENDAR_WORDS = frozenset(WEEKDAYS) | frozenset(MONTHS)
+_WHEN = _TIMES | frozenset("month year every thang nam hang moi".split()) | _CALENDAR_WORDS
 
 
 def _denies_a_thing(denied, named):

@@ -50,6 +50,7 @@ from memories.language.words import (
     DAYS_BY_NUMBER,
     ENGLISH_NUMBERS,
     FOLDED_VIETNAMESE_DIGITS,
+    IN_LAW,
     IRREGULAR_BASE,
     MONTH_NUMBERS,
     MONTHS,
@@ -304,20 +305,19 @@ def names_agree(text_a, text_b):
         # must be spelt in it.
         others = [name for name in other if name != OWNER]
         if others and text == text.lower():
-            letters = re.sub(r"\W", "", fold(text))
+            letters = _letters(text)
             if not any(name in letters for name in others):
                 return False
     if not a or not b:
         # The one naming no one may start with a name no word of its language is ("Phúc có lịch khám răng…"):
         # then it is not the one the other says whose ("Thảo's own dentist appointment…").
-        (named, text), bare = ((named_a, text_a), text_b) if a else ((named_b, text_b), text_a)
+        named, other, bare = (named_a, text_a, text_b) if a else (named_b, text_b, text_a)
         whose = {name for name, its in named if its and name != OWNER}
         if whose and (first := _unknown_first_word(bare)) and not whose <= {first}:
             return False
         # Nor is it the owner the other names, when it calls no one anything ("anh", "chị") and starts with
         # someone maybe that the other does not say: "Bình hay ăn sáng ở nhà" / "Bình thường người dùng ăn sáng
         # ở nhà" (usually); not "Sáng nào anh cũng uống…".
-        other = text_a if bare is text_b else text_b
         return not (
             any(name == OWNER for name, _ in named)
             and _untranslated_first_word(bare, other)
@@ -378,13 +378,18 @@ def _another_first(text, other, named):
         people = _people(other, named)
     else:
         first = _untranslated_first_word(text, other)
-        people = {name for name, whose in named[:1] if not whose} & set(itertools.islice(_first_words(other), 1))
+        people = {name for name, whose in named[:1] if not whose and name == _first_plain(other)}
     return bool(first) and first not in _letters(other) and bool(unspelt & people)
 
 
-def _first_words(text):
-    """The folded words of ``text`` in order (``words_placed``)."""
-    return (plain for _, plain, _ in words_placed(text))
+def _first_plain(text):
+    """The first word of ``text``, folded (``words_placed``), or None."""
+    return next((plain for _, plain, _ in words_placed(text)), None)
+
+
+def _written_first(text):
+    """The first word of ``text`` as written (NFC), or ""."""
+    return re.match(r"\W*(\w*)", unicodedata.normalize("NFC", text)).group(1)
 
 
 def _untranslated_first_word(text, other):
@@ -392,7 +397,7 @@ def _untranslated_first_word(text, other):
     ``other`` says nothing it may mean (in English, no word translating it; in Vietnamese, no word or phrase
     meaning what it may): someone, though a word too ("Hoa thích trà": not a flower, with "Lan likes tea";
     "Bình hay ăn sáng ở nhà": no "bình thường", usually)."""
-    written = re.match(r"\W*(\w*)", unicodedata.normalize("NFC", text)).group(1)
+    written = _written_first(text)
     if written.lower() not in GIVEN_NAMES or not written[:1].isupper():
         return ""
     mine, theirs = lexicon_words(text), lexicon_words(other)
@@ -1150,10 +1155,10 @@ def _first_unit_word(text, read):
     """The first word of a Vietnamese ``text``, folded, when it is capitalised and the first unit ``read``
     (``_vietnamese_read_units``) is that word alone: a name maybe, which its language also has as a word
     ("Mai", apricot, "Lan", orchid); else ""."""
-    first = re.match(r"\W*(\w+)", text)
-    if not (read and first and first.group(1)[:1].isupper() and len(read[0][0]) == 1):
+    first = _written_first(text)
+    if not (read and first[:1].isupper() and len(read[0][0]) == 1):
         return ""
-    word = fold(first.group(1)).lower()
+    word = fold(first).lower()
     return word if read[0][0][0] == word else ""
 
 
@@ -1234,7 +1239,7 @@ def _english_stems(text):
     starting one but no English word: "Bích takes …") and the units of numbers left out, as the other compares
     them (``names_agree``, ``values``)."""
     text = _NAMING.sub(" ", _UNITS.sub(" ", text))
-    text = _IN_LAW.sub(" inlaw", phrasal_read(text))
+    text = IN_LAW.sub(" inlaw", phrasal_read(text))
     return frozenset(
         _english_stem(word)
         for word in re.findall(r"[a-z]+", fold(_CAPITALISED.sub(_unless_name, text)))
@@ -1242,11 +1247,10 @@ def _english_stems(text):
     )
 
 
-# A relative by marriage, as the lexicon glosses one ("mẹ vợ": "mother", "inlaw"): "mother-in-law".
-_IN_LAW = re.compile(r"[-\s]in[-\s]laws?\b", re.IGNORECASE)
 # Words marking a kind of what a unit says, which the other text must say too for the unit to translate one of
 # its words: a mother-in-law ("mẹ vợ") is no mother, a tomcat ("mèo đực") no female cat.
 _MARKING = frozenset({"inlaw", _english_stem("male"), _english_stem("female")})
+_PEOPLE_OR_MARKING = _PEOPLE_STEMS | _MARKING
 
 
 # Words before a name that say it is one ("named Lan", "called Bin", "whose name is Na"), as "tên là" does.
@@ -1398,7 +1402,7 @@ def share_between(words_a, words_b):
     # is "bố", father, but mostly "bỏ" or "bò") speaks of no one.
     people = (
         any(unit & _PEOPLE_STEMS and not unit & stems and len(unit & _PEOPLE_STEMS) * 4 >= len(unit) for unit in units)
-        or (stems - covered - vietnamese.kin) & (_PEOPLE_STEMS | _MARKING)
+        or (stems - covered - vietnamese.kin) & _PEOPLE_OR_MARKING
         # A relative by marriage is not the relative: "mẹ vợ" / "mother".
         or any(unit & _MARKING - stems and unit & _PEOPLE_STEMS for unit in units)
     )
@@ -1765,8 +1769,7 @@ def _people(text, named):
     """Of the names ``text`` gives (``_named``), those of people: its first word, whom a memory is about
     ("Trang đi làm bằng Grab": Grab is a thing), one whose something is ("Hằng's shop", "của Phong") and one
     after an honorific ("anh Phong", "Mrs Ngọc")."""
-    first = {plain for _, plain, _ in itertools.islice(words_placed(text), 1)}
-    return _whose(text, named) | first
+    return _whose(text, named) | {_first_plain(text)} - {None}
 
 
 def one_name_instead(text_a, text_b):

@@ -122,13 +122,19 @@ def _phrasal(pattern, meaning, in_queries=None):
 # "when do I work out?" asks about workouts, not work; "what time do I go to bed?" about sleep however a memory
 # says it ("sleeps at 11pm", "goes to bed at 11pm", "bedtime"); "when did my father pass away?" about a death,
 # not a passport. The lexicon reads the Vietnamese words as the ``meaning``: "dậy" is wake, "đi ngủ" sleep.
+GOING_TO_BED = _phrasal(r"(?:go|goes|went|going|gone)\s+to\s+(?:bed|sleep)", "sleep", ("bed", "bedtime"))
 PHRASAL_VERBS = (
     _phrasal(r"work(?:s|ed|ing)?\s+out", "workout", ()),
     _phrasal(r"(?:get|gets|got|getting)\s+up", "wake"),
-    _phrasal(r"(?:go|goes|went|going|gone)\s+to\s+(?:bed|sleep)", "sleep", ("bed", "bedtime")),
+    GOING_TO_BED,
     _phrasal(r"pass(?:es|ed|ing)?\s+away", "die", ("passed", "deceased", "death", "dead")),
     _phrasal(r"(?:give|gives|gave|given|giving)\s+up", "quit"),
 )
+
+
+# A relative by marriage, read as the lexicon glosses one ("mẹ vợ": "mother", "inlaw"): "mother-in-law" is
+# "mother inlaw" (``IN_LAW.sub(" inlaw", text)``).
+IN_LAW = re.compile(r"[-\s]in[-\s]laws?\b", re.IGNORECASE)
 
 
 def phrasal_read(text, in_queries=False):
