@@ -273,6 +273,14 @@ def test_being_based_somewhere_is_living_there():
         ("User was born in 1990.", "User's birth year is 1990.", True),
         ("Người dùng có hai con.", "Người dùng có 2 con.", True),
         ("Người dùng nuôi năm con mèo.", "Người dùng nuôi 5 con mèo.", True),
+        # An amount and a phone number however they are written; an amount a period is paid every period.
+        ("User's monthly rent is 8 million VND.", "User pays 8,000,000 VND a month for rent.", True),
+        ("Lương của người dùng là 25 triệu mỗi tháng.", "nguoi dung luong 25tr mot thang", True),
+        ("Tiền nhà 5 triệu một tháng.", "Tiền nhà hằng tháng là 5 triệu.", True),
+        ("Lan owes Minh 8tr5.", "Lan owes Minh 8 triệu rưỡi.", True),
+        ("Lan owes Minh 8tr5.", "Lan owes Minh 8 triệu.", False),
+        ("Số điện thoại của người dùng là 0912 345 678.", "sdt cua nguoi dung: 0912345678", True),
+        ("User's phone number is 0912 345 678.", "User's phone number is 0912 345 679.", False),
     ],
 )
 def test_a_synonym_or_another_way_of_writing_says_the_same(a, b, same):
@@ -391,6 +399,15 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
         ),
         # One thing preferred to another, and the other way round: not one fact in other words.
         ("User now prefers tea over coffee.", "User prefers coffee to tea.", True),
+        # A relative one says and the other does not is someone else, unless the relation is the value.
+        ("User's mother lives in Hue.", "User's mother-in-law lives in Vinh.", False),
+        ("User's daughter Mai is 8 years old.", "User's nephew Bảo is 8 years old.", False),
+        ("User's sister lives in Huế.", "User's brother lives in Huế.", False),
+        ("Minh is the user's brother.", "Minh is the user's cousin.", True),
+        # An amount is one value however it is written, another amount another.
+        ("User's monthly rent is 8 million VND.", "User's monthly rent is 8,000,000 VND.", False),
+        ("Lương của người dùng là 25 triệu/tháng.", "Lương của người dùng là 25tr/tháng.", False),
+        ("Lương của người dùng là 25 triệu/tháng.", "Lương của người dùng là 30tr/tháng.", True),
     ],
 )
 def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):
@@ -474,6 +491,12 @@ def test_a_denial_is_of_what_stopped_not_of_when(a, b, opposed):
         ("Người dùng uống cà phê mỗi sáng.", "Người dùng đã bỏ cà phê do mất ngủ.", True),
         # A reason where nothing is denied stays part of the fact.
         ("User runs every morning.", "User runs because of knee pain.", False),
+        # How much it stopped, and how long ago, say no more of what stopped; "ngưng" stops whatever follows,
+        # "không ngừng" goes on.
+        ("User drinks coffee every day.", "User has quit coffee completely.", True),
+        ("Anh Hùng hút thuốc lá.", "a Hùng bỏ thuốc lá đc 6 tháng r", True),
+        ("Người dùng uống thuốc Metformin 500mg mỗi ngày.", "Người dùng đã ngưng metformin.", True),
+        ("Người dùng tập gym.", "Người dùng tập gym không ngừng nghỉ.", False),
     ],
 )
 def test_a_habit_stopped_however_it_is_said_and_whatever_the_reason(a, b, opposed):

@@ -61,6 +61,7 @@ from memories.language.words import (
     VIETNAMESE_WEEKDAYS,
     WEEKDAYS,
     WRITTEN_WORD,
+    amounts_in_digits,
     counts_in_digits,
     language_of,
     sequence,
@@ -339,10 +340,11 @@ _FRAME_ENGLISH = frozenset(
     prefer want like love enjoy always alway usually often generally please use using uses used answer reply
     respond speak write talk in on at to into from the an be should must would will can could i me my it them
     their they he she his him her we our you your do has have had call address named called name all about around
-    every up most anymore now since
+    every up most anymore now since completely entirely totally
     """.split()
 )
-# ("alway" is "always" as ``words`` keeps it, an English plural's "s" taken off; "all", "about", "around",
+# ("alway" is "always" as ``words`` keeps it, an English plural's "s" taken off; "completely", "entirely" and
+# "totally" say only how much: "has quit coffee completely" is "quit coffee"; "all", "about", "around",
 # "every", "up" are quantifiers and rough measures: "has not run at all", "runs about 5 km around the lake
 # every Saturday"; "most" is what one likes most: the liking is what counts; "anymore" and "nữa" go with a
 # negation.)
@@ -466,6 +468,12 @@ def _often(count, period):
 
 
 _HOW_OFTEN = (
+    # An amount a period is paid every period: "8,000,000 VND a month", "25tr/tháng", "25 triệu một tháng"
+    # (amounts are digits by then: ``amounts_in_digits``).
+    (
+        rf"\b(\d{{4,}}(?: (?:vnd|usd|dong|d))?) ?(?:a|per|/|mot) ?{_PERIOD}\b",
+        lambda match: f" {match[1]} every {_PERIODS[match[2]]} ",
+    ),
     (
         rf"\b{_COUNT} (?:times?|x|lan|buoi|days?|ngay) ?(?:a|per|each|every|mot|moi|/|trong mot) ?{_PERIOD}\b",
         lambda match: _often(match[1], match[2]),
@@ -734,13 +742,15 @@ _VIETNAMESE_WORDS = re.compile(
 )
 # Stopping a habit, said without "đã": quitting ("bỏ", "cai"), stopping ("thôi", "nghỉ", "ngưng", "dừng") a
 # thing one does ("bỏ hút thuốc", "nghỉ tập gym rồi", "thôi uống bia") or quitting what one takes ("bỏ thuốc
-# lá rồi", "cai cà phê"), is not doing it any more. Not what is put somewhere ("bỏ đường vào cà phê"), nor
-# "thôi" ending a clause ("xài vim thôi" is only vim).
+# lá rồi", "cai cà phê"), or ceasing anything ("ngưng metformin"), is not doing it any more. Not what is put
+# somewhere ("bỏ đường vào cà phê"), nor "thôi" ending a clause ("xài vim thôi" is only vim).
 _HABIT_VERBS = r"hút|uống|ăn|chơi|tập|dùng|xài|nhậu|chạy|đi tập|đi bơi|bơi|ăn mặn|ăn thịt"
 _TAKEN = r"thuốc|rượu|bia|cà phê|cafe|cf|trà|thịt|đường|đồ ngọt|nước ngọt|sữa|game|mạng xã hội|facebook"
 _STOPPED_HABIT = re.compile(
     rf"(?<!\w)(?:(?:bỏ|cai|thôi|nghỉ|ngưng|dừng)(?=\s+(?:{_HABIT_VERBS})(?!\w))"
-    rf"|(?:bỏ|cai)(?=\s+(?:{_TAKEN})(?!\w)))(?![^,;.!?]*(?<!\w)(?:vào|ra|lại|xuống)(?!\w))",
+    rf"|(?:bỏ|cai)(?=\s+(?:{_TAKEN})(?!\w))"
+    # "ngưng", "ngừng" stop whatever follows ("đã ngưng metformin"), but "không ngừng" is ceaselessly.
+    r"|(?<!không )(?<!ko )(?:ngưng|ngừng)(?=\s+\w))(?![^,;.!?]*(?<!\w)(?:vào|ra|lại|xuống)(?!\w))",
     re.IGNORECASE,
 )
 # Leaving a job is working there no more: "đã nghỉ việc ở Hải Vân Soft", "thôi làm ở FPT", "đã nghỉ ở Hải
@@ -749,6 +759,7 @@ _LEFT_JOB = re.compile(r"(?<!\w)(?:nghỉ|thôi) (?:việc|làm)(?!\w)|(?<!\w)ng
 # Vietnamese chat's short forms, folded, and the words they stand for.
 CHAT_WORDS = {
     "ng": "nguoi",
+    "sdt": "so dien thoai",
     "ko": "khong",
     "k": "khong",
     "hok": "khong",
@@ -990,7 +1001,9 @@ _WHEN_CHANGED = re.compile(
     r"|tu (?:(?:tuan|thang|nam) (?:truoc|ngoai|\d+(?:/\d+)?)|\d{4}|dau nam)"
     # "từ khi bị mất ngủ", "kể từ lúc chuyển nhà": since, to the end of its clause.
     r"|(?:ke )?tu (?:khi|luc)\b[^,;.!?]*"
-    r"|(?:vai|mot|hai|ba|\d+) (?:ngay|tuan|thang|nam) nay)\b"
+    r"|(?:vai|mot|hai|ba|\d+) (?:ngay|tuan|thang|nam) nay"
+    # How long since: "bỏ thuốc lá được 6 tháng rồi", typed "đc 6 tháng r".
+    r"|(?:duoc|dc) (?:vai|mot|hai|ba|\d+) (?:ngay|tuan|thang|nam)(?: roi| r)?)\b"
 )
 
 
@@ -1091,12 +1104,13 @@ def _weekdays(folded):
 
 
 def _folded(text):
-    """``text`` folded, "n't" as "not", "3rd" as "3", "3,5" as one word, a time of day on the 24-hour clock."""
+    """``text`` folded, "n't" as "not", "3rd" as "3", "3,5" as one word, a time of day on the 24-hour clock, an
+    amount and a phone number as one number of digits ("8 triệu" and "8,000,000" are "8000000")."""
     folded = _ORDINAL.sub(r"\1", _CONTRACTION.sub(" not", fold(text)))
     if "past" in folded or "clock" in folded or "quarter" in folded:
         folded = _CLOCK_WORDS.sub(_clock_words, folded)
     if _DIGIT.search(folded):
-        folded = _NUMBER_SEPARATOR.sub("_", _CLOCK.sub(_clock, folded))
+        folded = _NUMBER_SEPARATOR.sub("_", amounts_in_digits(_CLOCK.sub(_clock, folded)))
     return folded
 
 
@@ -1829,10 +1843,14 @@ def contradict(a, b, has_subject):
     # "Người dùng tập yoga" / "Người dùng học yoga".
     if only_a <= _TAKING_PART and only_b <= _TAKING_PART:
         return False
-    # Two relatives a fact is said of are two people, not one slot with two values: "User's sister lives in
-    # Huế" / "User's brother lives in Huế" (but "Minh is the user's brother" / "… cousin" is one slot).
-    if only_a <= states.PEOPLE and only_b <= states.PEOPLE and not (_after_is(a, only_a) or _after_is(b, only_b)):
-        return False
+    # A fact said of a relative the other does not say is said of someone else, not one slot with two values:
+    # "User's sister lives in Huế" / "User's brother lives in Huế", "User's mother lives in Huế" / "User's
+    # mother-in-law lives in Vinh", "User's daughter Mai is 8" / "User's nephew Bảo is 8"; unless the
+    # relation is the value given ("Minh is the user's brother" / "… cousin").
+    for variant, own in ((a, only_a), (b, only_b)):
+        relatives = own & _RELATIVES
+        if relatives and not _after_is(variant, relatives):
+            return False
     # Across languages, a word of the Vietnamese text that is no name, number or word read in English may be
     # the other's word translated: "Người dùng đi bơi hai lần mỗi tuần" / "User swims twice a week".
     if a.vietnamese != b.vietnamese and not _read_alike(*((only_a, a) if a.vietnamese else (only_b, b))):

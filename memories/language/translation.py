@@ -46,6 +46,7 @@ from memories.language.meaning import (
     words_in_common,
 )
 from memories.language.words import (
+    AMOUNT_SCALES,
     DAY_BY_NAME,
     DAYS_BY_NUMBER,
     ENGLISH_NUMBERS,
@@ -61,6 +62,7 @@ from memories.language.words import (
     VIETNAMESE_WEEKDAYS,
     WEEKDAYS,
     WRITTEN_WORD,
+    amount,
     could_be_vietnamese,
     counts_in_digits,
     english_forms,
@@ -79,20 +81,10 @@ from memories.language.words import (
 SAME, OPPOSED = "same", "opposed"
 # An amount and its scale: "200k", "15 triệu", "2 tỷ", "1.5 billion"; "12M VND" is read before folding
 # (``_MILLIONS``): a small "5m" may be metres or minutes.
-_NUMBER = re.compile(r"(\d+(?:[.,]\d{3})*(?:[.,]\d+)?)(?:\s*(k|nghin|ngan|tr|trieu|million|ty|billion|bn)\b)?")
+_NUMBER = re.compile(
+    r"(\d+(?:[.,]\d{3})*(?:[.,]\d+)?)(?:\s*(" + "|".join(sorted(AMOUNT_SCALES, key=len, reverse=True)) + r")\b)?"
+)
 _MILLIONS = re.compile(r"(?<=\d)M\b")
-_THOUSANDS = re.compile(r"^\d{1,3}(?:[.,]\d{3})+$")
-_TIMES = {
-    "k": 1_000,
-    "nghin": 1_000,
-    "ngan": 1_000,
-    "tr": 1_000_000,
-    "trieu": 1_000_000,
-    "million": 1_000_000,
-    "ty": 1_000_000_000,
-    "billion": 1_000_000_000,
-    "bn": 1_000_000_000,
-}
 
 
 _CALENDAR = frozenset(
@@ -645,9 +637,7 @@ def _numbers(text):
         if _MONTH_NUMBER.search(folded[: match.start()]) and digits.isdigit() and not scale:
             values.add(f"month {int(digits)}")
             continue
-        if _THOUSANDS.match(digits):
-            digits = re.sub(r"[.,]", "", digits)
-        value = float(digits.replace(",", ".")) * _TIMES.get(scale, 1)
+        value = amount(digits, scale or "")
         values.add(value)
         if _AFTERNOON.match(folded, match.end()) and value < 12:
             values.add(value + 12)  # "3pm" and "3 giờ chiều" are 15h too

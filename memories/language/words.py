@@ -427,6 +427,67 @@ VIETNAMESE_DIGITS = {"một": 1, "hai": 2, "ba": 3, "bốn": 4, "năm": 5, "sáu
 IN_VIETNAMESE_NUMBERS = {"mốt": 1, "tư": 4, "lăm": 5}
 FOLDED_VIETNAMESE_DIGITS = {fold(word): value for word, value in VIETNAMESE_DIGITS.items()}
 
+# An amount's scale, folded, the one table the readers of amounts take theirs from: "200k" and "200 nghìn" are
+# 200,000; "15tr", "15 triệu" and "15 million" 15,000,000; "2 tỷ" ("ty", "ti") and "2 billion" 2,000,000,000.
+AMOUNT_SCALES = {
+    "k": 1_000,
+    "nghin": 1_000,
+    "ngan": 1_000,
+    "tr": 1_000_000,
+    "trieu": 1_000_000,
+    "million": 1_000_000,
+    "ty": 1_000_000_000,
+    "ti": 1_000_000_000,
+    "billion": 1_000_000_000,
+    "bn": 1_000_000_000,
+}
+# Digits grouping thousands ("8,000,000", "200.000"), read as thousands in either language.
+THOUSANDS = re.compile(r"^\d{1,3}(?:[.,]\d{3})+$")
+# In a folded text: an amount with its scale, and a half or the next digit after it ("8tr5", "8 trieu ruoi" are
+# 8,500,000), not a race ("5k run"); digits grouping thousands alone; a phone number written in groups ("0912
+# 345 678", "+84 912.345.678").
+_SCALED = re.compile(
+    r"(?<![\w.,])(\d+(?:[.,]\d+)*)\s*(" + "|".join(sorted(AMOUNT_SCALES, key=len, reverse=True)) + r")"
+    r"(?:(\d)(?!\d)|\s+(ruoi)\b)?(?!\w)(?!\s+(?:fun\s+)?(?:runs?|races?|walks?)\b)"
+)
+_GROUPED = re.compile(r"(?<![\w.,])\d{1,3}(?:[.,]\d{3})+(?!(?!d\b)\w|[.,]\d)")
+_RUN = re.compile(r"\b(?:chay|runs?|ran|jogs?)\s*$")
+_PHONE = re.compile(r"(?<![\w.,+])((?:\+|0)\d{1,4}(?:[ .-]\d{2,4}){2,3})(?![\w]|[.,]\d)")
+
+
+def amount(digits, scale=""):
+    """The value of ``digits`` (grouping thousands or with a decimal point or comma) times its ``scale``."""
+    if THOUSANDS.match(digits):
+        return float(re.sub(r"[.,]", "", digits)) * AMOUNT_SCALES.get(scale, 1)
+    return float(digits.replace(",", ".", 1)) * AMOUNT_SCALES.get(scale, 1)
+
+
+def _scaled(match):
+    digits, scale, next_digit, half = match.groups()
+    if digits.count(".") + digits.count(",") > 1 and not THOUSANDS.match(digits):
+        return match[0]
+    if scale == "k" and _RUN.search(match.string, 0, match.start()):
+        return match[0]  # "chạy 5k" is a race of 5 km
+    value = amount(digits, scale)
+    if next_digit or half:
+        value += (int(next_digit) / 10 if next_digit else 0.5) * AMOUNT_SCALES[scale]
+    return f"{value:.0f}" if value.is_integer() else str(value)
+
+
+def amounts_in_digits(folded):
+    """``folded`` with each amount written as one number of digits, however it was written ("8 million",
+    "8,000,000", "8tr" and "8 trieu" are "8000000"), and a phone number written in groups as one ("0912 345
+    678" is "0912345678")."""
+    if not any(character.isdigit() for character in folded):
+        return folded
+    folded = _PHONE.sub(lambda match: re.sub(r"[ .-]", "", match[1]) if _phone_length(match[1]) else match[0], folded)
+    folded = _SCALED.sub(_scaled, folded)
+    return _GROUPED.sub(lambda match: re.sub(r"[.,]", "", match[0]), folded)
+
+
+def _phone_length(written):
+    return 9 <= sum(character.isdigit() for character in written) <= 13
+
 
 # Vietnamese numbers in words, with their marks. "hai", "bốn", "sáu", "bảy" and "tám" are numbers before any
 # word ("hai chị gái"), and so are numbers of two words ("hai mươi lăm nhân viên", "mười hai"); "ba" (also a
