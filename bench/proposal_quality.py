@@ -49,7 +49,7 @@ def trials(module):
         yield second, first, False
 
 
-def run(module, policy="ask"):
+def run(module, policy="ask", show=False):
     from django.utils import timezone
 
     from memories.language import embeddings
@@ -87,6 +87,9 @@ def run(module, policy="ask"):
                 lookalike_false += 1
             if groups - against.get(proposed, set()):
                 false += 1
+                if show:
+                    wrongly = [replaced.text for replaced in listed if group_of.get(replaced.pk) != other]
+                    print(f"false possible update: {rows_of[hidden[0]][3]} -> {wrongly}")
             if memory is not None and memory.pk not in group_of:
                 Memory.objects.filter(pk=memory.pk).delete()
         finally:
@@ -155,6 +158,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_part_options(parser)
     parser.add_argument("--policy", choices=("ask", "allow"), default="ask", help="the write policy (default ask)")
+    parser.add_argument("--show", action="store_true", help="print each false possible update")
     options = parser.parse_args()
     os.environ["BESTIE_DB_PATH"] = str(Path(tempfile.mkdtemp()) / "proposals.sqlite3")
     os.environ.pop("DATABASE_URL", None)
@@ -163,7 +167,7 @@ def main():
 
     django.setup()
     module = load_set(options)
-    result = run(module, options.policy)
+    result = run(module, options.policy, options.show)
     print(f"{module.__name__} ({options.policy}): " + ", ".join(f"{name} {value}" for name, value in result.items()))
 
 

@@ -317,7 +317,6 @@ def test_the_same_fact_said_with_more_is_a_possible_update_of_it(original, fulle
 @pytest.mark.parametrize(
     "original, other",
     [
-        ("User lives in Ba Dinh, Hanoi.", "User lives in Hanoi."),  # says less
         ("User does not eat meat.", "User does not eat meat on Fridays."),  # a narrower denial
         ("User has a cat named Mochi.", "Người dùng có một con mèo tên Mochi, 3 tuổi."),  # names alone, across
         ("User enjoys hiking.", "User went hiking in Sa Pa last month."),  # more of hiking, not of liking it
@@ -328,6 +327,21 @@ def test_what_says_no_more_than_a_memory_is_no_update_of_it(original, other):
     add_memory(original, user="owner", subject="topic")
     answer = propose(other, subject="topic")
     assert (answer.status, answer.flags) == ("approved", ())
+
+
+@pytest.mark.parametrize(
+    "original, again",
+    [
+        ("User lives in Ba Dinh, Hanoi.", "User lives in Hanoi."),
+        ("User's wife Hoa works as a nurse at Bach Mai Hospital.", "Hoa, the user's wife, is a nurse."),
+        ("Mẹ của người dùng tên là Nguyễn Thị Hạnh.", "Mẹ người dùng tên Hạnh."),
+    ],
+)
+def test_a_fact_said_with_less_than_a_memory_holds_is_a_repeat_of_it(original, again):
+    policies.set_write_policy("allow", actor=OWNER)
+    existing = add_memory(original, user="owner", subject="topic")
+    answer = propose(again, subject="topic")
+    assert (answer.status, answer.id) == ("duplicate", existing.pk)
 
 
 @pytest.mark.parametrize(

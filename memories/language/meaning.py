@@ -2173,11 +2173,22 @@ def saying_the_same(text, others, kind=""):
     holds more with fewer words: "User does not drink coffee" is more than "User does not drink coffee after
     2pm", and is never merged into it."""
 
-    def holds_all(new, other):
-        smaller, larger = (other, new) if new.negated else (new, other)
-        return smaller.content <= larger.content and same_fact(new, other)
+    return _ids_where(lambda new, other: _holds_all(new, other) and same_fact(new, other), text, others, kind=kind)
 
-    return _ids_where(holds_all, text, others, kind=kind)
+
+def _says_a_fact(new, other):
+    """Of ``new`` and ``other`` (Variants), the one saying less still says a fact of its own, in two content
+    words or more beyond a verb of doing: "Mẹ người dùng tên Hạnh" repeats "Mẹ của người dùng tên là Nguyễn Thị
+    Hạnh", but "Người dùng thích ăn" is not "Người dùng thích ăn cua", nor "User likes tea" "User likes green
+    tea"."""
+    smaller = min(new, other, key=lambda variant: len(variant.content))
+    return len(smaller.content - _DOING) >= 2
+
+
+def _holds_all(new, other):
+    """``other`` (a Variant) holds all ``new`` says, by their content words: a denial holds more with fewer."""
+    smaller, larger = (other, new) if new.negated else (new, other)
+    return smaller.content <= larger.content
 
 
 # Words of liking and wanting: the frame, but one attitude or another ("loves" and "likes" are one, "wants"
@@ -2196,14 +2207,15 @@ def said_alike(text, others, kind=""):
     """The ids of ``others`` (``{id: text}``) in the language of ``text`` that say its fact with the same
     content words (``same_fact``) and attitude, in other frame words: "User loves jasmine tea" / "User likes
     jasmine tea", "User prefers dark mode" / "User likes using dark mode"; not "User wants a PS5" / "User
-    likes the PS5". Or one states what the other denies a kind to: "Tuấn is teetotal" / "Tuấn doesn't drink
-    alcohol" (``_state_denied``)."""
+    likes the PS5"; or all it says and more, when it says a fact of its own (``_holds_all``,
+    ``_says_a_fact``): "Hoa, the user's wife, is a nurse" repeats "User's wife Hoa works as a nurse at Bach
+    Mai Hospital", and is dropped for it, losing nothing. Or one states what the other denies a kind to:
+    "Tuấn is teetotal" / "Tuấn doesn't drink alcohol" (``_state_denied``)."""
     return _ids_where(
         lambda new, other: (
             other.vietnamese == new.vietnamese
             and (
-                other.content == new.content
-                and new.content
+                (new.content == other.content and new.content or _holds_all(new, other) and _says_a_fact(new, other))
                 and _attitudes(new) == _attitudes(other)
                 and same_fact(new, other)
                 or state_and_denial(new, other)
