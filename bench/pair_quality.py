@@ -62,10 +62,13 @@ def _add(text):
 
 
 def _fresh_store():
+    from memories.lifecycle import proposals
     from memories.models import Memory
 
-    # One pair's memories never meet the next pair's: the bench's own store, emptied between pairs.
+    # One pair's memories never meet the next pair's: the bench's own store, emptied between pairs, and the
+    # word counts the write path looks memories up by asked again.
     Memory.objects.all().delete()
+    proposals.forget_counts()
 
 
 def doctor_verdict(first, second):
@@ -107,6 +110,8 @@ def write_verdict(first, second):
             agent="bench",
         )
     except Refused:
+        return "refused"
+    if answer.status == proposals.REFUSED:
         return "refused"
     if answer.status != proposals.DUPLICATE and answer.id is not None and embeddings.enabled():
         proposals.embed_and_check()  # the job cluster's check after the write, run here and now

@@ -56,6 +56,7 @@ def test_held_out_set_the_rule_was_not_fitted_to():
         "Người dùng đang bực vì kẹt xe.",
         "Chán quá, mưa cả ngày.",  # an intensified mood
         "User complained that the coffee was cold.",  # a complaint
+        "Hôm nay người dùng ghét cả thế giới.",  # hating, placed in the moment
     ],
 )
 def test_a_mood_of_the_moment_is_venting(text):
@@ -72,6 +73,7 @@ def test_a_mood_of_the_moment_is_venting(text):
         "User was annoyed that the assistant answered in English.",  # feedback to the assistant
         "Người dùng hỏi cách giảm căng thẳng khi làm việc.",  # a question on the topic
         "User paid the electricity bill today.",  # a time word, no mood
+        "Người dùng rất ghét đồ ăn cay.",  # hating something is a dislike that lasts
     ],
 )
 def test_the_same_words_with_something_lasting_are_not(text):

@@ -89,6 +89,9 @@ _MOODS_VI = _phrases(
     "ngột ngạt|bế tắc|khùng|điên|ghét|quạu|ấm ức|sốt ruột|quê độ|hậm hực|cau có|bực dọc|cáu gắt|nóng máu|"
     "đau đầu|nhức đầu|mệt lả|rã rời|ngao ngán|chán ngắt|buồn bực|bực tức"
 )
+# Hating something is a dislike that lasts ("Người dùng rất ghét đồ ăn cay"), not a state of the moment, unless
+# placed in it ("Hôm nay ghét cả thế giới") or intensified alone ("Ghét quá!").
+_STATES_VI = [mood for mood in _MOODS_VI if mood != "ghét"]
 _TRAITS_VI = _phrases("lo lắng|sợ|hồi hộp|ghen tị|ghen|tự ti|nhớ nhà")
 _JUDGEMENTS = _phrases(
     "awful|terrible|horrible|horrendous|nightmare|brutal|unbearable|ruined|stupid|cursed|annoying|the worst|"
@@ -129,7 +132,7 @@ _OUTBURST = re.compile(
     rf"|(?:^|[,;:.!?—–-])\s*{_DEGREE_EN}(?:{_pattern(_MOODS)})\b"
     rf"|\b(?:{_BE_EN})\s+{_DEGREE_EN}(?:{_pattern(_TRAITS)}) that\b"
     rf"|\bfeel(?:s|ing)?\s+{_DEGREE_EN}(?:down|blue|low)\b"
-    rf"|(?<!\w)(?:đang|cảm thấy|thấy|nên|hơi|rất|bị)\s+{_DEGREE_VI}{_NOT_A_MOOD_VI}(?:{_pattern(_MOODS_VI)})(?!\w)"
+    rf"|(?<!\w)(?:đang|cảm thấy|thấy|nên|hơi|rất|bị)\s+{_DEGREE_VI}{_NOT_A_MOOD_VI}(?:{_pattern(_STATES_VI)})(?!\w)"
     rf"|(?<!\w){_NOT_A_MOOD_VI}(?:{_pattern(_MOODS_VI)})\s+(?:vì|do|{_INTENSE_VI})(?!\w)"
     # an intensified mood: "so annoying"
     rf"|\bso (?:annoying|tiring|frustrating|boring|exhausting|irritating|stressful|done|{_pattern(_MOODS)})\b"
