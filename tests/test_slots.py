@@ -137,6 +137,9 @@ def test_the_doctor_reports_one_slot_across_kinds_subjects_and_languages(db):
             "User's only laptop is a ThinkPad.",
             "preference",
         ),
+        # Where one lives, which a move changes.
+        ("User lives in Hanoi.", "fact", "User moved to Da Nang last month and lives there now.", "fact"),
+        ("Người dùng sống ở Quận 3, TP.HCM.", "fact", "Người dùng đã chuyển ra Hà Nội sống từ tháng trước.", "fact"),
     ],
 )
 def test_a_proposal_filling_a_slot_otherwise_is_a_possible_update(db, stored, stored_kind, proposed, proposed_kind):

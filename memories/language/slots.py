@@ -320,6 +320,10 @@ for _tool, _kinds in states.TOOLS_OF.items():
         _HELD_BY.setdefault(_kind, set()).add(_SPELT_APART.get(_tool, (_tool,)))
 for _words, _slot in _SLOT_WORDS.items():
     _HELD_BY.setdefault(_slot, set()).add(_words)
+# A place is no tool: a memory saying where someone lives, or comes from, holds a word saying so.
+_FROM_WORDS = ("hometown", "originally", "que")
+_HELD_BY["home"] = {(word,) for word in _PLACE_WORDS if word not in _FROM_WORDS}
+_HELD_BY["hometown"] = {(word,) for word in _FROM_WORDS}
 
 
 def phrases(found):
