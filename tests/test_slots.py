@@ -31,6 +31,10 @@ def _otherwise(a, b, texts=()):
         ("Hiện tại người dùng sống ở Đà Nẵng.", "User lives in Hanoi."),
         ("Quê chị Thảo ở Cần Thơ.", "Thảo is originally from Huế."),
         ("chi Thao que o Can Tho", "Thảo's hometown is Hue."),
+        # Where one works, once one says it is new: joined, now, or another left.
+        ("User works as a data analyst at Viettel.", "User now works as a product manager at MoMo."),
+        ("Người dùng làm kế toán ở Vinamilk.", "ng dùng nghỉ Vinamilk r, giờ làm kế toán cho Shopee"),
+        ("User works at FPT.", "User joined MoMo in March."),
         # A notes app and a design tool are slots; all of one's notes or design work is the only one.
         ("Thảo keeps her notes in Obsidian.", "Thảo uses Notion for all of her notes."),
         ("Ghi chú của chị Thảo đều để trong Obsidian.", "Thảo uses Notion for all of her notes."),
@@ -71,6 +75,10 @@ def test_different_things_in_one_slot_of_one_person_contradict(a, b):
         ("User lives in Ba Đình.", "User lives in Hanoi."),
         ("User moved to Hanoi in 2019.", "User lives in Ba Dinh, Hanoi."),
         ("Quê chị Thảo ở Cần Thơ.", "chi Thao que o Can Tho"),
+        # Two employers said plainly may both be; a city is where one works, one called by an honorific whom for.
+        ("User works at FPT.", "User works for Grab on weekends."),
+        ("Người dùng làm việc ở Hà Nội.", "Người dùng giờ làm ở FPT."),
+        ("Người dùng đang làm trợ lý cho anh Đạt.", "User joined MoMo in March."),
         # Where one lives is not where one comes from.
         ("User moved to Hanoi.", "User is originally from Huế."),
         # A cache beside the database.
@@ -140,6 +148,8 @@ def test_the_doctor_reports_one_slot_across_kinds_subjects_and_languages(db):
         # Where one lives, which a move changes.
         ("User lives in Hanoi.", "fact", "User moved to Da Nang last month and lives there now.", "fact"),
         ("Người dùng sống ở Quận 3, TP.HCM.", "fact", "Người dùng đã chuyển ra Hà Nội sống từ tháng trước.", "fact"),
+        # Where one works, which a new job changes.
+        ("User works as a data analyst at Viettel.", "fact", "User now works as a product manager at MoMo.", "fact"),
     ],
 )
 def test_a_proposal_filling_a_slot_otherwise_is_a_possible_update(db, stored, stored_kind, proposed, proposed_kind):

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from memories.language import people, states
 from memories.language.folding import fold
-from memories.language.meaning import is_denial
+from memories.language.meaning import WRITTEN_HONORIFICS, is_denial
 from memories.language.translation import SAYS_ONLY, names_in, says_changed
 
 # Words saying a thing is the only one (``translation.SAYS_ONLY``) or is all one uses ("all of my code", "đều").
@@ -60,6 +60,8 @@ _SPELT_APART = {"vscode": ("vs", "code")}
 # The words a text saying where someone lives or comes from holds (folded), for ``_MAY_FILL``.
 _PLACE_WORDS = ("live", "lives", "living", "resides", "reside", "based", "moved", "relocated", "hometown", "originally")
 _PLACE_WORDS += ("song", "chuyen", "don", "que")
+# And where someone works.
+_WORK_WORDS = ("work", "works", "working", "worked", "employed", "joined", "lam")
 # Words that may stand between a marker and its slot: "main work laptop", "only personal phone".
 _BETWEEN = frozenset("work personal daily home office design coding code text".split())
 _WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)?")
@@ -111,7 +113,8 @@ _MAY_FILL = re.compile(
             {re.escape(word) for word in states.TOOLS_OF}
             | {r"\s*".join(map(re.escape, words)) for words in _SPELT_APART.values()}
             | {r"\s+".join(re.escape(fold(word)) for word in words) for words in _SLOT_WORDS}
-            | set(_PLACE_WORDS),
+            | set(_PLACE_WORDS)
+            | set(_WORK_WORDS),
             key=len,
             reverse=True,
         )
@@ -135,6 +138,22 @@ _MOVED_TO = re.compile(
     r"|(?<!\w)(?:chuyển|dọn|chuyen|don)(?: nhà| nha)? (?:vào|ra|đến|tới|về|lên|vao|den|toi|ve|len)\s",
     re.IGNORECASE,
 )
+# Where someone works, one employer at a time unless they say otherwise ("User works as a data analyst at
+# Viettel", "Người dùng làm kế toán ở Vinamilk", "giờ làm cho Shopee"); joining one, or leaving another, says
+# it is new ("User joined MoMo in March", "nghỉ Vinamilk rồi, giờ làm cho Shopee").
+_WORKS_AT = re.compile(
+    r"\b(?:works?|working|worked|is employed|employed) (?:now |full[- ]time |part[- ]time )?"
+    r"(?:as (?:an? )?(?:\w+ ){1,3}?)?(?:at|for)\s"
+    r"|(?<!\w)(?:làm|lam)(?: việc| viec)?(?: \w+){0,3}? (?:ở|tại|cho|o|tai)\s",
+    re.IGNORECASE,
+)
+# Where one works may be a city ("làm việc ở Hà Nội"), which is no employer.
+_HONORIFIC_AFTER = tuple(f"{word} " for word in WRITTEN_HONORIFICS)
+_CITIES = frozenset("hanoi saigon hcmc hochiminh danang hue haiphong cantho nhatrang dalat vietnam".split())
+_JOINED = re.compile(r"\b(?:joined|started (?:a (?:new )?job |working )?at)\s", re.IGNORECASE)
+_LEFT_WORK = re.compile(
+    r"\b(?:left|quit|resigned from)\s|(?<!\w)(?:nghỉ|thôi|nghi|thoi)\s(?!làm\b|lam\b)", re.IGNORECASE
+)
 _FROM = re.compile(
     r"\bhometown (?:is|was)\s|\b(?:is|comes|was) originally from\s"
     r"|(?<!\w)(?:quê|que)(?: quán| nhà| quan| nha)?(?: \w+){0,3}? (?:ở|là|tại|o|la)\s",
@@ -144,25 +163,37 @@ _PLACE_ENDS = re.compile(r"[.;!?(]|\s(?:and|to|with|for|since|và|để|với|c�
 
 
 _PLACE_SLOTS = frozenset({"home", "hometown"})
+# Slots of one place at a time, where a text saying it is new says the other place is no more.
+_CHANGING = {"home": says_changed, "employer": lambda text: says_changed(text) or bool(_LEFT_WORK.search(text))}
 
 
 def _places(text):
-    """``{slot: (places, sure)}`` for where ``text`` says someone lives ("home") and comes from ("hometown"):
-    the things named after the verb, to the end of its clause."""
+    """``{slot: (places, sure)}`` for where ``text`` says someone lives ("home"), comes from ("hometown") and
+    works ("employer"): the things named after the verb, to the end of its clause. One works for a company, a
+    city is where ("làm việc ở Hà Nội"), and one called by an honorific is whom ("làm trợ lý cho anh Đạt")."""
     found = {}
     names = None
-    for pattern, slot, sure in ((_MOVED_TO, "home", ONLY), (_LIVES, "home", USED), (_FROM, "hometown", MAIN)):
+    readers = (
+        (_MOVED_TO, "home", ONLY),
+        (_LIVES, "home", USED),
+        (_FROM, "hometown", MAIN),
+        (_JOINED, "employer", ONLY),
+        (_WORKS_AT, "employer", USED),
+    )
+    for pattern, slot, sure in readers:
         match = pattern.search(text)
         if match is None or slot in found:
             continue
         rest = text[match.end() :]
+        if slot == "employer" and rest.lstrip().lower().startswith(_HONORIFIC_AFTER):
+            continue
         end = _PLACE_ENDS.search(rest)
         rest = re.sub(r"\W", "", fold(rest[: end.start()] if end else rest).lower())
         if names is None:
             names = _named(text)
-        places = frozenset(name for name in names if name in rest)
+        places = frozenset(name for name in names if name in rest and not (slot == "employer" and name in _CITIES))
         if places:
-            found[slot] = (places, ONLY if slot == "home" and says_changed(text) else sure)
+            found[slot] = (places, ONLY if slot in _CHANGING and _CHANGING[slot](text) else sure)
     return found
 
 
@@ -324,6 +355,7 @@ for _words, _slot in _SLOT_WORDS.items():
 _FROM_WORDS = ("hometown", "originally", "que")
 _HELD_BY["home"] = {(word,) for word in _PLACE_WORDS if word not in _FROM_WORDS}
 _HELD_BY["hometown"] = {(word,) for word in _FROM_WORDS}
+_HELD_BY["employer"] = {(word,) for word in _WORK_WORDS}
 
 
 def phrases(found):
