@@ -404,6 +404,11 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
         ("User's daughter Mai is 8 years old.", "User's nephew Bảo is 8 years old.", False),
         ("User's sister lives in Huế.", "User's brother lives in Huế.", False),
         ("Minh is the user's brother.", "Minh is the user's cousin.", True),
+        # A denial of anything, or of a kind, denies each thing of it: a son or a daughter is a child.
+        ("User is not allergic to anything.", "User is allergic to shellfish.", True),
+        ("Người dùng không dị ứng gì.", "Người dùng dị ứng hải sản.", True),
+        ("User has no kids.", "User has a 2-year-old daughter.", True),
+        ("Người dùng chưa có con.", "Người dùng có một bé gái 2 tuổi.", True),
         # An amount is one value however it is written, another amount another.
         ("User's monthly rent is 8 million VND.", "User's monthly rent is 8,000,000 VND.", False),
         ("Lương của người dùng là 25 triệu/tháng.", "Lương của người dùng là 25tr/tháng.", False),
@@ -412,6 +417,14 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
 )
 def test_a_contradiction_is_one_value_in_place_of_another(a, b, opposed):
     assert _both_ways(contradict, a, b) == (opposed, opposed)
+
+
+def test_a_clause_ending_in_is_keeps_its_is_when_its_sides_are_sorted():
+    """A clause with nothing after "is" ("Bơ, Thảo's corgi, is 3"): sorting its sides used to drop the "is",
+    and comparing the orders read past the end of the shorter (the doctor failed on the whole store)."""
+    first = Variant(*meaning("Thảo's corgi is named Bơ."))
+    second = Variant(*meaning("Bơ, Thảo's corgi, is 3 years old."))
+    assert same_fact(first, second) == same_fact(second, first)
 
 
 @pytest.mark.parametrize(

@@ -31,6 +31,8 @@ def _otherwise(a, b, texts=()):
         ("Hiện tại người dùng sống ở Đà Nẵng.", "User lives in Hanoi."),
         ("Quê chị Thảo ở Cần Thơ.", "Thảo is originally from Huế."),
         ("chi Thao que o Can Tho", "Thảo's hometown is Hue."),
+        # One's only pet.
+        ("User's only pet is a cat named Miu.", "User's only pet is a dog named Rex."),
         # Where one works, once one says it is new: joined, now, or another left.
         ("User works as a data analyst at Viettel.", "User now works as a product manager at MoMo."),
         ("Người dùng làm kế toán ở Vinamilk.", "ng dùng nghỉ Vinamilk r, giờ làm kế toán cho Shopee"),

@@ -207,9 +207,11 @@ def _split(order, mark):
 
 
 def _joined(parts, mark):
+    """``parts`` joined by ``mark``, an empty one included: ``_split``'s inverse ("X is" splits into "X" and
+    nothing, and joins back with its "is")."""
     joined = []
-    for part in parts:
-        if joined:
+    for index, part in enumerate(parts):
+        if index:
             joined.append(mark)
         joined.extend(part)
     return tuple(joined)
@@ -340,20 +342,22 @@ _FRAME_ENGLISH = frozenset(
     prefer want like love enjoy always alway usually often generally please use using uses used answer reply
     respond speak write talk in on at to into from the an be should must would will can could i me my it them
     their they he she his him her we our you your do has have had call address named called name all about around
-    every up most anymore now since completely entirely totally
+    every up most anymore now since completely entirely totally any anyth
     """.split()
 )
 # ("alway" is "always" as ``words`` keeps it, an English plural's "s" taken off; "completely", "entirely" and
-# "totally" say only how much: "has quit coffee completely" is "quit coffee"; "all", "about", "around",
+# "totally" say only how much: "has quit coffee completely" is "quit coffee"; "any" and "anything" ("anyth" as
+# ``words`` keeps it) only how wide a denial is: "not allergic to anything"; "all", "about", "around",
 # "every", "up" are quantifiers and rough measures: "has not run at all", "runs about 5 km around the lake
 # every Saturday"; "most" is what one likes most: the liking is what counts; "anymore" and "nữa" go with a
 # negation.)
 _FRAME_VIETNAMESE = frozenset(
     """
     thich muon luon thuong hay dung bang cho voi o nen can hon phai duoc se dang co nuoi con vao luc nao nua gio
+    gi
     """.split()
 )
-# ("nào": any, "không nuôi thú cưng nào", or every, "sáng nào".)
+# ("nào": any, "không nuôi thú cưng nào", or every, "sáng nào"; "gì": anything, "không dị ứng gì".)
 # Words of the frame: whatever the fact, they say how it is put. In a Vietnamese text, an English one written
 # with diacritics is the Vietnamese word spelt so, folded: "Mỹ" is no "my", "đỏ" no "do", "thể" no "the"
 # ("Chị Lan sống ở Mỹ" is not "… ở Úc"); "do" written plain is "because" there, of the frame as well
@@ -585,8 +589,10 @@ _SYNONYMS = _compiled(
         (r"\bem gai\b|\b(?:little|baby|kid) sister\b", " younger sister "),
         (r"\banh trai\b|\b(?:elder|big) brother\b", " older brother "),
         (r"\bem trai\b|\b(?:little|baby|kid) brother\b", " younger brother "),
-        (r"\bcon gai\b", " daughter "),
-        (r"\bcon trai\b", " son "),
+        (r"\b(?:con|be) gai\b", " daughter "),
+        (r"\b(?:con|be) trai\b", " son "),
+        # Having children, said at the end of a clause: "Người dùng chưa có con", "đã có con rồi".
+        (r"\bco con(?= *(?:$|[,.;!?)]|nho\b|roi\b|chua\b))", " co children "),
         (r"\bbuoi sang\b", " morning "),
         (r"\bbuoi toi\b", " evening "),
         (r"\bsinh nhat\b", " birthday "),

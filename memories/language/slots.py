@@ -50,6 +50,7 @@ _SLOTS = {
     **dict.fromkeys("browser trình_duyệt trinh_duyet".split(), "browser"),
     **dict.fromkeys("car xe_hơi xe_hoi ô_tô o_to".split(), "car"),
     **dict.fromkeys("motorbike scooter xe_máy xe_may".split(), "motorbike"),
+    **dict.fromkeys("pet thú_cưng thu_cung".split(), "pet"),
     "shell": "shell",
     "database": "database",
 }

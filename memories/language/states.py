@@ -51,6 +51,8 @@ KINDS_OF = {
     **dict.fromkeys("gym yoga jogging running swimming badminton tennis football pilate".split(), {"exercise"}),
     **dict.fromkeys("wife husband spouse".split(), {"partner", "married"}),
     **dict.fromkeys("girlfriend boyfriend fiance fiancee".split(), {"partner"}),
+    # A son or a daughter is a child: "User has no kids" / "User has a 2-year-old daughter".
+    **dict.fromkeys("son daughter".split(), {"children"}),
     # What people are allergic to.
     **dict.fromkeys(
         "peanut nut shrimp prawn crab shellfish seafood fish egg milk dairy gluten wheat soy sesame".split(), {"food"}
