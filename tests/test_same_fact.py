@@ -878,6 +878,31 @@ def test_a_thing_is_read_by_the_name_it_is_known_by(text, read):
 
 
 @pytest.mark.parametrize(
+    "text, read",
+    [
+        ("Mai, the user's daughter, is 10.", "The user's daughter Mai is 10."),
+        ("Chị Trang, vợ người dùng, thích trà xanh.", "Vợ người dùng chị Trang thích trà xanh."),
+        ("Khoa, con trai của người dùng, học lớp 3.", "Con trai của người dùng Khoa học lớp 3."),
+        # A list of names, a time, a thing's owner who is not the user: as they are.
+        ("Lan, Minh and Hoa are coworkers.", "Lan, Minh and Hoa are coworkers."),
+        ("Hôm nay, người dùng đi chơi.", "Hôm nay, người dùng đi chơi."),
+        ("Bơ, Thảo's corgi, is 3 years old.", "Bơ, Thảo's corgi, is 3 years old."),
+    ],
+)
+def test_someone_named_and_then_said_who_they_are_is_read_with_who_they_are_first(text, read):
+    assert states.one_name(text) == read
+
+
+def test_a_name_said_with_who_it_is_between_commas_is_the_same_fact_across_languages():
+    """Read as written, "Chị Trang, vợ người dùng" put Trang before the owner whose wife she is, and the two were
+    taken for the parties of one fact swapped: a contradiction."""
+    english = add_memory("User's wife Trang prefers green tea to coffee.", user="owner")
+    vietnamese = add_memory("Chị Trang, vợ người dùng, thích trà xanh hơn cà phê.", user="owner")
+    assert doctor.analyze("duplicates").duplicates == [sorted([english.pk, vietnamese.pk])]
+    assert doctor.analyze("conflicts").conflicts == []
+
+
+@pytest.mark.parametrize(
     "a, b",
     [
         ("User lives in Hanoi.", "User lives in San Francisco Bay Area."),

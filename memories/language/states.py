@@ -235,11 +235,39 @@ _OTHER_NAME = re.compile(
 _NAMES = list(OTHER_NAMES)
 
 
+# A text starting with someone's name and then who they are, between commas: "Mai, the user's daughter, is 10",
+# "Chị Trang, vợ người dùng, thích trà xanh". Who they are is a relation of the owner's ("the user's daughter",
+# "vợ (của) người dùng"); the name may follow an honorific.
+_HONORIFICS_WRITTEN = ("anh", "chị", "em", "bé", "cô", "chú", "bác", "ông", "bà")
+_RELATIONS_VIETNAMESE = (
+    "vợ|chồng|con gái|con trai|con|mẹ|má|bố|ba|cha|anh trai|chị gái|em gái|em trai|anh|chị|em|bạn thân|bạn|sếp"
+    "|đồng nghiệp|cháu|cô|chú|bác|dì|cậu|ông|bà|mẹ vợ|bố vợ|mẹ chồng|bố chồng|chị dâu|em dâu|anh rể|em rể"
+)
+_APPOSITIVE = re.compile(
+    rf"^((?:(?i:{'|'.join(_HONORIFICS_WRITTEN)}) )?[A-ZĐ][\w-]*), "
+    rf"((?i:(?:the )?(?:user|owner)['’]s (?:\w+ )?(?:{'|'.join(sorted(PEOPLE, key=len, reverse=True))})"
+    rf"|(?:{_RELATIONS_VIETNAMESE}) (?:của )?người dùng)), "
+)
+
+
+def _who_first(match):
+    """The name and who they are of an ``_APPOSITIVE`` the other way round, an honorific in lower case."""
+    name, who = match.groups()
+    first, _, rest = name.partition(" ")
+    if rest and first.lower() in _HONORIFICS_WRITTEN:
+        name = f"{first.lower()} {rest}"
+    return f"{who[0].upper()}{who[1:]} {name} "
+
+
 @functools.lru_cache(maxsize=65_536)
 def one_name(text):
     """``text`` with each thing it names by another of its names (``OTHER_NAMES``) named by the one it is known
     by here: "Uses Postgres on k8s" is "Uses PostgreSQL on Kubernetes". A text typed all in lower case stays
-    so (it shows no names)."""
+    so (it shows no names). Someone named and then said who they are is read with who they are first, as most
+    memories put it: "Mai, the user's daughter, is 10" is "The user's daughter Mai is 10", "Chị Trang, vợ người
+    dùng, thích trà xanh" "Vợ người dùng chị Trang thích trà xanh"."""
+    if "," in text:
+        text = _APPOSITIVE.sub(_who_first, text, count=1)
     if not _OTHER_NAME.search(text):
         return text
     lower = text == text.lower()
