@@ -273,6 +273,9 @@ def test_being_based_somewhere_is_living_there():
         ("User was born in 1990.", "User's birth year is 1990.", True),
         ("Người dùng có hai con.", "Người dùng có 2 con.", True),
         ("Người dùng nuôi năm con mèo.", "Người dùng nuôi 5 con mèo.", True),
+        # Sleeping at an hour is going to sleep then; waking up is not.
+        ("Người dùng ngủ lúc 11 giờ đêm.", "ng dùng thường đi ngủ lúc 23h", True),
+        ("Người dùng ngủ dậy lúc 6h.", "Người dùng ngủ lúc 6h.", False),
         # An amount and a phone number however they are written; an amount a period is paid every period.
         ("User's monthly rent is 8 million VND.", "User pays 8,000,000 VND a month for rent.", True),
         ("Lương của người dùng là 25 triệu mỗi tháng.", "nguoi dung luong 25tr mot thang", True),

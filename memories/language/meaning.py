@@ -609,6 +609,8 @@ _SYNONYMS = _compiled(
         (r"\bban than\b|\bclosest friend\b", " best friend "),
         # Going to bed is going to sleep: "Kids go to bed at 9pm" / "… go to sleep at 21:00".
         (rf"{GOING_TO_BED.pattern.pattern}|\bfall(?:s|ing)? asleep\b|\bdi ngu\b", " sleep "),
+        # Sleeping at an hour is going to sleep then: "Người dùng ngủ lúc 11 giờ đêm" / "đi ngủ lúc 23h".
+        (r"\bngu(?= (?:luc|vao|khoang|tam) \d)", " sleep"),
         # A pill is one however it is sold: "a vitamin D pill" / "a vitamin D supplement".
         (r"\b(?:pill|tablet|capsule|supplement)s?\b", " pill "),
         (r"\bsu dung\b", " use "),
