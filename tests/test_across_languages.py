@@ -16,6 +16,7 @@ from memories.language.translation import (
     names_agree,
     names_in,
     names_instead,
+    relatives_agree,
     translated_share,
     translated_verdict,
 )
@@ -148,6 +149,27 @@ def test_names_agree_with_the_owner_named_or_left_out():
     assert names_agree("Lan is the user's wife.", "Vợ của người dùng tên là Lan.")
     assert not names_agree("Minh is ten years older than Tuấn.", "Tuấn is ten years older than Minh.")
     assert not names_agree("Tuấn owes the user 500k.", "Anh Huy còn nợ Tuấn 500 nghìn.")
+
+
+@pytest.mark.parametrize(
+    ("english", "vietnamese", "agree"),
+    [
+        # The owner and a relative in other places: who borrowed from whom, who picks up whom.
+        ("User borrowed 20 million VND from his younger brother.", "Em trai vay người dùng 20 triệu.", False),
+        ("User picks up his wife from work at 6 pm.", "Vợ người dùng đón người dùng lúc 6h chiều.", False),
+        # The owner alone is not the owner's father alone, typed without diacritics or not.
+        ("User is allergic to dust.", "bo nguoi dung di ung bui", False),
+        ("User is allergic to dust.", "Bố người dùng dị ứng bụi.", False),
+        # A relative whose the owner is, however it is said, is one party; "bỏ" typed plain is no father.
+        ("User's wife Trang prefers green tea.", "Vợ người dùng chị Trang thích trà xanh.", True),
+        ("User's mother is named Hanh.", "Mẹ của người dùng tên là Hạnh.", True),
+        ("User lives with his wife in Hanoi.", "Người dùng sống với vợ ở Hà Nội.", True),
+        ("User quit smoking.", "nguoi dung bo thuoc la", True),
+    ],
+)
+def test_the_owner_and_a_relative_must_be_in_the_same_places(english, vietnamese, agree):
+    assert relatives_agree(english, vietnamese) is agree
+    assert relatives_agree(vietnamese, english) is agree
 
 
 def test_a_vietnamese_word_for_owing_is_no_negation():

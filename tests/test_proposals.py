@@ -932,3 +932,11 @@ def test_a_count_of_none_is_kept_only_while_no_memory_may_hold_the_word():
     finally:
         other.close()
     assert counts.documents({hanoi})[0] == {hanoi: 1}
+
+
+def test_a_role_swap_between_the_owner_and_a_relative_across_languages_is_no_repeat():
+    """The proposal is stored, not dropped for the memory it reverses."""
+    policies.set_write_policy("allow", actor=OWNER)
+    stored = add_memory("User borrowed 20 million VND from his younger brother.", user="owner")
+    answer = propose("Em trai vay người dùng 20 triệu.")
+    assert answer.status != "duplicate" and answer.id != stored.pk

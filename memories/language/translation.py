@@ -287,7 +287,10 @@ def names_agree(text_a, text_b):
     compared: "Lan is the user's wife" / "Vợ của người dùng là Lan"). The owner may be left out of one
     ("Anh dùng Neovim") or named by name ("User is vegetarian" / "Huy is a vegetarian"), as long as that
     name is not someone the other names elsewhere ("User owes Tuấn" / "Tuấn nợ anh Huy"); a name spelt in
-    one word or in syllables is one name ("Hanoi" / "Hà Nội")."""
+    one word or in syllables is one name ("Hanoi" / "Hà Nội"). The owner and a relative of theirs must be in
+    the same places too (``relatives_agree``)."""
+    if not relatives_agree(text_a, text_b):
+        return False
     named_a, named_b = _named(text_a, text_b), _named(text_b, text_a)
     a, b = [name for name, _ in named_a], [name for name, _ in named_b]
     if _another_first(text_a, text_b, named_b) or _another_first(text_b, text_a, named_a):
@@ -352,6 +355,103 @@ def names_agree(text_a, text_b):
             if len(extra) == 1 and alike([extra[0] if name == OWNER else name for name in named], other, more=False):
                 return True
     return False
+
+
+# The owner's relatives a fact may be said of, or between them and the owner, as one canonical word: English
+# (folded) and Vietnamese written with diacritics, lower-case; "ba" (three), "con" (a classifier) and "anh",
+# "chị", "em" alone (honorifics) are left out.
+_RELATIVES_ENGLISH = {
+    **{word: word for word in "wife husband brother sister mother father son daughter boss".split()},
+    **{"mom": "mother", "mum": "mother", "dad": "father", "manager": "boss"},
+}
+_RELATIVES_VIETNAMESE = {
+    "vợ": "wife",
+    "chồng": "husband",
+    "mẹ": "mother",
+    "bố": "father",
+    "em trai": "brother",
+    "anh trai": "brother",
+    "chị gái": "sister",
+    "em gái": "sister",
+    "con trai": "son",
+    "con gái": "daughter",
+    "sếp": "boss",
+}
+# Typed without diacritics, a relative is read only where the owner follows it ("bo nguoi dung": "bỏ" is to
+# quit).
+_RELATIVES_TYPED = {fold(word): relation for word, relation in _RELATIVES_VIETNAMESE.items()}
+_OWNERS_OF = frozenset({"his", "her", "their", "my"})
+
+
+@functools.lru_cache(maxsize=8192)
+def _parties(text):
+    """The owner and the owner's relatives ``text`` speaks of, in order, as ``OWNER`` and a relation ("wife"),
+    a relative whose the owner is one party with them ("User's wife", "his wife", "vợ (của) người dùng" are
+    "wife"); None when it speaks of someone else's relative ("Lan's wife")."""
+    placed = [(word.lower(), plain.lower()) for word, plain, _ in words_placed(text)]
+    parties, index = [], 0
+    while index < len(placed):
+        written, plain = placed[index]
+        pair = " ".join(word for word, _ in placed[index : index + 2])
+        pair_plain = " ".join(plain for _, plain in placed[index : index + 2])
+        if plain in _OWNER_WORDS and _OWNER_WORDS[plain] in (
+            None,
+            placed[index + 1][1] if index + 1 < len(placed) else "",
+        ):
+            size = 1 if _OWNER_WORDS[plain] is None else 2
+            following = placed[index + size][1] if index + size < len(placed) else ""
+            # "User's wife": the owner is whose the wife is.
+            if (
+                following == "s"
+                and index + size + 1 < len(placed)
+                and placed[index + size + 1][1] in _RELATIVES_ENGLISH
+            ):
+                index += size + 1
+                continue
+            if not (parties and parties[-1] != OWNER and _just_after_relative(placed, index)):
+                parties.append(OWNER)
+            index += size
+            continue
+        relation = _RELATIVES_VIETNAMESE.get(pair) or _RELATIVES_VIETNAMESE.get(written)
+        size = 2 if pair in _RELATIVES_VIETNAMESE else 1
+        if relation is None and (pair_plain in _RELATIVES_TYPED or plain in _RELATIVES_TYPED):
+            size = 2 if pair_plain in _RELATIVES_TYPED else 1
+            after = " ".join(p for _, p in placed[index + size : index + size + 3])
+            if after.startswith(("nguoi dung", "cua nguoi dung")):
+                relation = _RELATIVES_TYPED[pair_plain if size == 2 else plain]
+        if relation is None and plain in _RELATIVES_ENGLISH:
+            before = placed[index - 1][1] if index else ""
+            if before == "s" and index > 1 and placed[index - 2][1] not in _OWNER_WORDS:
+                return None  # "Lan's wife": someone else's relative
+            relation, size = _RELATIVES_ENGLISH[plain], 1
+        if relation is not None:
+            parties.append(relation)
+        index += size
+    return tuple(parties)
+
+
+def _just_after_relative(placed, index):
+    """Whether the owner at ``index`` follows a relative's word, maybe after "của": "vợ người dùng"."""
+    before = placed[index - 1][1] if index else ""
+    if before == "cua":
+        before = placed[index - 2][1] if index > 1 else ""
+    return bool(before) and (before in _RELATIVES_TYPED or before in ("trai", "gai"))
+
+
+def relatives_agree(text_a, text_b):
+    """Two texts of the owner and a relative of theirs name them in the same places: "User borrowed 20 million
+    VND from his younger brother" is not "Em trai vay người dùng 20 triệu", nor "User picks up his wife from
+    work" "Vợ người dùng đón người dùng"; and one speaking of the owner alone is not of the owner's relative
+    alone ("User is allergic to dust" / "bo nguoi dung di ung bui", the user's father)."""
+    a, b = _parties(text_a), _parties(text_b)
+    if not a or not b:
+        return True
+    order_a, order_b = tuple(dict.fromkeys(a)), tuple(dict.fromkeys(b))
+    if OWNER not in order_a + order_b:
+        return True
+    if len(order_a) == len(order_b) == 2 and set(order_a) == set(order_b):
+        return order_a == order_b
+    return not (len(order_a) == len(order_b) == 1 and order_a != order_b)
 
 
 def _another_first(text, other, named):
