@@ -5,8 +5,11 @@
 
 PAIRS is a text file of lines ``TEXT A || TEXT B || label``, the label one of ``dup`` (the same fact),
 ``contra`` (one value of a fact in place of the other) or ``none`` (look-alikes: both can be true). Such
-sets are written blind, by someone who sees only a description of the labels, and kept outside the repo
-until they are measured once.
+sets are written blind, by someone who sees only a description of the labels, and run once on the code as
+it is before anything is tuned on them:
+- ``bench/meaning_pairs_tune.txt``: 150 pairs written blind on 2026-12-07, run once, then tuned on;
+- ``bench/meaning_pairs_held_out.txt``: 150 more written blind the same day, run once before and once after
+  that session's rules; of its verdicts only the four wrong duplicates of the after run were looked at.
 
 Each pair is judged in a fresh store (its own SQLite file), both memories the owner's, fact, no subject,
 of one user:
