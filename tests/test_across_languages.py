@@ -165,6 +165,9 @@ def test_names_agree_with_the_owner_named_or_left_out():
         ("User's mother is named Hanh.", "Mẹ của người dùng tên là Hạnh.", True),
         ("User lives with his wife in Hanoi.", "Người dùng sống với vợ ở Hà Nội.", True),
         ("User quit smoking.", "nguoi dung bo thuoc la", True),
+        # A child whose the owner is, by "con" or "nhà": the owner's child, not the owner.
+        ("User's son Khoa is in grade 3.", "Bé Khoa con người dùng học lớp 5.", True),
+        ("User's son is in grade 3.", "Bé trai nhà người dùng đang học lớp ba.", True),
     ],
 )
 def test_the_owner_and_a_relative_must_be_in_the_same_places(english, vietnamese, agree):

@@ -375,11 +375,13 @@ _RELATIVES_VIETNAMESE = {
     "em gái": "sister",
     "con trai": "son",
     "con gái": "daughter",
+    "bé trai": "son",
+    "bé gái": "daughter",
     "sếp": "boss",
 }
 # Typed without diacritics, a relative is read only where the owner follows it ("bo nguoi dung": "bỏ" is to
-# quit).
-_RELATIVES_TYPED = {fold(word): relation for word, relation in _RELATIVES_VIETNAMESE.items()}
+# quit), and so is a child ("con người dùng"; "con" is a classifier too).
+_RELATIVES_TYPED = {fold(word): relation for word, relation in _RELATIVES_VIETNAMESE.items()} | {"con": "child"}
 _OWNERS_OF = frozenset({"his", "her", "their", "my"})
 
 
@@ -417,7 +419,7 @@ def _parties(text):
         if relation is None and (pair_plain in _RELATIVES_TYPED or plain in _RELATIVES_TYPED):
             size = 2 if pair_plain in _RELATIVES_TYPED else 1
             after = " ".join(p for _, p in placed[index + size : index + size + 3])
-            if after.startswith(("nguoi dung", "cua nguoi dung")):
+            if after.startswith(("nguoi dung", "cua nguoi dung", "nha nguoi dung")):
                 relation = _RELATIVES_TYPED[pair_plain if size == 2 else plain]
         if relation is None and plain in _RELATIVES_ENGLISH:
             before = placed[index - 1][1] if index else ""
@@ -431,9 +433,10 @@ def _parties(text):
 
 
 def _just_after_relative(placed, index):
-    """Whether the owner at ``index`` follows a relative's word, maybe after "của": "vợ người dùng"."""
+    """Whether the owner at ``index`` follows a relative's word, maybe after "của" or "nhà": "vợ người dùng",
+    "bé trai nhà người dùng"."""
     before = placed[index - 1][1] if index else ""
-    if before == "cua":
+    if before in ("cua", "nha"):
         before = placed[index - 2][1] if index > 1 else ""
     return bool(before) and (before in _RELATIVES_TYPED or before in ("trai", "gai"))
 
