@@ -18,6 +18,7 @@ from memories.language.meaning import (
     same_memory,
     saying_the_same,
 )
+from memories.language.words import amounts_in_digits
 from memories.lifecycle import policies
 from memories.models import AuditEvent, Memory
 from tests import factories
@@ -1089,3 +1090,26 @@ def test_the_doctor_reports_a_preference_turned_round_not_one_fact():
     ids, groups = _groups(["User now prefers tea over coffee.", "User prefers coffee to tea."])
     assert groups == []
     assert doctor.analyze("conflicts").conflicts == [sorted(ids)]
+
+
+@pytest.mark.parametrize(
+    "folded, read",
+    [
+        ("8 million vnd", "8000000 vnd"),
+        ("8,000,000 vnd", "8000000 vnd"),
+        ("25tr mot thang", "25000000 mot thang"),
+        ("8tr5", "8500000"),
+        ("8 trieu ruoi", "8500000"),
+        ("1,5 trieu", "1500000"),
+        ("200.000d", "200000 d"),
+        ("so 0912 345 678.", "so 0912345678."),
+        # A race, a date, a version, a time: as they are.
+        ("5k run", "5k run"),
+        ("chay 5k moi sang", "chay 5k moi sang"),
+        ("ngay 03-04-2025", "ngay 03-04-2025"),
+        ("python 3.11", "python 3.11"),
+        ("at 7 30", "at 7 30"),
+    ],
+)
+def test_an_amount_or_a_phone_number_is_one_number_of_digits(folded, read):
+    assert amounts_in_digits(folded) == read

@@ -451,6 +451,11 @@ _SCALED = re.compile(
     r"(?:(\d)(?!\d)|\s+(ruoi)\b)?(?!\w)(?!\s+(?:fun\s+)?(?:runs?|races?|walks?)\b)"
 )
 _GROUPED = re.compile(r"(?<![\w.,])\d{1,3}(?:[.,]\d{3})+(?!(?!d\b)\w|[.,]\d)")
+# What any of the three needs: digits apart by a space, a point, a comma or a dash, or a scale after digits.
+_MAY_HOLD_AMOUNT = re.compile(
+    r"\d(?:[ .,-]\+?\d|\s*(?:" + "|".join(sorted(AMOUNT_SCALES, key=len, reverse=True)) + r"))"
+)
+_DONG_AFTER = re.compile(r"(?<=\d{4})d\b")
 _RUN = re.compile(r"\b(?:chay|runs?|ran|jogs?)\s*$")
 _PHONE = re.compile(r"(?<![\w.,+])((?:\+|0)\d{1,4}(?:[ .-]\d{2,4}){2,3})(?![\w]|[.,]\d)")
 
@@ -478,11 +483,13 @@ def amounts_in_digits(folded):
     """``folded`` with each amount written as one number of digits, however it was written ("8 million",
     "8,000,000", "8tr" and "8 trieu" are "8000000"), and a phone number written in groups as one ("0912 345
     678" is "0912345678")."""
-    if not any(character.isdigit() for character in folded):
+    if not _MAY_HOLD_AMOUNT.search(folded):
         return folded
     folded = _PHONE.sub(lambda match: re.sub(r"[ .-]", "", match[1]) if _phone_length(match[1]) else match[0], folded)
     folded = _SCALED.sub(_scaled, folded)
-    return _GROUPED.sub(lambda match: re.sub(r"[.,]", "", match[0]), folded)
+    folded = _GROUPED.sub(lambda match: re.sub(r"[.,]", "", match[0]), folded)
+    # "200.000đ" is 200,000 dong: the sign apart from its amount.
+    return _DONG_AFTER.sub(" d", folded)
 
 
 def _phone_length(written):
