@@ -50,18 +50,14 @@ def read_pairs(path):
     return pairs
 
 
+# Both memories of a pair: one user's facts, with no subject.
+MEMORY = {"kind": "fact", "subject": "", "user": "owner", "source": "pair set"}
+
+
 def _add(text):
     from memories import lifecycle
 
-    return lifecycle.add(
-        text=text,
-        kind="fact",
-        subject="",
-        user="owner",
-        source="pair set",
-        source_kind="owner",
-        actor="owner:bench",
-    )
+    return lifecycle.add(text=text, source_kind="owner", actor="owner:bench", **MEMORY)
 
 
 def _fresh_store():
@@ -103,15 +99,7 @@ def write_verdict(first, second):
     if embeddings.enabled():
         vectors.build()
     try:
-        answer = proposals.propose(
-            text=second,
-            kind="fact",
-            subject="",
-            user="owner",
-            source="pair set",
-            source_kind="user_message",
-            agent="bench",
-        )
+        answer = proposals.propose(text=second, source_kind="user_message", agent="bench", **MEMORY)
     except Refused:
         return "refused"
     if answer.status == proposals.REFUSED:
