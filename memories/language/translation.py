@@ -382,7 +382,6 @@ _RELATIVES_VIETNAMESE = {
 # Typed without diacritics, a relative is read only where the owner follows it ("bo nguoi dung": "bỏ" is to
 # quit), and so is a child ("con người dùng"; "con" is a classifier too).
 _RELATIVES_TYPED = {fold(word): relation for word, relation in _RELATIVES_VIETNAMESE.items()} | {"con": "child"}
-_OWNERS_OF = frozenset({"his", "her", "their", "my"})
 
 
 @functools.lru_cache(maxsize=8192)
@@ -391,39 +390,34 @@ def _parties(text):
     a relative whose the owner is one party with them ("User's wife", "his wife", "vợ (của) người dùng" are
     "wife"); None when it speaks of someone else's relative ("Lan's wife")."""
     placed = [(word.lower(), plain.lower()) for word, plain, _ in words_placed(text)]
+
+    def plain_at(index):
+        return placed[index][1] if 0 <= index < len(placed) else ""
+
     parties, index = [], 0
     while index < len(placed):
         written, plain = placed[index]
-        pair = " ".join(word for word, _ in placed[index : index + 2])
-        pair_plain = " ".join(plain for _, plain in placed[index : index + 2])
-        if plain in _OWNER_WORDS and _OWNER_WORDS[plain] in (
-            None,
-            placed[index + 1][1] if index + 1 < len(placed) else "",
-        ):
+        if plain in _OWNER_WORDS and _OWNER_WORDS[plain] in (None, plain_at(index + 1)):
             size = 1 if _OWNER_WORDS[plain] is None else 2
-            following = placed[index + size][1] if index + size < len(placed) else ""
-            # "User's wife": the owner is whose the wife is.
-            if (
-                following == "s"
-                and index + size + 1 < len(placed)
-                and placed[index + size + 1][1] in _RELATIVES_ENGLISH
-            ):
-                index += size + 1
+            if plain_at(index + size) == "s" and plain_at(index + size + 1) in _RELATIVES_ENGLISH:
+                index += size + 1  # "User's wife": the owner is whose the wife is
                 continue
             if not (parties and parties[-1] != OWNER and _just_after_relative(placed, index)):
                 parties.append(OWNER)
             index += size
             continue
-        relation = _RELATIVES_VIETNAMESE.get(pair) or _RELATIVES_VIETNAMESE.get(written)
-        size = 2 if pair in _RELATIVES_VIETNAMESE else 1
+        pair = f"{written} {placed[index + 1][0]}" if index + 1 < len(placed) else ""
+        pair_plain = f"{plain} {plain_at(index + 1)}"
+        relation, size = _RELATIVES_VIETNAMESE.get(pair), 2
+        if relation is None:
+            relation, size = _RELATIVES_VIETNAMESE.get(written), 1
         if relation is None and (pair_plain in _RELATIVES_TYPED or plain in _RELATIVES_TYPED):
             size = 2 if pair_plain in _RELATIVES_TYPED else 1
-            after = " ".join(p for _, p in placed[index + size : index + size + 3])
+            after = " ".join(plain_at(k) for k in range(index + size, index + size + 3))
             if after.startswith(("nguoi dung", "cua nguoi dung", "nha nguoi dung")):
                 relation = _RELATIVES_TYPED[pair_plain if size == 2 else plain]
         if relation is None and plain in _RELATIVES_ENGLISH:
-            before = placed[index - 1][1] if index else ""
-            if before == "s" and index > 1 and placed[index - 2][1] not in _OWNER_WORDS:
+            if plain_at(index - 1) == "s" and plain_at(index - 2) not in _OWNER_WORDS:
                 return None  # "Lan's wife": someone else's relative
             relation, size = _RELATIVES_ENGLISH[plain], 1
         if relation is not None:
