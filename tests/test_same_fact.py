@@ -408,6 +408,9 @@ def test_a_state_rules_out_what_it_excludes_in_a_clause_of_its_own(a, b, opposed
         ("User's daughter Mai is 8 years old.", "User's nephew Bảo is 8 years old.", False),
         ("User's sister lives in Huế.", "User's brother lives in Huế.", False),
         ("Minh is the user's brother.", "Minh is the user's cousin.", True),
+        # A phone call is one thing, a phone another.
+        ("Số điện thoại mới của chị Diệp là 0935882190.", "Diệp wants Zalo messages, not phone calls.", False),
+        ("Diệp prefers phone calls.", "Diệp wants reminders sent as Zalo messages, not phone calls.", True),
         # A denial of anything, or of a kind, denies each thing of it: a son or a daughter is a child.
         ("User is not allergic to anything.", "User is allergic to shellfish.", True),
         ("Người dùng không dị ứng gì.", "Người dùng dị ứng hải sản.", True),

@@ -580,6 +580,9 @@ _SYNONYMS = _compiled(
         (r"\btra loi\b", " answer "),
         # Getting up is waking: "Linh gets up at 5:30" / "Linh wakes at half past five".
         (r"\b(?:get|gets|got|getting) up\b|\b(?:wake|wakes|woke|waking) up\b", " wake "),
+        # A phone call is one thing, not a phone ("call" alone is of the frame: "call the user Huy"): "not phone
+        # calls" denies no phone number.
+        (r"\b(phone|video) calls?\b", r" \1call "),
         # Sleeping until a time is waking then: "Linh sleeps in until 7" / "Linh wakes at 7", "ngủ tới 7h".
         (r"\bsleep(?:s|ing)?(?: in)? (?:until|till) (?=\d)|\bslept(?: in)? (?:until|till) (?=\d)", " wake at "),
         (r"\bngu (?:toi|den) (?=\d)", " wake "),
