@@ -2187,6 +2187,12 @@ def saying_the_same(text, others, kind=""):
     return _ids_where(lambda new, other: _holds_all(new, other) and same_fact(new, other), text, others, kind=kind)
 
 
+def _repeats(new, other):
+    """``new`` says what ``other`` does, in its content words, or all it says and more when ``new`` says a fact of
+    its own (``_holds_all``, ``_says_a_fact``)."""
+    return bool(new.content) and _holds_all(new, other) and (new.content == other.content or _says_a_fact(new, other))
+
+
 def _says_a_fact(new, other):
     """Of ``new`` and ``other`` (Variants), the one saying less still says a fact of its own, in two content
     words or more beyond a verb of doing: "Mẹ người dùng tên Hạnh" repeats "Mẹ của người dùng tên là Nguyễn Thị
@@ -2226,7 +2232,7 @@ def said_alike(text, others, kind=""):
         lambda new, other: (
             other.vietnamese == new.vietnamese
             and (
-                (new.content == other.content and new.content or _holds_all(new, other) and _says_a_fact(new, other))
+                _repeats(new, other)
                 and _attitudes(new) == _attitudes(other)
                 and same_fact(new, other)
                 or state_and_denial(new, other)

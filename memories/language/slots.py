@@ -58,9 +58,11 @@ _SLOT_WORDS = {tuple(words.split("_")): slot for words, slot in _SLOTS.items()}
 _LONGEST = max(len(words) for words in _SLOT_WORDS)
 # Tools written as two words ("VS Code"), as texts and the full-text index hold them.
 _SPELT_APART = {"vscode": ("vs", "code")}
-# The words a text saying where someone lives or comes from holds (folded), for ``_MAY_FILL``.
-_PLACE_WORDS = ("live", "lives", "living", "resides", "reside", "based", "moved", "relocated", "hometown", "originally")
-_PLACE_WORDS += ("song", "chuyen", "don", "que")
+# The words a text saying where someone lives, or comes from, holds (folded), for ``_MAY_FILL`` and the look-ups
+# of ``phrases``.
+_LIVE_WORDS = ("live", "lives", "living", "resides", "reside", "based", "moved", "relocated", "song", "chuyen", "don")
+_FROM_WORDS = ("hometown", "originally", "que")
+_PLACE_WORDS = _LIVE_WORDS + _FROM_WORDS
 # And where someone works.
 _WORK_WORDS = ("work", "works", "working", "worked", "employed", "joined", "lam")
 # Words that may stand between a marker and its slot: "main work laptop", "only personal phone".
@@ -353,8 +355,7 @@ for _tool, _kinds in states.TOOLS_OF.items():
 for _words, _slot in _SLOT_WORDS.items():
     _HELD_BY.setdefault(_slot, set()).add(_words)
 # A place is no tool: a memory saying where someone lives, or comes from, holds a word saying so.
-_FROM_WORDS = ("hometown", "originally", "que")
-_HELD_BY["home"] = {(word,) for word in _PLACE_WORDS if word not in _FROM_WORDS}
+_HELD_BY["home"] = {(word,) for word in _LIVE_WORDS}
 _HELD_BY["hometown"] = {(word,) for word in _FROM_WORDS}
 _HELD_BY["employer"] = {(word,) for word in _WORK_WORDS}
 

@@ -46,7 +46,6 @@ from memories.language.meaning import (
     words_in_common,
 )
 from memories.language.words import (
-    AMOUNT_SCALES,
     DAY_BY_NAME,
     DAYS_BY_NUMBER,
     ENGLISH_NUMBERS,
@@ -56,6 +55,7 @@ from memories.language.words import (
     MONTH_NUMBERS,
     MONTHS,
     OWNER,
+    SCALE_WORDS,
     SENTENCE_END,
     SHORTEST_PREFIX,
     VIETNAMESE,
@@ -81,9 +81,7 @@ from memories.language.words import (
 SAME, OPPOSED = "same", "opposed"
 # An amount and its scale: "200k", "15 triệu", "2 tỷ", "1.5 billion"; "12M VND" is read before folding
 # (``_MILLIONS``): a small "5m" may be metres or minutes.
-_NUMBER = re.compile(
-    r"(\d+(?:[.,]\d{3})*(?:[.,]\d+)?)(?:\s*(" + "|".join(sorted(AMOUNT_SCALES, key=len, reverse=True)) + r")\b)?"
-)
+_NUMBER = re.compile(rf"(\d+(?:[.,]\d{{3}})*(?:[.,]\d+)?)(?:\s*({SCALE_WORDS})\b)?")
 _MILLIONS = re.compile(r"(?<=\d)M\b")
 
 
@@ -361,8 +359,10 @@ def names_agree(text_a, text_b):
 # (folded) and Vietnamese written with diacritics, lower-case; "ba" (three), "con" (a classifier) and "anh",
 # "chị", "em" alone (honorifics) are left out.
 _RELATIVES_ENGLISH = {
-    **{word: word for word in "wife husband brother sister mother father son daughter boss".split()},
-    **{"mom": "mother", "mum": "mother", "dad": "father", "manager": "boss"},
+    **{word: word for word in "wife husband brother sister son daughter".split()},
+    # One relation by any of its words (``states.SAME_RELATION``), and a manager one's boss.
+    **{word: relation for word, relation in states.SAME_RELATION.items() if relation in ("mother", "father", "boss")},
+    "manager": "boss",
 }
 _RELATIVES_VIETNAMESE = {
     "vợ": "wife",
@@ -382,6 +382,8 @@ _RELATIVES_VIETNAMESE = {
 # Typed without diacritics, a relative is read only where the owner follows it ("bo nguoi dung": "bỏ" is to
 # quit), and so is a child ("con người dùng"; "con" is a classifier too).
 _RELATIVES_TYPED = {fold(word): relation for word, relation in _RELATIVES_VIETNAMESE.items()} | {"con": "child"}
+# The word a relative ends with ("vo", "trai" of "em trai"): the owner just after it is whose they are.
+_RELATIVE_ENDS = frozenset(word.split()[-1] for word in _RELATIVES_TYPED)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -432,7 +434,7 @@ def _just_after_relative(placed, index):
     before = placed[index - 1][1] if index else ""
     if before in ("cua", "nha"):
         before = placed[index - 2][1] if index > 1 else ""
-    return bool(before) and (before in _RELATIVES_TYPED or before in ("trai", "gai"))
+    return before in _RELATIVE_ENDS
 
 
 def relatives_agree(text_a, text_b):

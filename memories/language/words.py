@@ -441,20 +441,20 @@ AMOUNT_SCALES = {
     "billion": 1_000_000_000,
     "bn": 1_000_000_000,
 }
+# The scales as a regular expression's alternation, the longest first ("trieu" before "tr").
+SCALE_WORDS = "|".join(sorted(AMOUNT_SCALES, key=len, reverse=True))
 # Digits grouping thousands ("8,000,000", "200.000"), read as thousands in either language.
 THOUSANDS = re.compile(r"^\d{1,3}(?:[.,]\d{3})+$")
 # In a folded text: an amount with its scale, and a half or the next digit after it ("8tr5", "8 trieu ruoi" are
 # 8,500,000), not a race ("5k run"); digits grouping thousands alone; a phone number written in groups ("0912
 # 345 678", "+84 912.345.678").
 _SCALED = re.compile(
-    r"(?<![\w.,])(\d+(?:[.,]\d+)*)\s*(" + "|".join(sorted(AMOUNT_SCALES, key=len, reverse=True)) + r")"
+    rf"(?<![\w.,])(\d+(?:[.,]\d+)*)\s*({SCALE_WORDS})"
     r"(?:(\d)(?!\d)|\s+(ruoi)\b)?(?!\w)(?!\s+(?:fun\s+)?(?:runs?|races?|walks?)\b)"
 )
 _GROUPED = re.compile(r"(?<![\w.,])\d{1,3}(?:[.,]\d{3})+(?!(?!d\b)\w|[.,]\d)")
 # What any of the three needs: digits apart by a space, a point, a comma or a dash, or a scale after digits.
-_MAY_HOLD_AMOUNT = re.compile(
-    r"\d(?:[ .,-]\+?\d|\s*(?:" + "|".join(sorted(AMOUNT_SCALES, key=len, reverse=True)) + r"))"
-)
+_MAY_HOLD_AMOUNT = re.compile(rf"\d(?:[ .,-]\+?\d|\s*(?:{SCALE_WORDS}))")
 _DONG_AFTER = re.compile(r"(?<=\d{4})d\b")
 _RUN = re.compile(r"\b(?:chay|runs?|ran|jogs?)\s*$")
 _PHONE = re.compile(r"(?<![\w.,+])((?:\+|0)\d{1,4}(?:[ .-]\d{2,4}){2,3})(?![\w]|[.,]\d)")
@@ -462,9 +462,8 @@ _PHONE = re.compile(r"(?<![\w.,+])((?:\+|0)\d{1,4}(?:[ .-]\d{2,4}){2,3})(?![\w]|
 
 def amount(digits, scale=""):
     """The value of ``digits`` (grouping thousands or with a decimal point or comma) times its ``scale``."""
-    if THOUSANDS.match(digits):
-        return float(re.sub(r"[.,]", "", digits)) * AMOUNT_SCALES.get(scale, 1)
-    return float(digits.replace(",", ".", 1)) * AMOUNT_SCALES.get(scale, 1)
+    number = re.sub(r"[.,]", "", digits) if THOUSANDS.match(digits) else digits.replace(",", ".", 1)
+    return float(number) * AMOUNT_SCALES.get(scale, 1)
 
 
 def _scaled(match):
