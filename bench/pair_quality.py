@@ -10,6 +10,11 @@ it is before anything is tuned on them:
 - ``bench/meaning_pairs_tune.txt``: 150 pairs written blind on 2026-12-07, run once, then tuned on;
 - ``bench/meaning_pairs_held_out.txt``: 150 more written blind the same day, run once before and once after
   that session's rules; of its verdicts only the four wrong duplicates of the after run were looked at.
+- ``bench/meaning_pairs_tune_2.txt``: 150 written blind on 2026-12-07 (eleventh session) by another helper,
+  run once, then tuned on;
+- ``bench/meaning_pairs_held_out_2.txt``: 150 written blind the same day by a third, about another owner (a
+  café owner in Da Nang), run once before and once after that session's rules (the last ten lines of the
+  first run's list of wrong verdicts were seen, nothing tuned on them).
 
 Each pair is judged in a fresh store (its own SQLite file), both memories the owner's, fact, no subject,
 of one user:

@@ -157,6 +157,30 @@ ROLES_SWAPPED_ACROSS = [
 ]
 
 
+@pytest.mark.parametrize(
+    ("lent", "borrowed"),
+    [
+        ("User lent Nam 2 million VND.", "Nam cho người dùng mượn 2 triệu."),
+        ("Em gái cho người dùng vay 15 triệu.", "Người dùng cho em gái vay 15 triệu."),
+    ],
+)
+def test_lending_to_someone_is_not_being_lent_by_them(lent, borrowed):
+    ids, groups = _groups([lent, borrowed])
+    assert groups == []
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("User lent Nam 2 million VND.", "Người dùng cho Nam mượn 2 triệu."),
+        ("Người dùng cho Nam mượn 2 triệu.", "Người dùng cho Nam vay 2 triệu."),
+    ],
+)
+def test_letting_someone_borrow_is_lending_to_them(a, b):
+    ids, groups = _groups([a, b])
+    assert groups == [sorted(ids)]
+
+
 @pytest.mark.parametrize("original, other", ROLES_SWAPPED_ACROSS)
 def test_the_doctor_reports_swapped_roles_across_languages_as_a_contradiction(original, other):
     ids, groups = _groups([original, other])
@@ -1069,6 +1093,61 @@ def test_a_relative_the_other_does_not_say_is_someone_else(a, b):
     ids, groups = _groups([a, b])
     assert groups == []
     assert doctor.analyze("conflicts").conflicts == []
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Con gái út của người dùng học lớp 1.", "Con gái lớn của người dùng học lớp 5."),
+        ("User's older brother lives in Huế.", "User's younger brother lives in Vinh."),
+    ],
+)
+def test_two_children_told_apart_by_birth_order_are_two_people(a, b):
+    assert _both_ways(contradict, a, b) == (False, False)
+    assert _both_ways(contradict, "User's brother lives in Huế.", "User's brother lives in Vinh.") == (True, True)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("User is allergic to cats.", "User is allergic to pollen."),
+        ("Người dùng dị ứng lông mèo.", "Người dùng dị ứng phấn hoa."),
+    ],
+)
+def test_one_may_be_allergic_to_many_things(a, b):
+    assert _both_ways(contradict, a, b) == (False, False)
+
+
+@pytest.mark.parametrize(
+    ("fine", "denial"),
+    [
+        ("Người dùng uống sữa bò hằng ngày, không có vấn đề gì.", "Người dùng không uống sữa bò."),
+        ("User drinks milk with no problems.", "User doesn't drink milk."),
+    ],
+)
+def test_being_fine_with_something_is_no_denial_of_it(fine, denial):
+    assert not meaning(fine).negated
+    ids, groups = _groups([fine, denial])
+    assert groups == []
+    assert doctor.analyze("conflicts").conflicts == [sorted(ids)]
+
+
+@pytest.mark.parametrize(
+    ("habit", "quit"),
+    [
+        ("Người dùng hút thuốc lá.", "Người dùng đã bỏ thuốc được 6 tháng rồi."),
+        ("Người dùng hút thuốc.", "Người dùng đã cai thuốc."),
+        ("Người dùng dùng iPhone 13.", "Người dùng đã chuyển sang Samsung Galaxy S24, ko xài iPhone nữa."),
+    ],
+)
+def test_quitting_said_the_way_vietnamese_says_it_contradicts_the_habit(habit, quit):
+    ids, _ = _groups([habit, quit])
+    assert doctor.analyze("conflicts").conflicts == [sorted(ids)]
+
+
+def test_stopping_a_medicine_is_not_quitting_smoking():
+    assert meaning("Bố người dùng đã bỏ thuốc huyết áp.").content >= {"thuoc", "huyet"}
+    assert "smoke" not in meaning("Bố người dùng đã bỏ thuốc huyết áp.").content
 
 
 def test_a_relative_by_marriage_called_is_no_value_in_place_of_him():

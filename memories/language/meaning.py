@@ -500,7 +500,7 @@ _HOW_OFTEN = (
 _READ_AS_HINT = (
     r"\b(?:quan|coffee|mov(?:ed|es)|don|chuyen|khong|ko|bo|cai|hut|thuoc|an|gan|hau|almost|lam|bat|intoleran\w*"
     r"|paid|repaid|tat|stay\w*|steers?|dropped|decided?|decides|opt(?:s|ed)?|chose|choose|free"
-    r"|no (?:sugar|ice|cream))\b"
+    r"|no (?:sugar|ice|cream|problems?|issues?))\b"
 )
 _READ_AS = (
     # A coffee shop is a place, not the drink: "quán cà phê của Vinh", "the café".
@@ -510,12 +510,24 @@ _READ_AS = (
     (r"\bmov(?:ed|es) out of\b|\b(?:don|chuyen) ra khoi\b", " not live in "),
     (r"\b(?:khong|ko) con o\b", " khong con live o "),
     # Quitting, typed without diacritics, before what one smokes or drinks: "bo thuoc la r", "cai ruou".
+    # "Bỏ thuốc", "cai thuốc" said alone are quitting smoking: "đã bỏ thuốc được 6 tháng rồi" (not "bỏ thuốc
+    # huyết áp").
+    (
+        r"\b(khong|bo|cai)\s+thuoc(?: drug)?(?=\s*(?:$|[,.;!?]|(?:duoc|dc|r|roi|tu|han|lau|nua|hoan toan|\d+)\b))",
+        r" khong smoke ",
+    ),
     (r"\b(?:bo|cai) (?=(?:hut )?thuoc\b|ruou\b|bia\b|ca phe\b|cafe\b|cf\b|nhau\b)", " khong "),
     (r"\bhut thuoc(?: la)?\b|\bthuoc la\b", " smoke "),
     # Meals: "ăn sáng" is having breakfast ("sáng" alone is the morning).
     (r"\ban sang\b", " breakfast "),
     (r"\ban trua\b", " lunch "),
     (r"\ban toi\b", " dinner "),
+    # Being fine with something denies nothing: "uống sữa bò hằng ngày, không có vấn đề gì", "eats dairy with
+    # no problems" ("không sao chép" is not copying).
+    (
+        r"\b(?:khong|ko) (?:co )?(?:van de|sao)(?: gi| ca)?(?=\s*(?:$|[,.;!?]))|\b(?:with )?no (?:problems?|issues?)\b",
+        " ",
+    ),
     # "Almost never" is never, for what it denies: "gần như không bao giờ ăn sáng".
     (r"\b(?:gan nhu|hau nhu|almost)\b", " "),
     # Doing a job at a company is working there: "làm kỹ sư ở công ty Sông Hàn", "làm cho công ty FPT".
@@ -557,6 +569,9 @@ _GATED = tuple(
         ),
         (_VALUE_CHANGED_HINT, _VALUE_CHANGED),
         (_READ_AS_HINT, _READ_AS),
+        # Lending is letting someone borrow: "Người dùng cho Nam mượn 2 triệu" is "User lent Nam 2 million"
+        # (and "Nam cho người dùng mượn" the other way round). ("mượn" is read as "borrow" before folding.)
+        (r"\b(?:borrow|vay)\b", ((r"\bcho\s+((?:\w+\s+){1,3}?)(?:borrow|vay)\b", r" lent \1 "),)),
         (
             r"\b(?:doi|lui|chuyen|hoan|day|switched)\b",
             (
@@ -662,6 +677,10 @@ _VIETNAMESE_SYNONYMS = _compiled((rf"\b{phrase}\b", f" {word} ") for phrase, wor
 # means for; "tên" is a name, "ten" a number), into the English word the frame and the synonyms know.
 _VIETNAMESE = {
     "đừng": "không",
+    # "Xài" is the South's "dùng" (to use): "ko xài iPhone nữa".
+    "xài": "dùng",
+    # Borrowing is no wanting ("mượn" and "muốn" fold alike): "Nam cho người dùng mượn 2 triệu".
+    "mượn": "borrow",
     # Being scared of something is not liking it ("sợ mèo"); a scary thing is one ("đáng sợ").
     "sợ": "không thích",
     "đáng sợ": "scary",
@@ -970,7 +989,9 @@ _INSTEAD = re.compile(
 )
 # Words that say a state is new, so what was said of it before no longer holds: "User uses VS Code now".
 _CHANGED = re.compile(
-    r"\b(?:now|currently|these days|switched to|has switched|moved to)\b"
+    r"\b(?:now|currently|these days|switched to|has switched|moved to|moved up to|got a raise|promoted to)\b"
+    # A new value of something: "User's new phone number is …", "số mới là …", "sếp mới của người dùng là …".
+    r"|\bnew \w+(?: \w+)? (?:is|are)\b|(?<!\w)\w+ mới (?:là|của)(?!\w)"
     # Left one thing for another: "switched from Vim to Emacs", "chuyển từ Vim sang Emacs".
     r"|\b(?:switched|migrated|moved|changed) (?:over )?from [^,;.!?]+? to\b"
     r"|(?<!\w)(?:bây giờ|hiện giờ|giờ đây|hiện tại|hiện nay|dạo này|chuyển (?:hẳn )?sang|đổi sang)(?!\w)"
@@ -1750,6 +1771,9 @@ def _read_alike(words, variant):
     return all(word in variant.named or _with_digits((word,)) or word in _READ_IN_ENGLISH for word in words)
 
 
+# Words telling children or siblings apart by when they were born, in English and folded Vietnamese ("con
+# út", "con cả", "con gái lớn", "con đầu").
+_BIRTH_ORDER = frozenset("eldest oldest youngest elder older younger first second third ut ca lon nho dau".split())
 # Verbs of liking, in English and folded Vietnamese.
 _LIKING = frozenset(["like", "love", "enjoy", "thich"])
 # Words bounding a time or an amount, folded, and which way: "before 7am", "trước 7h", "until 6pm".
@@ -1850,6 +1874,9 @@ def contradict(a, b, has_subject):
     # one likes most does ("User's favourite tea is oolong" / "User likes jasmine tea best").
     if words_a & _LIKING and words_b & _LIKING and not ("most" in words_a and "most" in words_b):
         return False
+    # One may be allergic to many things: "allergic to cats" / "dị ứng phấn hoa" are two allergies.
+    if "allergy" in words_a and "allergy" in words_b:
+        return False
     # Taking part in one activity in two ways is no change: "User learns guitar" / "User practises guitar",
     # "Người dùng tập yoga" / "Người dùng học yoga".
     if only_a <= _TAKING_PART and only_b <= _TAKING_PART:
@@ -1862,6 +1889,10 @@ def contradict(a, b, has_subject):
         relatives = own & _RELATIVES
         if relatives and not _after_is(variant, relatives):
             return False
+    # Two children or siblings told apart by their birth order are two people: "Con gái út học lớp 1" / "Con
+    # gái lớn học lớp 5", "User's older brother lives in Hue" / "… younger brother … in Vinh".
+    if only_a & _BIRTH_ORDER and only_b & _BIRTH_ORDER and a.content & b.content & _RELATIVES:
+        return False
     # Across languages, a word of the Vietnamese text that is no name, number or word read in English may be
     # the other's word translated: "Người dùng đi bơi hai lần mỗi tuần" / "User swims twice a week".
     if a.vietnamese != b.vietnamese and not _read_alike(*((only_a, a) if a.vietnamese else (only_b, b))):

@@ -1119,15 +1119,24 @@ def value_changed(first, second, text_a, text_b):
     # The names left out can only lessen the words in common: most pairs are told apart before the names
     # are looked for.
     sides = [(new, old) for new, old, is_new in ((first, second, changed[0]), (second, first, changed[1])) if is_new]
-    sides = [(new, old) for new, old in sides if words_in_common(old, new)[0] >= IN_OTHER_WORDS_SHARED]
+    sides = [(new, old) for new, old in sides if _same_thing(old, new, *words_in_common(old, new))]
     if not sides:
         return False
     names = _names_of_both(text_a, text_b)
     for new, old in sides:
-        common, of = words_in_common(old, new, names)
-        if common >= IN_OTHER_WORDS_SHARED and common >= IN_OTHER_WORDS_SAID * of:
+        if _same_thing(old, new, *words_in_common(old, new, names)):
             return another_value(text_a, text_b)
     return False
+
+
+def _same_thing(old, new, common, of):
+    """Whether ``new`` (a Variant saying its value is new) speaks of what ``old`` gives a value of, ``common``
+    of ``old``'s ``of`` content words being said by ``new``: enough of them (``IN_OTHER_WORDS_SHARED`` and
+    ``IN_OTHER_WORDS_SAID``), or all of one or two, of the same people: "User's salary is 30 million VND" /
+    "User got a raise; salary is now 35 million VND"."""
+    if common >= IN_OTHER_WORDS_SHARED and common >= IN_OTHER_WORDS_SAID * of:
+        return True
+    return 1 <= common == of <= 2 and old.content & states.PEOPLE == new.content & states.PEOPLE
 
 
 def said_otherwise(text, others, subject="", kind=""):
