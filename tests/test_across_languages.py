@@ -19,6 +19,7 @@ from memories.language.translation import (
     relatives_agree,
     translated_share,
     translated_verdict,
+    values_instead,
 )
 from memories.language.translation import (
     values as values_of,
@@ -32,6 +33,8 @@ FEW_WORDS_TRANSLATED = [
     # A time of day or how often alike says little: things of every kind are done then.
     ("Bà Ngọc đi bộ mỗi sáng.", "Bà Ngọc takes her blood pressure pills every morning.", None),
     ("Bà Ngọc đi bộ mỗi ngày.", "Bà Ngọc takes her blood pressure pills every day.", None),
+    # A pet's name is whom it is said of, as a person's is.
+    ("Người dùng nuôi một con chó tên Lu.", "User's dog Lu is due for a rabies shot next week.", None),
     # A value or a thing both give besides the people.
     ("Chị Vân xài iPhone 14 làm máy chính.", "Vân's main phone is an iPhone 14.", SAME),
     ("Chị Vân đang làm Rau Sạch, một ứng dụng đặt rau.", "Vân is building Rau Sạch, a grocery app.", SAME),
@@ -787,3 +790,25 @@ def test_a_word_starting_a_sentence_is_someone_only_when_it_is_a_given_name():
     fee = "Phí gửi xe hằng tháng ở văn phòng của người dùng là 300 nghìn."
     assert names_agree(fee, "Từ tháng này phí gửi xe ở văn phòng tăng lên 350 nghìn mỗi tháng.")
     assert not names_agree("Lan likes tea.", "Hoa thích trà.")
+
+
+def test_an_email_address_is_a_value_no_other_address_is():
+    assert "address minh@acme.com" in values_of("User's work email is Minh@acme.com.")
+    personal, work = (
+        values_of("User's personal email is minh.tran88@gmail.com."),
+        values_of("User's work email is minh@acme.com."),
+    )
+    assert values_instead(personal, work)
+    assert another_value("User's email is minh@acme.com.", "User's email is minh@beta.vn.")
+    assert not another_value("User's work email is minh@acme.com.", "Work email of the owner: minh@acme.com")
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("User's personal email is minh.tran88@gmail.com.", "User's work email is minh@acme.com."),
+        ("SĐT cá nhân của người dùng: 0912 333 444.", "Số điện thoại công ty của người dùng: 028 3822 1234."),
+    ],
+)
+def test_two_things_kept_for_other_uses_are_no_value_in_place_of_the_other(a, b):
+    assert not another_value(a, b)

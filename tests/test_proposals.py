@@ -249,6 +249,7 @@ def test_different_memories_are_not_duplicates(original, other):
         # A new value of what a memory says in one word or two.
         ("User's salary is 30 million VND.", "User got a raise; salary is now 35 million VND."),
         ("User's daughter An is in grade 2.", "An (user's daughter) has just moved up to grade 3."),
+        ("User's email is minh@acme.com.", "User's new email is minh@beta.vn."),
     ],
 )
 def test_saying_otherwise_on_the_same_subject_is_queued_as_a_possible_update(original, update):

@@ -981,16 +981,24 @@ def _how_often(order):
 @functools.lru_cache(maxsize=4096)
 def values(text):
     """The values a text gives, which a translation or a paraphrase keeps: numbers, days, months,
-    languages, letters ("nhóm máu O"), times of day, how often (whose count is no number apart); a frozenset."""
+    languages, letters ("nhóm máu O"), times of day, how often (whose count is no number apart), email
+    addresses; a frozenset."""
     text = unicodedata.normalize("NFC", text)
     order = meaning(text).order
-    numbers, often = _numbers(text), _how_often(order)
+    addresses = set(_ADDRESS.findall(text)) if "@" in text else set()
+    # The digits of an email address are no number: "minh.tran88@gmail.com".
+    numbers, often = _numbers(_ADDRESS.sub(" ", text) if addresses else text), _how_often(order)
     # Every day of the week named, at a time of day or not, is once a week: "mỗi tối Chủ nhật" / "every Sunday
     # evening".
     if _of_kind(numbers, "day") and ("often 1/day" in often or "every" in order):
         often = (often - {"often 1/day"}) | {"often 1/week"}
     counts = {float(value.split()[1].partition("/")[0]) for value in often}
-    return frozenset((numbers - counts) | _letter_values(text) | _times_of_day(text) | often)
+    addresses = {f"address {address.lower()}" for address in addresses}
+    return frozenset((numbers - counts) | _letter_values(text) | _times_of_day(text) | often | addresses)
+
+
+# An email address, a value no other address is: "minh.tran88@gmail.com" / "minh@acme.com".
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
 def _value_kind(value):
@@ -1047,7 +1055,25 @@ def another_value(text_a, text_b):
         and not bounds_the_other_way(read_a.content - read_b.content, read_b.content - read_a.content)
         and names_agree(text_a, text_b)
         and not (adds(text_a) or adds(text_b) or _other_things(text_a, text_b))
+        and not _kept_for_other_uses(read_a.content, read_b.content)
     )
+
+
+# What one thing of a kind is kept for, by the words saying it, folded ("cá nhân", "riêng"; "công ty", "công
+# việc"; "nhà"): a personal email and a work one are two addresses, not one changed.
+_USES = {
+    **dict.fromkeys("personal private nhan rieng".split(), "personal"),
+    **dict.fromkeys("work business office company cong".split(), "work"),
+    **dict.fromkeys("home nha".split(), "home"),
+}
+
+
+def _kept_for_other_uses(content_a, content_b):
+    """Each of two contents says what its thing is for, and not the same: "User's personal email is …" /
+    "User's work email is …", "SĐT cá nhân …" / "Số điện thoại công ty …"."""
+    uses_a = {_USES[word] for word in content_a if word in _USES}
+    uses_b = {_USES[word] for word in content_b if word in _USES}
+    return bool(uses_a - uses_b) and bool(uses_b - uses_a)
 
 
 # Content words of each of two texts in other words the other must say too, as they are, with a typo or a
@@ -1865,9 +1891,28 @@ def _about_the_same(text_a, text_b):
 
 def _people(text, named):
     """Of the names ``text`` gives (``_named``), those of people: its first word, whom a memory is about
-    ("Trang đi làm bằng Grab": Grab is a thing), one whose something is ("Hằng's shop", "của Phong") and one
-    after an honorific ("anh Phong", "Mrs Ngọc")."""
-    return _whose(text, named) | {_first_plain(text)} - {None}
+    ("Trang đi làm bằng Grab": Grab is a thing), one whose something is ("Hằng's shop", "của Phong"), one
+    after an honorific ("anh Phong", "Mrs Ngọc"), and one a pet is called ("dog Lu", "con chó tên Lu")."""
+    return _whose(text, named) | _pets_named(text) | {_first_plain(text)} - {None}
+
+
+# Words for a pet, plain and folded, and those between it and its name ("con chó tên Lu", "a cat named Mochi").
+_PETS = frozenset(word for word, kinds in states.KINDS_OF.items() if "pet" in kinds) | {"pet", "cho", "meo", "cun"}
+_CALLED = frozenset(["ten", "named", "called", "la"])
+
+
+def _pets_named(text):
+    """The names ``text`` calls a pet by: the word after a pet's ("User's dog Lu"), or after its name's
+    ("Người dùng nuôi một con chó tên Lu")."""
+    plain = [word for _, word, _ in words_placed(text)]
+    found = set()
+    for index, word in enumerate(plain[:-1]):
+        if word in _PETS:
+            after = plain[index + 1]
+            if after in _CALLED and index + 2 < len(plain):
+                after = plain[index + 2]
+            found.add(after)
+    return found
 
 
 def one_name_instead(text_a, text_b):
