@@ -37,6 +37,7 @@ from memories.language.meaning import (
     meaning,
     own_words,
     same_fact,
+    says_changed,
     state_and_denial,
     written_details,
 )
@@ -70,6 +71,9 @@ MEANING_NEIGHBOURS = 10
 # sets and set 8 found 4 to 7 points less duplicate recall, at 0.5 13 wrong pairs more).
 CLOSEST_ACROSS = 2
 CLOSE_WORDS_TRANSLATED = 0.6
+# Two memories in the two languages, one saying its value is new ("now", "đã đổi sang"), are compared for a
+# value in place of another when this share of their words translate each other.
+CHANGED_WORDS_TRANSLATED = 0.6
 NOISE_MIN_CHARACTERS = 12
 NOISE_LOW_CONFIDENCE = 0.5
 
@@ -297,6 +301,10 @@ class _Findings:
         """``translated_share`` of two memories."""
         return share_between(self.words(a), self.words(b))
 
+    def says_changed(self, a, b):
+        """Whether either of two memories says what it states is new (``says_changed``)."""
+        return says_changed(self.texts[a]) or says_changed(self.texts[b])
+
     def together(self, a, b):
         return self.joined.find(self.position[a]) == self.joined.find(self.position[b])
 
@@ -357,6 +365,11 @@ def _across_languages_by_words(findings):
             share = findings.share(a, b)
             if share is not None and share >= WORDS_TRANSLATED:
                 findings.compare_across_languages(a, b, share)
+            elif share is not None and share >= CHANGED_WORDS_TRANSLATED and findings.says_changed(a, b):
+                # One says its value is new: fewer of the words need translate the other's for a value in
+                # place of another ("Người dùng đi ngủ lúc 11h đêm" / "User goes to bed at 1am these days").
+                if translated_verdict(findings.texts[a], findings.texts[b], share) == OPPOSED:
+                    findings.oppose(a, b)
 
 
 def _same_fact_across_blocks(findings):

@@ -1195,3 +1195,16 @@ def test_the_doctor_reports_a_preference_turned_round_not_one_fact():
 )
 def test_an_amount_or_a_phone_number_is_one_number_of_digits(folded, read):
     assert amounts_in_digits(folded) == read
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Người dùng đi ngủ lúc 11h đêm.", "User goes to bed at 1am these days."),
+        ("User's flight to Singapore is on 14 July.", "Chuyến bay đi Singapore của người dùng đã đổi sang ngày 20/7."),
+    ],
+)
+def test_the_doctor_reports_a_value_said_to_be_new_in_the_other_language(old, new):
+    ids, groups = _groups([old, new])
+    assert groups == []
+    assert doctor.analyze("conflicts").conflicts == [sorted(ids)]
