@@ -1208,3 +1208,22 @@ def test_the_doctor_reports_a_value_said_to_be_new_in_the_other_language(old, ne
     ids, groups = _groups([old, new])
     assert groups == []
     assert doctor.analyze("conflicts").conflicts == [sorted(ids)]
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Sáng nào chị Lan cũng uống cà phê đen.", "Chị Lan uống cà phê đen mỗi sáng."),
+        ("Sang nao chi Lan cung uong ca phe den.", "Chị Lan uống cà phê đen mỗi sáng."),
+        ("Ghi nho: ngay nao cung thuc day luc 5 ruoi sang.", "Người dùng dậy lúc 5h30 sáng mỗi ngày."),
+        ("Ghi nhớ: người dùng thích dùng Vim nhất.", "Người dùng thích dùng Vim nhất."),
+    ],
+)
+def test_every_morning_said_the_vietnamese_way_and_a_notes_label_are_read(a, b):
+    ids, groups = _groups([a, b])
+    assert groups == [sorted(ids)]
+    assert saying_the_same(a, {1: b}) == [1]
+
+
+def test_some_day_is_not_every_day():
+    assert "every" not in meaning("Một ngày nào đó người dùng muốn đi Nhật.").order

@@ -472,6 +472,12 @@ def _often(count, period):
 
 
 _HOW_OFTEN = (
+    # "Sáng nào … cũng", "ngày nào cũng" is every morning, every day: "Sáng nào chị Lan cũng uống cà phê" ("cũng"
+    # is read as nothing by then, "cung" typed without marks is left out here); "một ngày nào đó" is some day.
+    (
+        r"(?<!\bmot )\b(sang|trua|chieu|toi|dem|ngay|tuan|thang) nao\b(?! do\b)((?:\s+(?!cung\b)\w+){0,6}?\s+cung\b)?",
+        lambda match: f" moi {match[1]} {(match[2] or '').removesuffix('cung')} ",
+    ),
     # An amount a period is paid every period: "8,000,000 VND a month", "25tr/tháng", "25 triệu một tháng"
     # (amounts are digits by then: ``amounts_in_digits``).
     (
@@ -560,7 +566,7 @@ _GATED = tuple(
     for hint, rules in (
         (
             r"\b(?:times?|x|lan|buoi|days?|ngay|once|twice|thrice|every|each|moi|hang|daily|weekly|monthly|tuan"
-            r"|thang)\b",
+            r"|thang|nao)\b",
             _HOW_OFTEN,
         ),
         (
@@ -572,6 +578,8 @@ _GATED = tuple(
         # Lending is letting someone borrow: "Người dùng cho Nam mượn 2 triệu" is "User lent Nam 2 million"
         # (and "Nam cho người dùng mượn" the other way round). ("mượn" is read as "borrow" before folding.)
         (r"\b(?:borrow|vay)\b", ((r"\bcho\s+((?:\w+\s+){1,3}?)(?:borrow|vay)\b", r" lent \1 "),)),
+        # "Thức dậy" typed without diacritics, at a time ("thuc day luc 5h"; "thúc đẩy" folds alike).
+        (r"\bthuc day\b", ((r"\bthuc day\b(?=\s+(?:luc|vao|tu|som|muon|\d))", " wake "),)),
         (
             r"\b(?:doi|lui|chuyen|hoan|day|switched)\b",
             (
@@ -1146,11 +1154,15 @@ def _folded(text):
     return folded
 
 
+# A label a note starts with says nothing of the fact: "Ghi nhớ: …", "Lưu ý: …", "Note: …".
+_LABEL = re.compile(r"^\s*(?:ghi nhớ|ghi nho|lưu ý|luu y|note|nb|fyi)\s*:\s*", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=4096)
 def meaning(text, subject="", kind=""):
     """The ``Meaning`` of a memory of this subject and kind; a thing it names by another of its names is read
     by the one it is known by (``states.one_name``: "Postgres" is PostgreSQL)."""
-    text = states.one_name(text)
+    text = _LABEL.sub("", states.one_name(text))
     vietnamese = language_of(text) == VIETNAMESE
     if vietnamese:
         text = counts_in_digits(text)
