@@ -812,3 +812,17 @@ def test_an_email_address_is_a_value_no_other_address_is():
 )
 def test_two_things_kept_for_other_uses_are_no_value_in_place_of_the_other(a, b):
     assert not another_value(a, b)
+
+
+def test_values_of_two_things_in_one_language_are_no_value_in_place_of_the_other():
+    assert not another_value("User's rent is 8 million VND per month.", "User's electricity bill is about 800k a month.")
+    assert not another_value("Người dùng dậy lúc 6 giờ sáng.", "Người dùng đi làm lúc 7 giờ sáng.")
+    assert another_value("Lan's thesis deadline is June 15.", "Lan's thesis is due on May 30.")
+    assert another_value("User's rent is 8 million VND per month.", "User's rent is 9 million VND per month.")
+
+
+def test_where_one_was_born_is_no_place_where_one_lives_now_replaces():
+    assert not names_instead("User was born in Hanoi.", "User currently lives in Da Nang.")
+    assert not names_instead("Quê người dùng ở Huế.", "Người dùng sống ở Hà Nội.")
+    assert names_instead("User was born in Hanoi.", "User was born in Hue.")
+    assert names_instead("User lives in Hanoi.", "User lives in Da Nang.")

@@ -1490,6 +1490,7 @@ _NO_THING = HONORIFICS | _TIMES
 # Days of the week and months, which are values a fact gives.
 _CALENDAR_WORDS = frozenset(WEEKDAYS) | frozenset(MONTHS)
 _WHEN = _TIMES | frozenset("month year every thang nam hang moi".split()) | _CALENDAR_WORDS
+WHEN_WORDS = _WHEN
 
 
 def _denies_a_thing(denied, named):

@@ -25,6 +25,7 @@ from memories.language.meaning import (
     HONORIFICS,
     LETTER_VALUE,
     VIETNAMESE_NEGATIONS,
+    WHEN_WORDS,
     WRITTEN_HONORIFICS,
     bounds_the_other_way,
     chooses_one_over_another,
@@ -529,8 +530,11 @@ def names_instead(text_a, text_b):
     ("User's main editor is Neovim" / "VS Code is the user's primary editor", "lives in Hanoi" / "lives in
     Da Nang"). Said of a proposal and the memory closest to it in meaning, the proposal may be meant to
     replace it: the write path flags it for the owner. (In the doctor's report it was wrong too often to
-    stand as a contradiction: 7 of 14 on the blind sets.)"""
+    stand as a contradiction: 7 of 14 on the blind sets.) Where one was born, or comes from, is no value
+    where one lives now replaces: "User was born in Hanoi" / "User currently lives in Da Nang"."""
     if adds(text_a) or adds(text_b) or _other_things(text_a, text_b):
+        return False
+    if bool(_BIRTHPLACE.search(text_a)) != bool(_BIRTHPLACE.search(text_b)):
         return False
     a = set(_names(text_a, text_b)) - {OWNER}
     b = set(_names(text_b, text_a)) - {OWNER}
@@ -541,6 +545,10 @@ def changed_names(text_a, text_b):
     """One of two texts says what it states is new (``says_changed``) and each names something the other
     does not (``names_instead``): "User uses VS Code now" / "Neovim is the main editor"."""
     return (says_changed(text_a) or says_changed(text_b)) and names_instead(text_a, text_b)
+
+
+# Saying where one was born or comes from.
+_BIRTHPLACE = re.compile(r"\b(?:born|hometown|grew up)\b|(?<!\w)(?:sinh ra|quê)(?!\w)", re.IGNORECASE)
 
 
 def named_for_owner(text_a, text_b, owner_names=frozenset()):
@@ -1056,7 +1064,23 @@ def another_value(text_a, text_b):
         and names_agree(text_a, text_b)
         and not (adds(text_a) or adds(text_b) or _other_things(text_a, text_b))
         and not _kept_for_other_uses(read_a.content, read_b.content)
+        and _of_one_thing(read_a, read_b)
     )
+
+
+def _of_one_thing(read_a, read_b):
+    """Whether two texts in one language give their values of one thing: of the words of one of them that are no
+    name, number or word of when (``words_in_common``), half at least said by the other. "User's rent is 8
+    million VND per month" and "User's electricity bill is about 800k a month" are two bills; "User was born in
+    Hanoi" and "User currently lives in Da Nang" two places. Across the languages, the words cannot be set side
+    by side: a translation's verdict has looked at them."""
+    if read_a.vietnamese != read_b.vietnamese:
+        return True
+    for mine, theirs in ((read_a, read_b), (read_b, read_a)):
+        common, of = words_in_common(mine, theirs, WHEN_WORDS)
+        if 2 * common >= of:
+            return True
+    return False
 
 
 # What one thing of a kind is kept for, by the words saying it, folded ("cá nhân", "riêng"; "công ty", "công
