@@ -815,7 +815,8 @@ def test_two_things_kept_for_other_uses_are_no_value_in_place_of_the_other(a, b)
 
 
 def test_values_of_two_things_in_one_language_are_no_value_in_place_of_the_other():
-    assert not another_value("User's rent is 8 million VND per month.", "User's electricity bill is about 800k a month.")
+    rent, electricity = "User's rent is 8 million VND per month.", "User's electricity bill is about 800k a month."
+    assert not another_value(rent, electricity)
     assert not another_value("Người dùng dậy lúc 6 giờ sáng.", "Người dùng đi làm lúc 7 giờ sáng.")
     assert another_value("Lan's thesis deadline is June 15.", "Lan's thesis is due on May 30.")
     assert another_value("User's rent is 8 million VND per month.", "User's rent is 9 million VND per month.")
