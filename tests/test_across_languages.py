@@ -827,3 +827,9 @@ def test_where_one_was_born_is_no_place_where_one_lives_now_replaces():
     assert not names_instead("Quê người dùng ở Huế.", "Người dùng sống ở Hà Nội.")
     assert names_instead("User was born in Hanoi.", "User was born in Hue.")
     assert names_instead("User lives in Hanoi.", "User lives in Da Nang.")
+
+
+def test_names_of_two_people_or_of_things_kept_for_other_uses_are_no_value_replaced():
+    assert not names_instead("User owes his friend Khoa 5 million VND.", "User's colleague Duc owes him 5 million VND.")
+    assert not names_instead("Người dùng dùng Windows ở máy tính ở nhà.", "Người dùng dùng Ubuntu ở máy công ty.")
+    assert names_instead("Người dùng dùng Windows.", "Người dùng dùng Ubuntu.")

@@ -536,6 +536,12 @@ def names_instead(text_a, text_b):
         return False
     if bool(_BIRTHPLACE.search(text_a)) != bool(_BIRTHPLACE.search(text_b)):
         return False
+    # Names of two people each said to be someone else to the owner ("his friend Khoa" / "his colleague Đức"),
+    # or of things kept for other uses ("Windows ở máy nhà" / "Ubuntu ở máy công ty"), are no value replaced.
+    content_a, content_b = meaning(text_a).content, meaning(text_b).content
+    people_a, people_b = content_a & states.PEOPLE, content_b & states.PEOPLE
+    if (people_a - people_b and people_b - people_a) or _kept_for_other_uses(content_a, content_b):
+        return False
     a = set(_names(text_a, text_b)) - {OWNER}
     b = set(_names(text_b, text_a)) - {OWNER}
     return bool(a) and bool(b) and not a & b
