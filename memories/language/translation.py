@@ -1077,9 +1077,9 @@ def another_value(text_a, text_b):
 def _of_one_thing(read_a, read_b):
     """Whether two texts in one language give their values of one thing: of the words of one of them that are no
     name, number or word of when (``words_in_common``), half at least said by the other. "User's rent is 8
-    million VND per month" and "User's electricity bill is about 800k a month" are two bills; "User was born in
-    Hanoi" and "User currently lives in Da Nang" two places. Across the languages, the words cannot be set side
-    by side: a translation's verdict has looked at them."""
+    million VND per month" and "User's electricity bill is about 800k a month" are two bills, "Người dùng dậy
+    lúc 6 giờ sáng" and "Người dùng đi làm lúc 7 giờ sáng" two times. Across the languages, the words cannot be
+    set side by side: a translation's verdict has looked at them."""
     if read_a.vietnamese != read_b.vietnamese:
         return True
     for mine, theirs in ((read_a, read_b), (read_b, read_a)):
@@ -1927,6 +1927,7 @@ def _people(text, named):
 
 
 # Words for a pet, plain and folded, and those between it and its name ("con chó tên Lu", "a cat named Mochi").
+# ("cho" is "for" too: whom something is for is someone as well.)
 _PETS = frozenset(word for word, kinds in states.KINDS_OF.items() if "pet" in kinds) | {"pet", "cho", "meo", "cun"}
 _CALLED = frozenset(["ten", "named", "called", "la"])
 
