@@ -833,3 +833,10 @@ def test_names_of_two_people_or_of_things_kept_for_other_uses_are_no_value_repla
     assert not names_instead("User owes his friend Khoa 5 million VND.", "User's colleague Duc owes him 5 million VND.")
     assert not names_instead("Người dùng dùng Windows ở máy tính ở nhà.", "Người dùng dùng Ubuntu ở máy công ty.")
     assert names_instead("Người dùng dùng Windows.", "Người dùng dùng Ubuntu.")
+
+
+def test_these_days_and_from_this_month_say_when_and_that_it_is_new():
+    assert says_changed("Từ tháng này người dùng đi làm bằng xe buýt.")
+    assert says_changed("Mai vừa đo mắt lại, giờ cận 2,5 độ.")
+    assert not says_changed("Người dùng ngủ lúc 10 giờ.")
+    assert meaning("Dạo này Mai thức khuya.").content == meaning("Mai thức khuya.").content

@@ -736,6 +736,13 @@ _VIETNAMESE = {
     "hiện giờ": "",
     "hiện nay": "",
     "hiện đang": "",
+    # "These days", "from this month on": when, not what ("Dạo này Mai thức khuya", "Từ tháng này … đi xe buýt").
+    "dạo này": "",
+    "dạo gần đây": "",
+    "gần đây": "",
+    "từ tháng này": "",
+    "từ tuần này": "",
+    "từ năm nay": "",
     "tên": "named",
     "chó": "dog",
     # Kinds of thing (``memories.language.states``): the word stays, so that it still meets itself typed
@@ -1003,6 +1010,8 @@ _CHANGED = re.compile(
     # Left one thing for another: "switched from Vim to Emacs", "chuyển từ Vim sang Emacs".
     r"|\b(?:switched|migrated|moved|changed) (?:over )?from [^,;.!?]+? to\b"
     r"|(?<!\w)(?:bây giờ|hiện giờ|giờ đây|hiện tại|hiện nay|dạo này|chuyển (?:hẳn )?sang|đổi sang)(?!\w)"
+    # From this month on; "now" after a comma ("…, giờ cận 2,5 độ"; "6 giờ" is an hour).
+    r"|(?<!\w)từ (?:tháng|tuần) này(?!\w)|(?<!\w)từ năm nay(?!\w)|(?<=[,;] )giờ(?! \d)(?!\w)"
     r"|(?<!\w)(?:chuyển|đổi) (?:hẳn )?từ [^,;.!?]+? sang(?!\w)"
     r"|^\s*Giờ\b",
     re.IGNORECASE,
