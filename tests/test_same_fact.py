@@ -1227,3 +1227,20 @@ def test_every_morning_said_the_vietnamese_way_and_a_notes_label_are_read(a, b):
 
 def test_some_day_is_not_every_day():
     assert "every" not in meaning("Một ngày nào đó người dùng muốn đi Nhật.").order
+
+
+@pytest.mark.parametrize(
+    ("had", "sold"),
+    [
+        ("Người dùng đi làm bằng xe máy.", "Giờ người dùng đi làm bằng ô tô, đã bán xe máy."),
+        ("User has a car.", "User sold his car."),
+    ],
+)
+def test_selling_what_one_has_is_having_it_no_more(had, sold):
+    ids, groups = _groups([had, sold])
+    assert groups == []
+    assert doctor.analyze("conflicts").conflicts == [sorted(ids)]
+
+
+def test_what_a_shop_sells_it_still_has():
+    assert not meaning("Quán của chị Hạnh bán 200 ly cà phê mỗi ngày.").negated

@@ -800,6 +800,18 @@ _STOPPED_HABIT = re.compile(
 )
 # Leaving a job is working there no more: "đã nghỉ việc ở Hải Vân Soft", "thôi làm ở FPT", "đã nghỉ ở Hải
 # Vân Soft" (where a name follows: "nghỉ ở khách sạn" is a stay).
+# Selling what one has is having it no more: "đã bán xe máy", "sold his car" (not "bán 200 ly cà phê", what a shop
+# sells). The words for one's things: vehicles, a home, devices.
+_OWN_THINGS = (
+    r"(?:xe|nhà|căn hộ|chung cư|điện thoại|laptop|máy tính"
+    r"|car|motorbike|motorcycle|scooter|bike|house|flat|apartment|phone)"
+)
+_SOLD = re.compile(
+    r"(?<!\w)(?:đã |has |had )?(?:bán|sold)(?: (?:chiếc|căn|cái|con|his|her|their|the|my|its))?(?= "
+    + _OWN_THINGS
+    + r"(?!\w))",
+    re.IGNORECASE,
+)
 _LEFT_JOB = re.compile(r"(?<!\w)(?:nghỉ|thôi) (?:việc|làm)(?!\w)|(?<!\w)nghỉ(?= ở [A-ZĐ])", re.IGNORECASE)
 # Vietnamese chat's short forms, folded, and the words they stand for.
 CHAT_WORDS = {
@@ -1181,6 +1193,8 @@ def meaning(text, subject="", kind=""):
         text = _MOVED.sub(" lives in ", text)
     if "chuyển" in lowered or "dọn" in lowered:
         text = _MOVED_VIETNAMESE.sub(" sống ở ", text)
+    if "bán" in lowered or "sold" in lowered:
+        text = _SOLD.sub(" không có " if vietnamese else " no longer has ", text)
     if vietnamese:
         text = _LEFT_JOB.sub("không làm việc", _STOPPED_HABIT.sub("không", text))
         if "kh" in lowered or "ko" in lowered:
