@@ -840,3 +840,9 @@ def test_these_days_and_from_this_month_say_when_and_that_it_is_new():
     assert says_changed("Mai vừa đo mắt lại, giờ cận 2,5 độ.")
     assert not says_changed("Người dùng ngủ lúc 10 giờ.")
     assert meaning("Dạo này Mai thức khuya.").content == meaning("Mai thức khuya.").content
+
+
+def test_the_word_the_assistant_calls_itself_by_is_a_value():
+    assert "self em" in values_of("Chị Thảo muốn trợ lý xưng em, gọi chị.")
+    assert another_value("Chị Thảo muốn trợ lý xưng em, gọi chị.", "Chị Thảo dặn trợ lý xưng tôi và gọi chị.")
+    assert not another_value("Chị Thảo muốn trợ lý xưng em.", "Khi nói chuyện với chị Thảo, trợ lý xưng em.")

@@ -1008,7 +1008,12 @@ def values(text):
         often = (often - {"often 1/day"}) | {"often 1/week"}
     counts = {float(value.split()[1].partition("/")[0]) for value in often}
     addresses = {f"address {address.lower()}" for address in addresses}
-    return frozenset((numbers - counts) | _letter_values(text) | _times_of_day(text) | often | addresses)
+    # The word the assistant calls itself by is a value: "xưng em" is not "xưng tôi".
+    called = {f"self {fold(word).lower()}" for word in _SELF_CALLED.findall(text)} if "xưng" in text.lower() else set()
+    return frozenset((numbers - counts) | _letter_values(text) | _times_of_day(text) | often | addresses | called)
+
+
+_SELF_CALLED = re.compile(r"(?<!\w)xưng (?:là )?[\"“'‘]?(\w+)", re.IGNORECASE)
 
 
 # An email address, a value no other address is: "minh.tran88@gmail.com" / "minh@acme.com".
