@@ -301,10 +301,6 @@ class _Findings:
         """``translated_share`` of two memories."""
         return share_between(self.words(a), self.words(b))
 
-    def says_changed(self, a, b):
-        """Whether either of two memories says what it states is new (``says_changed``)."""
-        return says_changed(self.texts[a]) or says_changed(self.texts[b])
-
     def together(self, a, b):
         return self.joined.find(self.position[a]) == self.joined.find(self.position[b])
 
@@ -365,10 +361,12 @@ def _across_languages_by_words(findings):
             share = findings.share(a, b)
             if share is not None and share >= WORDS_TRANSLATED:
                 findings.compare_across_languages(a, b, share)
-            elif share is not None and share >= CHANGED_WORDS_TRANSLATED and findings.says_changed(a, b):
+            elif share is not None and share >= CHANGED_WORDS_TRANSLATED:
                 # One says its value is new: fewer of the words need translate the other's for a value in
                 # place of another ("Người dùng đi ngủ lúc 11h đêm" / "User goes to bed at 1am these days").
-                if translated_verdict(findings.texts[a], findings.texts[b], share) == OPPOSED:
+                text_a, text_b = findings.texts[a], findings.texts[b]
+                changed = says_changed(text_a) or says_changed(text_b)
+                if changed and translated_verdict(text_a, text_b, share) == OPPOSED:
                     findings.oppose(a, b)
 
 

@@ -516,13 +516,13 @@ _READ_AS = (
     (r"\bmov(?:ed|es) out of\b|\b(?:don|chuyen) ra khoi\b", " not live in "),
     (r"\b(?:khong|ko) con o\b", " khong con live o "),
     # Quitting, typed without diacritics, before what one smokes or drinks: "bo thuoc la r", "cai ruou".
+    (r"\b(?:bo|cai) (?=(?:hut )?thuoc\b|ruou\b|bia\b|ca phe\b|cafe\b|cf\b|nhau\b)", " khong "),
     # "Bỏ thuốc", "cai thuốc" said alone are quitting smoking: "đã bỏ thuốc được 6 tháng rồi" (not "bỏ thuốc
-    # huyết áp").
+    # huyết áp"); "bỏ" and "cai" are "khong" by then when typed without diacritics.
     (
         r"\b(khong|bo|cai)\s+thuoc(?: drug)?(?=\s*(?:$|[,.;!?]|(?:duoc|dc|r|roi|tu|han|lau|nua|hoan toan|\d+)\b))",
         r" khong smoke ",
     ),
-    (r"\b(?:bo|cai) (?=(?:hut )?thuoc\b|ruou\b|bia\b|ca phe\b|cafe\b|cf\b|nhau\b)", " khong "),
     (r"\bhut thuoc(?: la)?\b|\bthuoc la\b", " smoke "),
     # Meals: "ăn sáng" is having breakfast ("sáng" alone is the morning).
     (r"\ban sang\b", " breakfast "),
@@ -798,8 +798,6 @@ _STOPPED_HABIT = re.compile(
     r"|(?<!không )(?<!ko )(?:ngưng|ngừng)(?=\s+\w))(?![^,;.!?]*(?<!\w)(?:vào|ra|lại|xuống)(?!\w))",
     re.IGNORECASE,
 )
-# Leaving a job is working there no more: "đã nghỉ việc ở Hải Vân Soft", "thôi làm ở FPT", "đã nghỉ ở Hải
-# Vân Soft" (where a name follows: "nghỉ ở khách sạn" is a stay).
 # Selling what one has is having it no more: "đã bán xe máy", "sold his car" (not "bán 200 ly cà phê", what a shop
 # sells). The words for one's things: vehicles, a home, devices.
 _OWN_THINGS = (
@@ -812,6 +810,8 @@ _SOLD = re.compile(
     + r"(?!\w))",
     re.IGNORECASE,
 )
+# Leaving a job is working there no more: "đã nghỉ việc ở Hải Vân Soft", "thôi làm ở FPT", "đã nghỉ ở Hải
+# Vân Soft" (where a name follows: "nghỉ ở khách sạn" is a stay).
 _LEFT_JOB = re.compile(r"(?<!\w)(?:nghỉ|thôi) (?:việc|làm)(?!\w)|(?<!\w)nghỉ(?= ở [A-ZĐ])", re.IGNORECASE)
 # Vietnamese chat's short forms, folded, and the words they stand for.
 CHAT_WORDS = {
@@ -1364,10 +1364,10 @@ def _unmatched(mine, theirs, limit):
     return unmatched
 
 
-def words_in_common(a, b, names=frozenset()):
-    """``(said, of)``: of the content words of ``a`` (Variants) that are no name (``names`` too), number,
-    honorific or word for whom someone is to another, how many ``b`` says too (``_said``)."""
-    mine = a.content - a.named - names - states.PEOPLE - _SAYS_NOTHING - {"older", "younger"}
+def words_in_common(a, b, aside=frozenset()):
+    """``(said, of)``: of the content words of ``a`` (Variants) that are no name, number, honorific, word for
+    whom someone is to another or word of ``aside`` (names, words of when), how many ``b`` says too (``_said``)."""
+    mine = a.content - a.named - aside - states.PEOPLE - _SAYS_NOTHING - {"older", "younger"}
     mine = {word for word in mine if not _with_digits((word,))}
     theirs = b.content - b.named
     others = list(theirs - mine)

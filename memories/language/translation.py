@@ -521,8 +521,8 @@ def parties_swapped(text_a, text_b):
     return len(a) > 1 and a != b and Counter(a) == Counter(b)
 
 
-# A capital letter standing alone inside a sentence is a value: a blood type, a grade, a size ("nhóm máu
-# O", "size M"); "I" is a word.
+# Saying where one was born or comes from.
+_BIRTHPLACE = re.compile(r"\b(?:born|hometown|grew up)\b|(?<!\w)(?:sinh ra|quê)(?!\w)", re.IGNORECASE)
 
 
 def names_instead(text_a, text_b):
@@ -551,10 +551,6 @@ def changed_names(text_a, text_b):
     """One of two texts says what it states is new (``says_changed``) and each names something the other
     does not (``names_instead``): "User uses VS Code now" / "Neovim is the main editor"."""
     return (says_changed(text_a) or says_changed(text_b)) and names_instead(text_a, text_b)
-
-
-# Saying where one was born or comes from.
-_BIRTHPLACE = re.compile(r"\b(?:born|hometown|grew up)\b|(?<!\w)(?:sinh ra|quê)(?!\w)", re.IGNORECASE)
 
 
 def named_for_owner(text_a, text_b, owner_names=frozenset()):
@@ -990,16 +986,22 @@ def _how_often(order):
     return found
 
 
+# An email address, a value no other address is: "minh.tran88@gmail.com" / "minh@acme.com".
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# The word the assistant calls itself by, a value too: "xưng em" is not "xưng tôi".
+_SELF_CALLED = re.compile(r"(?<!\w)xưng (?:là )?[\"“'‘]?(\w+)", re.IGNORECASE)
+
+
 # The write path compares a proposal with the newest memories of its subject, and the next one with mostly
 # the same ones: their values are kept.
 @functools.lru_cache(maxsize=4096)
 def values(text):
     """The values a text gives, which a translation or a paraphrase keeps: numbers, days, months,
     languages, letters ("nhóm máu O"), times of day, how often (whose count is no number apart), email
-    addresses; a frozenset."""
+    addresses, the word the assistant calls itself by; a frozenset."""
     text = unicodedata.normalize("NFC", text)
     order = meaning(text).order
-    addresses = set(_ADDRESS.findall(text)) if "@" in text else set()
+    addresses = _ADDRESS.findall(text) if "@" in text else []
     # The digits of an email address are no number: "minh.tran88@gmail.com".
     numbers, often = _numbers(_ADDRESS.sub(" ", text) if addresses else text), _how_often(order)
     # Every day of the week named, at a time of day or not, is once a week: "mỗi tối Chủ nhật" / "every Sunday
@@ -1007,17 +1009,10 @@ def values(text):
     if _of_kind(numbers, "day") and ("often 1/day" in often or "every" in order):
         often = (often - {"often 1/day"}) | {"often 1/week"}
     counts = {float(value.split()[1].partition("/")[0]) for value in often}
-    addresses = {f"address {address.lower()}" for address in addresses}
-    # The word the assistant calls itself by is a value: "xưng em" is not "xưng tôi".
-    called = {f"self {fold(word).lower()}" for word in _SELF_CALLED.findall(text)} if "xưng" in text.lower() else set()
-    return frozenset((numbers - counts) | _letter_values(text) | _times_of_day(text) | often | addresses | called)
-
-
-_SELF_CALLED = re.compile(r"(?<!\w)xưng (?:là )?[\"“'‘]?(\w+)", re.IGNORECASE)
-
-
-# An email address, a value no other address is: "minh.tran88@gmail.com" / "minh@acme.com".
-_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+    named = {f"address {address.lower()}" for address in addresses}
+    if "xưng" in text.lower():
+        named |= {f"self {fold(word).lower()}" for word in _SELF_CALLED.findall(text)}
+    return frozenset((numbers - counts) | _letter_values(text) | _times_of_day(text) | often | named)
 
 
 def _value_kind(value):
