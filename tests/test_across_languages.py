@@ -846,3 +846,24 @@ def test_the_word_the_assistant_calls_itself_by_is_a_value():
     assert "self em" in values_of("Chị Thảo muốn trợ lý xưng em, gọi chị.")
     assert another_value("Chị Thảo muốn trợ lý xưng em, gọi chị.", "Chị Thảo dặn trợ lý xưng tôi và gọi chị.")
     assert not another_value("Chị Thảo muốn trợ lý xưng em.", "Khi nói chuyện với chị Thảo, trợ lý xưng em.")
+
+
+def test_two_people_each_doing_something_is_no_value_replaced():
+    assert not names_instead("Quân hates durian.", "Hòa loves durian.")
+    assert not names_instead("Quân nuôi một con mèo tên Mướp.", "Chị Hòa nuôi một con chó tên Bim.")
+    # One named as a value, or the same one doing two things, still is.
+    assert names_instead("Obsidian is the main notes app.", "User keeps notes in Notion now.")
+    assert names_instead("Quân nuôi một con mèo tên Mướp.", "Quân nuôi một con mèo tên Miu.")
+
+
+def test_what_two_people_have_or_someone_a_relation_names_is_no_value_replaced():
+    assert not names_instead("Quân's gym fee is 600k a month.", "Học phí tiếng Anh của Hòa là 600k/tháng.")
+    assert not names_instead("User's father lives in Vinh.", "User's father-in-law lives in Huế.")
+    assert not names_instead("User's sister lives in Huế.", "User lives in Hanoi.")
+    assert names_instead("User's dentist is Dr. Phong.", "User's dentist is Dr. Vinh.")
+
+
+def test_a_name_and_its_short_form_are_one_name():
+    assert not names_instead("User rides a Yamaha Sirius.", "Người dùng chạy xe Sirius.")
+    assert not names_instead("User's dentist is Dr. Phong.", "Nha sĩ của người dùng là BS Phong.")
+    assert names_instead("User rides a Yamaha Sirius.", "Người dùng chạy xe Wave.")

@@ -622,6 +622,18 @@ def test_a_proposal_naming_another_place_than_its_counterpart_in_the_other_langu
     assert sorted(_replaced(moved)) == [hanoi.pk, Memory.objects.get(text="User lives in Da Nang.").pk]
 
 
+def test_a_proposal_about_someone_else_than_its_closest_is_not_flagged(local):
+    from memories.lifecycle import policies
+
+    policies.set_write_policy("ask", actor=OWNER)
+    add_memory("Quân hates durian.", kind="fact", subject="food", user="owner")
+    add_memory("User's father lives in Vinh.", kind="fact", subject="family", user="owner")
+    hoa = _propose("Hòa loves durian.", kind="fact", subject="Hòa")
+    in_law = _propose("User's father-in-law lives in Huế.", kind="fact", subject="in-laws")
+    _checked_by_meaning(hoa, in_law)
+    assert hoa.flags == [] and in_law.flags == []
+
+
 def test_the_doctor_finds_the_issues_contradictions_across_subjects(local):
     quit_coffee = add_memory("User does not drink coffee anymore.", kind="preference", subject="coffee", user="owner")
     coffee = add_memory("User drinks black coffee at 7am every day.", kind="preference", subject="drinks", user="owner")

@@ -1419,7 +1419,7 @@ def same_fact(a, b):
     alcohol")."""
     if a.negated != b.negated:
         return state_and_denial(a, b)
-    if _another_relative(a.content, b.content):
+    if another_relative(a.content, b.content):
         return False
     # One thing preferred to another is not the other preferred to it: "prefers tea over coffee" / "prefers
     # coffee to tea".
@@ -1493,7 +1493,7 @@ def _someone_else(content_a, content_b, kept=frozenset()):
 _RELATIVES = states.PEOPLE | {"inlaw"}
 
 
-def _another_relative(content_a, content_b):
+def another_relative(content_a, content_b):
     """One speaks of someone by a relation the other does not say (``_RELATIVES``): "Mẹ vợ người dùng", the
     mother of the user's wife, is not "Mẹ người dùng", nor "User's sister's husband" the user's husband, nor
     "User's mother likes tea" "User likes tea" (``_someone_else``, which this holds). A relation one spells

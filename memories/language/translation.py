@@ -27,6 +27,7 @@ from memories.language.meaning import (
     VIETNAMESE_NEGATIONS,
     WHEN_WORDS,
     WRITTEN_HONORIFICS,
+    another_relative,
     bounds_the_other_way,
     chooses_one_over_another,
     contradict,
@@ -536,15 +537,74 @@ def names_instead(text_a, text_b):
         return False
     if bool(_BIRTHPLACE.search(text_a)) != bool(_BIRTHPLACE.search(text_b)):
         return False
-    # Names of two people each said to be someone else to the owner ("his friend Khoa" / "his colleague Đức"),
-    # or of things kept for other uses ("Windows ở máy nhà" / "Ubuntu ở máy công ty"), are no value replaced.
+    # Names said of someone one of the two speaks of and the other does not ("User's mother lives in Hue" /
+    # "User's mother-in-law lives in Vinh", "his friend Khoa" / "his colleague Đức"), or of things kept for
+    # other uses ("Windows ở máy nhà" / "Ubuntu ở máy công ty"), are no value replaced; nor those of two people
+    # each doing something (``_two_doing``), or of what two people have ("Khoa's monthly rent is 9 million" /
+    # "Học phí mầm non của Bông là 9 triệu").
     content_a, content_b = meaning(text_a).content, meaning(text_b).content
-    people_a, people_b = content_a & states.PEOPLE, content_b & states.PEOPLE
-    if (people_a - people_b and people_b - people_a) or _kept_for_other_uses(content_a, content_b):
+    if another_relative(content_a, content_b) or _kept_for_other_uses(content_a, content_b):
         return False
-    a = set(_names(text_a, text_b)) - {OWNER}
-    b = set(_names(text_b, text_a)) - {OWNER}
-    return bool(a) and bool(b) and not a & b
+    if _two_doing(text_a, text_b):
+        return False
+    named_a, named_b = _named(text_a, text_b), _named(text_b, text_a)
+    a = {name for name, _ in named_a} - {OWNER}
+    b = {name for name, _ in named_b} - {OWNER}
+    whose_a = {name for name, whose in named_a if whose} - {OWNER}
+    whose_b = {name for name, whose in named_b if whose} - {OWNER}
+    if whose_a and whose_b and not _share_a_name(whose_a, whose_b):
+        return False
+    return bool(a) and bool(b) and not _share_a_name(a, b)
+
+
+def _share_a_name(names_a, names_b):
+    """Whether two sets of names (``_named``'s, several words joined) share one, whole or, of three letters or
+    more, as the end of the other's, where a name's short form is: "hondavision" is "vision", "bshung" ("BS
+    Hùng") "hung"."""
+    return any(_part_of(a, b) or _part_of(b, a) for a in names_a for b in names_b)
+
+
+def _part_of(part, name):
+    return part == name or len(part) >= 3 and name.endswith(part)
+
+
+# The words a text starts with, as ``_named_doing`` reads them: words, with "'s" kept on theirs, and marks.
+_OPENING = re.compile(r"[^\W\d_]+(?:['’]s)?|[^\w\s]")
+
+
+def _named_doing(text):
+    """The name (folded) of someone ``text`` starts with doing something, after an honorific if it has one:
+    "khoa" for "Khoa hates cilantro", "tu" for "Tú nuôi một con corgi", "hanh" for "Chị Hạnh sống ở Huế". None
+    when its first word is a word of its language or the owner's, or the name is no one doing but a value
+    ("Neovim is the main editor", "Sakura Logistics: main client") or whose something is ("Mochi's vet")."""
+    tokens = _OPENING.findall(unicodedata.normalize("NFC", text))[:6]
+    titled = bool(tokens) and tokens[0].lower() in WRITTEN_HONORIFICS
+    start = index = int(titled)
+    while index < len(tokens) and tokens[index].isalpha() and tokens[index][:1].isupper():
+        index += 1
+    if index == start or index == len(tokens):
+        return None
+    after = tokens[index]
+    if not (after.isalpha() and after.islower()) or fold(after) in _COPULAS:
+        return None
+    name = fold(" ".join(tokens[start:index])).lower()
+    if name.split()[0] in _OWNER_WORDS or name in _CALENDAR:
+        return None
+    written = [token.lower() for token in tokens]
+    # A word with diacritics starting an English text may be Vietnamese: "Bún bò Huế is one of …".
+    if not titled and (is_known_word(written, _english(text)) or is_known_word(written, False)):
+        return None
+    return name
+
+
+def _two_doing(text_a, text_b):
+    """Whether two texts each start with someone named doing something (``_named_doing``), two people, neither
+    named by the other: "Khoa hates cilantro" / "Thảo loves cilantro", "Khoa có một bé corgi tên Mochi" / "Tú
+    nuôi một con corgi tên Bơ". Facts of two people, neither in place of the other's."""
+    a, b = _named_doing(text_a), _named_doing(text_b)
+    if not a or not b or a == b:
+        return False
+    return a not in fold(text_b).lower() and b not in fold(text_a).lower()
 
 
 def changed_names(text_a, text_b):
