@@ -14,7 +14,11 @@ it is before anything is tuned on them:
   run once, then tuned on;
 - ``bench/meaning_pairs_held_out_2.txt``: 150 written blind the same day by a third, about another owner (a
   café owner in Da Nang), run once before and once after that session's rules (the last ten lines of the
-  first run's list of wrong verdicts were seen, nothing tuned on them).
+  first run's list of wrong verdicts were seen, nothing tuned on them);
+- ``bench/meaning_pairs_tune_3.txt``: 150 written blind on 2026-12-07 (twelfth session) about a freelance developer
+  in Ho Chi Minh City, run once, then tuned on;
+- ``bench/meaning_pairs_held_out_3.txt``: 150 written blind the same day by another helper about a retired teacher
+  in Huế, run once before that session's rules and after; only the totals are looked at.
 
 Each pair is judged in a fresh store (its own SQLite file), both memories the owner's, fact, no subject,
 of one user:
