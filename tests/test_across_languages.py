@@ -867,3 +867,11 @@ def test_a_name_and_its_short_form_are_one_name():
     assert not names_instead("User rides a Yamaha Sirius.", "Người dùng chạy xe Sirius.")
     assert not names_instead("User's dentist is Dr. Phong.", "Nha sĩ của người dùng là BS Phong.")
     assert names_instead("User rides a Yamaha Sirius.", "Người dùng chạy xe Wave.")
+
+
+def test_two_people_each_named_doing_one_thing_are_two_facts():
+    assert not names_agree("Quân dắt chó đi dạo lúc 6h.", "Hòa dắt chó đi dạo lúc 6h.")
+    # "Tú" is no part of "Tuesday".
+    swims = "Quân swims at the Kỳ Hòa pool on Tuesday evenings."
+    assert across_languages("Tú bơi ở hồ Kỳ Hòa tối thứ Ba.", swims) != SAME
+    assert across_languages("Quân bơi ở hồ Kỳ Hòa tối thứ Ba.", swims) == SAME

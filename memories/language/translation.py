@@ -288,8 +288,9 @@ def names_agree(text_a, text_b):
     ("Anh dùng Neovim") or named by name ("User is vegetarian" / "Huy is a vegetarian"), as long as that
     name is not someone the other names elsewhere ("User owes Tuấn" / "Tuấn nợ anh Huy"); a name spelt in
     one word or in syllables is one name ("Hanoi" / "Hà Nội"). The owner and a relative of theirs must be in
-    the same places too (``relatives_agree``)."""
-    if not relatives_agree(text_a, text_b):
+    the same places too (``relatives_agree``), and two people each named doing something are two
+    (``_two_doing``: "Khoa dẫn Mochi đi dạo" / "Thảo dắt Mochi đi dạo")."""
+    if not relatives_agree(text_a, text_b) or _two_doing(text_a, text_b):
         return False
     named_a, named_b = _named(text_a, text_b), _named(text_b, text_a)
     a, b = [name for name, _ in named_a], [name for name, _ in named_b]
@@ -604,7 +605,12 @@ def _two_doing(text_a, text_b):
     a, b = _named_doing(text_a), _named_doing(text_b)
     if not a or not b or a == b:
         return False
-    return a not in fold(text_b).lower() and b not in fold(text_a).lower()
+    return not _says_name(text_b, a) and not _says_name(text_a, b)
+
+
+def _says_name(text, name):
+    """Whether ``text`` has ``name`` (folded, maybe in several words) as words of its own."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", fold(text).lower()) is not None
 
 
 def changed_names(text_a, text_b):
