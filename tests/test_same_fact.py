@@ -1244,3 +1244,9 @@ def test_selling_what_one_has_is_having_it_no_more(had, sold):
 
 def test_what_a_shop_sells_it_still_has():
     assert not meaning("Quán của chị Hạnh bán 200 ly cà phê mỗi ngày.").negated
+
+
+def test_one_thing_given_for_another_is_no_repeat_of_having_it():
+    had = meaning("Quân's motorbike: Honda Wave")
+    traded = meaning("Quân vừa đổi Honda Wave lấy một chiếc Air Blade.")
+    assert traded.instead and not same_fact(Variant(*had), Variant(*traded))

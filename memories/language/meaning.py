@@ -1013,6 +1013,8 @@ _INSTEAD = re.compile(
     r"|\b(?:switch(?:ed|es)?|mov(?:ed|es)|chang(?:ed|es)|migrat(?:ed|es)|chuyen) (?:\w+ )?(?:from|tu) "
     r"([^,;.!?]*?) (?:to|sang)\b"
     r"|\b(?:replac(?:ed|es)|thay(?! vi)) ([^,;.!?]*?) (?:with|by|bang)\b"
+    # Given one thing for another: "đổi iPhone 13 lấy Galaxy S24", "traded the Vision for an Air Blade".
+    r"|\b(?:doi|trad(?:ed|es)|swap(?:ped|s)) ([^,;.!?]*?) (?:lay|for)\b"
 )
 # Words that say a state is new, so what was said of it before no longer holds: "User uses VS Code now".
 _CHANGED = re.compile(
@@ -1024,7 +1026,8 @@ _CHANGED = re.compile(
     r"|(?<!\w)(?:bây giờ|hiện giờ|giờ đây|hiện tại|hiện nay|dạo này|chuyển (?:hẳn )?sang|đổi sang)(?!\w)"
     # From this month on; "now" after a comma ("…, giờ cận 2,5 độ"; "6 giờ" is an hour).
     r"|(?<!\w)từ (?:tháng|tuần) này(?!\w)|(?<!\w)từ năm nay(?!\w)|(?<=[,;] )giờ(?! \d)(?!\w)"
-    r"|(?<!\w)(?:chuyển|đổi) (?:hẳn )?từ [^,;.!?]+? sang(?!\w)"
+    r"|(?<!\w)(?:chuyển|đổi) (?:hẳn )?từ [^,;.!?]+? sang(?!\w)|(?<!\w)đổi [^,;.!?]+? lấy(?!\w)"
+    r"|\b(?:traded|swapped) [^,;.!?]+? for\b"
     r"|^\s*Giờ\b",
     re.IGNORECASE,
 )
