@@ -875,3 +875,9 @@ def test_two_people_each_named_doing_one_thing_are_two_facts():
     swims = "Quân swims at the Kỳ Hòa pool on Tuesday evenings."
     assert across_languages("Tú bơi ở hồ Kỳ Hòa tối thứ Ba.", swims) != SAME
     assert across_languages("Quân bơi ở hồ Kỳ Hòa tối thứ Ba.", swims) == SAME
+
+
+def test_two_people_said_to_be_something_are_two_but_a_name_given_as_the_value_is_one():
+    assert not names_instead("Phúc is 38.", "Ngọc is 35.")
+    assert another_value("Phúc is 38.", "Phúc is 39.")
+    assert names_instead("Obsidian is the main notes app.", "Notion is now the user's notes app.")

@@ -586,7 +586,7 @@ def _named_doing(text):
     if index == start or index == len(tokens):
         return None
     after = tokens[index]
-    if not (after.isalpha() and after.islower()) or fold(after) in _COPULAS:
+    if not (after.isalpha() and after.islower()) or _a_value_given(after, tokens[index + 1 :]):
         return None
     name = fold(" ".join(tokens[start:index])).lower()
     if name.split()[0] in _OWNER_WORDS or name in _CALENDAR:
@@ -596,6 +596,24 @@ def _named_doing(text):
     if not titled and (is_known_word(written, _english(text)) or is_known_word(written, False)):
         return None
     return name
+
+
+# After "is", the words saying the name is the value of something: "Neovim is the main editor", "VS Code is now
+# the user's editor" (not "Bin is in grade 5", "Phúc is 38", "Trang is a nurse").
+_THE = frozenset("the my our his her their its".split())
+_MEANWHILE = frozenset("now currently still also".split())
+
+
+def _a_value_given(after, following):
+    """Whether a name followed by the word ``after`` and then ``following`` (words and marks) is a value given,
+    not someone doing or being something: after "is", the thing it is ("is the main editor", "is the user's");
+    after Vietnamese "là" whatever follows."""
+    if fold(after) not in _COPULAS:
+        return False
+    if fold(after) == "la":
+        return True
+    rest = [token for token in following if token.lower() not in _MEANWHILE]
+    return not rest or rest[0].lower() in _THE or rest[0].lower().endswith(("'s", "’s"))
 
 
 def _two_doing(text_a, text_b):
