@@ -573,6 +573,7 @@ def _part_of(part, name):
 _OPENING = re.compile(r"[^\W\d_]+(?:['’]s)?|[^\w\s]")
 
 
+@functools.lru_cache(maxsize=8192)
 def _named_doing(text):
     """The name (folded) of someone ``text`` starts with doing something, after an honorific if it has one:
     "khoa" for "Khoa hates cilantro", "tu" for "Tú nuôi một con corgi", "hanh" for "Chị Hạnh sống ở Huế". None
