@@ -881,3 +881,8 @@ def test_two_people_said_to_be_something_are_two_but_a_name_given_as_the_value_i
     assert not names_instead("Phúc is 38.", "Ngọc is 35.")
     assert another_value("Phúc is 38.", "Phúc is 39.")
     assert names_instead("Obsidian is the main notes app.", "Notion is now the user's notes app.")
+
+
+def test_avoiding_something_is_not_doing_it_across_languages():
+    assert across_languages("Người dùng không ăn đồ ngọt sau 8 giờ tối.", "User avoids sweets after 8 pm.") == SAME
+    assert across_languages("Người dùng ăn đồ ngọt sau 8 giờ tối.", "User avoids sweets after 8 pm.") == OPPOSED

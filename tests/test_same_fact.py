@@ -1250,3 +1250,10 @@ def test_one_thing_given_for_another_is_no_repeat_of_having_it():
     had = meaning("Quân's motorbike: Honda Wave")
     traded = meaning("Quân vừa đổi Honda Wave lấy một chiếc Air Blade.")
     assert traded.instead and not same_fact(Variant(*had), Variant(*traded))
+
+
+def test_avoiding_something_is_not_doing_it_unless_added_to_a_state():
+    avoids = meaning("Quân avoids sweets after 8 pm.")
+    assert avoids.negated and "avoid" not in avoids.content
+    assert meaning("Bà Hòa kiêng đồ ngọt.").negated
+    assert not meaning("Quân has gout and avoids seafood.").negated

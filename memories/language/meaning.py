@@ -505,7 +505,7 @@ _HOW_OFTEN = (
 # "không dung nạp" a state).
 _READ_AS_HINT = (
     r"\b(?:quan|coffee|mov(?:ed|es)|don|chuyen|khong|ko|bo|cai|hut|thuoc|an|gan|hau|almost|lam|bat|intoleran\w*"
-    r"|paid|repaid|tat|stay\w*|steers?|dropped|decided?|decides|opt(?:s|ed)?|chose|choose|free"
+    r"|paid|repaid|tat|stay\w*|steers?|dropped|decided?|decides|opt(?:s|ed)?|chose|choose|free|avoid\w*|kieng"
     r"|no (?:sugar|ice|cream|problems?|issues?))\b"
 )
 _READ_AS = (
@@ -544,10 +544,12 @@ _READ_AS = (
     (r"(?<!not )(?<!never )\b(?:fully |completely |finally )?(?:paid off|repaid)\b|\btat toan\b", " not pay "),
     # One who paid someone back owes them no more: "Tín has paid the user back" / "Tín owes the user 8 million".
     (r"(?<!not )(?<!never )\bpaid ((?:\w+ ){0,3})back\b", r" not owe \1 "),
-    # Keeping out of something is not doing it: "stays out of crypto". ("Avoids" and "kiêng" are left alone:
-    # they mostly add a clause to a state, "has diabetes and avoids sugar", which a translation of the state
-    # alone would read as its denial.)
+    # Keeping out of something is not doing it: "stays out of crypto". So is avoiding it, as what a text first
+    # says of whom it is about ("Khoa avoids coffee after 3 pm", "Người dùng kiêng đồ cay"); not in a clause
+    # added to a state ("has diabetes and avoids sugar"), which a translation of the state alone would read
+    # as its denial.
     (r"\b(?:stay(?:s|ed|ing)? (?:out of|away from)|steers? clear of)\b", " not "),
+    (r"^(\s*(?:(?!and\b|va\b)\w+ ){0,4}?)(?:avoid(?:s|ed)?|kieng)\b", r"\1 not "),
     # Dropping a class or a habit is quitting it ("dropped piano"; not "dropped off" or "dropped by").
     (r"\bdropped(?: out of)?\b(?! off| by)", " not "),
     # Deciding against something is deciding not to: "decided against any bank loan".
