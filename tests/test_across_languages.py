@@ -886,3 +886,10 @@ def test_two_people_said_to_be_something_are_two_but_a_name_given_as_the_value_i
 def test_avoiding_something_is_not_doing_it_across_languages():
     assert across_languages("Người dùng không ăn đồ ngọt sau 8 giờ tối.", "User avoids sweets after 8 pm.") == SAME
     assert across_languages("Người dùng ăn đồ ngọt sau 8 giờ tối.", "User avoids sweets after 8 pm.") == OPPOSED
+
+
+def test_two_events_one_has_are_two_not_one_value_in_place_of_another():
+    assert not another_value("User has a haircut on May 4.", "User has a haircut appointment on May 18.")
+    assert not names_instead("User has a flight to Đà Lạt on July 2.", "Người dùng có chuyến bay đi Phú Quốc ngày 9/7.")
+    # One said to have moved is the same event: its old date is no more.
+    assert another_value("User's haircut appointment is on May 4.", "User's haircut appointment moved to May 18.")
