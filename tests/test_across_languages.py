@@ -893,3 +893,10 @@ def test_two_events_one_has_are_two_not_one_value_in_place_of_another():
     assert not names_instead("User has a flight to Đà Lạt on July 2.", "Người dùng có chuyến bay đi Phú Quốc ngày 9/7.")
     # One said to have moved is the same event: its old date is no more.
     assert another_value("User's haircut appointment is on May 4.", "User's haircut appointment moved to May 18.")
+
+
+def test_the_language_asked_for_is_not_the_one_said_to_be_written():
+    asked = "Always reply in English, even if I message you in Vietnamese."
+    assert values_of(asked) == {"language english"}
+    assert across_languages("Luôn trả lời bằng tiếng Việt.", asked) == OPPOSED
+    assert not details_agree("Luôn trả lời bằng tiếng Việt.", asked)

@@ -725,12 +725,18 @@ def _letter_values(text):
 
 def details_agree(text_a, text_b):
     """For two texts whose words ``same_fact`` has set side by side, what words leave out: a capital letter
-    standing for a value and its sign ("nhóm máu O" / "nhom mau A", "A+" / "A-"), diacritics where both write
+    standing for a value and its sign ("nhóm máu O" / "nhom mau A", "A+" / "A-"), the language asked for,
+    diacritics where both write
     them ("bún bò" / "bún bơ", "Chị Hương" / "Chị Hường": ``spelt_alike``), and, when only one mentions the
     owner, whether the other names them by name or names someone else where they stand ("User owes Tuấn" /
     "Tuấn nợ anh Huy"), which ``names_agree`` decides."""
     letters_a, letters_b = _letter_values(text_a), _letter_values(text_b)
     if letters_a and letters_b and not (letters_a & letters_b and signs_agree(text_a, text_b)):
+        return False
+    # A language asked for, beside the one said to be written ("Always answer in English, even when I write in
+    # Vietnamese" is not "Luôn trả lời bằng tiếng Việt").
+    languages_a, languages_b = _of_kind(values(text_a), "language"), _of_kind(values(text_b), "language")
+    if languages_a and languages_b and not languages_a & languages_b:
         return False
     if not spelt_alike(text_a, text_b):
         return False
@@ -805,6 +811,9 @@ _LANGUAGE_NAMES = {
     "tieng duc": "german",
 } | {name: name for name in ("vietnamese", "english", "japanese", "chinese", "korean", "french", "german")}
 _LANGUAGE_NAME = re.compile(r"\b(" + "|".join(_LANGUAGE_NAMES) + r")\b")
+# A clause saying when (folded): the language named there is the owner's, not the one asked for ("Always answer
+# in English, even when I write in Vietnamese", "trả lời bằng tiếng Anh kể cả khi tôi nhắn tiếng Việt").
+_CONDITION = re.compile(r"\b(?:when|whenever|if|even if|khi|neu)\b[^,;.!?]*")
 
 
 def _numbers(text):
@@ -814,7 +823,8 @@ def _numbers(text):
     text = counts_in_digits(text)
     folded = HALF_PAST.sub(r"\1:30", fold(_MILLIONS.sub(" million", text)))
     values = _calendar(text, folded)
-    values.update(f"language {_LANGUAGE_NAMES[name]}" for name in _LANGUAGE_NAME.findall(folded))
+    said = _CONDITION.sub(" ", folded)
+    values.update(f"language {_LANGUAGE_NAMES[name]}" for name in _LANGUAGE_NAME.findall(said))
     for day, month, year in _DATE.findall(folded):
         values.update({float(day), f"month {int(month)}", *([float(year)] if year else [])})
     for days in _DAYS.findall(folded):
