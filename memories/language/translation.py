@@ -534,7 +534,7 @@ def names_instead(text_a, text_b):
     replace it: the write path flags it for the owner. (In the doctor's report it was wrong too often to
     stand as a contradiction: 7 of 14 on the blind sets.) Where one was born, or comes from, is no value
     where one lives now replaces: "User was born in Hanoi" / "User currently lives in Da Nang"."""
-    if adds(text_a) or adds(text_b) or _other_things(text_a, text_b) or _two_events(text_a, text_b):
+    if adds(text_a) or adds(text_b) or _other_things(text_a, text_b) or _two_of_many(text_a, text_b):
         return False
     if bool(_BIRTHPLACE.search(text_a)) != bool(_BIRTHPLACE.search(text_b)):
         return False
@@ -1149,21 +1149,21 @@ def adds(text):
     return bool(_ADDS.search(_EVERY.sub(" ", text)))
 
 
-# One event among others a person may have: "User has a dental cleaning on June 5", "has an appointment on
-# Friday", "Người dùng có lịch khám răng sáng thứ 2", "có một chuyến bay đi Bangkok ngày 20/3".
-_AN_EVENT = re.compile(
+# Something had among others, told with "a": an event ("User has a dental cleaning on June 5", "Người dùng có
+# lịch khám răng sáng thứ 2", "có một chuyến bay đi Bangkok ngày 20/3"), or a thing ("has a cat named Mochi").
+_ONE_OF_MANY = re.compile(
     r"\b(?:has|have|had|got|booked) (?:a|an|another)\b"
     r"|(?<!\w)(?:có|co|đặt|dat) (?:một |1 )?(?:lịch|lich|hẹn|hen|chuyến|chuyen|buổi|buoi|cuộc|cuoc)(?!\w)",
     re.IGNORECASE,
 )
 
 
-def _two_events(text_a, text_b):
-    """Whether each of two texts tells of an event the one it is about has (``_AN_EVENT``): one among others,
-    so two dates or places are two events, not one value in the other's place ("User has a dental cleaning
-    on June 5" / "User has a follow-up dental visit on June 20"). A text saying the event moved is no longer
-    one of many: "The dentist appointment moved to June 20"."""
-    return all(_AN_EVENT.search(text) and not says_changed(text) for text in (text_a, text_b))
+def _two_of_many(text_a, text_b):
+    """Whether each of two texts tells of something the one it is about has among others (``_ONE_OF_MANY``), so
+    two dates, places or names are two of them, not one value in the other's place ("User has a dental cleaning
+    on June 5" / "User has a follow-up dental visit on June 20", "has a cat named Mochi" / "has a cat named
+    Miu"). A text saying what it tells is new is of one: "The dentist appointment moved to June 20"."""
+    return all(_ONE_OF_MANY.search(text) and not says_changed(text) for text in (text_a, text_b))
 
 
 def another_value(text_a, text_b):
@@ -1182,7 +1182,7 @@ def another_value(text_a, text_b):
         and names_agree(text_a, text_b)
         and not (adds(text_a) or adds(text_b) or _other_things(text_a, text_b))
         and not _kept_for_other_uses(read_a.content, read_b.content)
-        and not _two_events(text_a, text_b)
+        and not _two_of_many(text_a, text_b)
         and _of_one_thing(read_a, read_b)
     )
 
