@@ -3,7 +3,7 @@ other language; and which language a text is in."""
 
 import pytest
 
-from memories.language.meaning import meaning, says_changed
+from memories.language.meaning import contradict, meaning, says_changed, variant_of
 from memories.language.translation import (
     OPPOSED,
     SAME,
@@ -900,3 +900,16 @@ def test_the_language_asked_for_is_not_the_one_said_to_be_written():
     assert values_of(asked) == {"language english"}
     assert across_languages("Luôn trả lời bằng tiếng Việt.", asked) == OPPOSED
     assert not details_agree("Luôn trả lời bằng tiếng Việt.", asked)
+
+
+def test_a_value_aimed_at_is_no_value_had_in_its_place():
+    weighs, goal = "User weighs 80 kg.", "User's goal weight is 70 kg."
+    assert not another_value(weighs, goal)
+    assert not contradict(variant_of(weighs), variant_of(goal), False)
+    assert across_languages("Người dùng nặng 80kg.", goal) is None
+    assert another_value("User's goal weight is 75 kg.", goal)
+    # Aimed at on one side, said another way on the other, is still one fact.
+    assert (
+        across_languages("Người dùng đang học tiếng Hàn để thi TOPIK 4.", "User studies Korean, aiming for TOPIK 4.")
+        == SAME
+    )

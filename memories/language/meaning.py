@@ -1826,6 +1826,21 @@ _TAKING_PART = frozenset(
 )
 
 
+# A value aimed at, not had (folded): "target weight", "goal", "aiming for IELTS 7.5", "mục tiêu", "phấn đấu",
+# "muốn giảm xuống 65kg".
+_GOAL = re.compile(
+    r"\b(?:targets?|goals?|aim(?:s|ed|ing)? (?:for|to|at)|hop(?:es|ing) to|muc tieu|phan dau"
+    r"|muon (?:giam|tang|dat|len|xuong))\b"
+)
+
+
+def sets_a_goal(folded):
+    """Whether a text (folded) gives a value aimed at, not one had: "User's goal weight is 65 kg" is no value
+    in place of "User weighs 72 kg", nor "Mục tiêu đường huyết lúc đói là dưới 7" of "đường huyết lúc đói là
+    7,5". Both can be true."""
+    return bool(_GOAL.search(folded))
+
+
 def bounds_the_other_way(words_a, words_b):
     """Whether two texts' words (folded; those the other does not say) bound a time or an amount one way and
     the other: two bounds, not one changed ("no reminders after 9pm" / "no reminders before 7am", "đừng gọi
@@ -1880,6 +1895,8 @@ def contradict(a, b, has_subject):
         # The same words with the parties in other places: "Lan owes Minh" against "Minh owes Lan".
         return not same_order(a.order, b.order)
     if a.negated != b.negated or _someone_else(a.content, b.content):
+        return False
+    if sets_a_goal(a.folded) != sets_a_goal(b.folded):
         return False
     words_a, words_b = a.word_set, b.word_set
     extra_a, extra_b = words_a - words_b, words_b - words_a

@@ -41,6 +41,7 @@ from memories.language.meaning import (
     preferred_the_other_way,
     says_changed,
     set_aside,
+    sets_a_goal,
     signs_agree,
     spelt_alike,
     typo_of,
@@ -860,6 +861,15 @@ def across_languages(text_a, text_b):
     A word the Vietnamese one borrows as it is ("penicillin") must be in the English one. One that differs
     only in polarity is its negation; one with one value in place of another says the same of another
     value ("size 42" / "cỡ giày 43"): both cannot be true."""
+    verdict = _across_languages(text_a, text_b)
+    # A value aimed at is no value had in its place: "User's goal weight is 65 kg" / "Người dùng nặng 72kg".
+    if verdict == OPPOSED and sets_a_goal(meaning(text_a).folded) != sets_a_goal(meaning(text_b).folded):
+        return None
+    return verdict
+
+
+def _across_languages(text_a, text_b):
+    """``across_languages`` but for a value aimed at."""
     negated_a, negated_b = is_denial(text_a), is_denial(text_b)
     if not names_agree(text_a, text_b):
         # The same words with the parties in each other's places: "Lan owes Minh 200k" / "Minh nợ Lan 200k".
@@ -1183,6 +1193,7 @@ def another_value(text_a, text_b):
         and not (adds(text_a) or adds(text_b) or _other_things(text_a, text_b))
         and not _kept_for_other_uses(read_a.content, read_b.content)
         and not _two_of_many(text_a, text_b)
+        and sets_a_goal(read_a.folded) == sets_a_goal(read_b.folded)
         and _of_one_thing(read_a, read_b)
     )
 
