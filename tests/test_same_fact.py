@@ -1257,3 +1257,17 @@ def test_avoiding_something_is_not_doing_it_unless_added_to_a_state():
     assert avoids.negated and "avoid" not in avoids.content
     assert meaning("Bà Hòa kiêng đồ ngọt.").negated
     assert not meaning("Quân has gout and avoids seafood.").negated
+
+
+def test_a_change_told_with_another_name_is_no_repeat_but_a_possible_update():
+    old = add_memory("Main bank: Techcombank.", kind="fact", user="owner")
+    changed = "Quân closed his Techcombank account; his main bank is now VPBank."
+    # The doctor does not group them: a merge would keep one and hide the other.
+    other = add_memory(changed, kind="fact", user="owner")
+    duplicates, _conflicts = doctor.find_duplicates_and_conflicts()
+    assert not any({old.pk, other.pk} <= set(group) for group in duplicates)
+    # Proposed, it is kept for the owner as one that may replace the old one.
+    Memory.objects.filter(pk=other.pk).delete()
+    answer = propose(changed)
+    assert (answer.status, answer.flags) == ("pending", ("possible_update",))
+    _untouched(old)

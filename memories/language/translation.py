@@ -726,11 +726,11 @@ def _letter_values(text):
 
 def details_agree(text_a, text_b):
     """For two texts whose words ``same_fact`` has set side by side, what words leave out: a capital letter
-    standing for a value and its sign ("nhóm máu O" / "nhom mau A", "A+" / "A-"), the language asked for,
-    diacritics where both write
-    them ("bún bò" / "bún bơ", "Chị Hương" / "Chị Hường": ``spelt_alike``), and, when only one mentions the
-    owner, whether the other names them by name or names someone else where they stand ("User owes Tuấn" /
-    "Tuấn nợ anh Huy"), which ``names_agree`` decides."""
+    standing for a value and its sign ("nhóm máu O" / "nhom mau A", "A+" / "A-"), the language asked for, a
+    change told with a name the other does not give, diacritics where both write them ("bún bò" / "bún bơ",
+    "Chị Hương" / "Chị Hường": ``spelt_alike``), and, when only one mentions the owner, whether the other names
+    them by name or names someone else where they stand ("User owes Tuấn" / "Tuấn nợ anh Huy"), which
+    ``names_agree`` decides."""
     letters_a, letters_b = _letter_values(text_a), _letter_values(text_b)
     if letters_a and letters_b and not (letters_a & letters_b and signs_agree(text_a, text_b)):
         return False
@@ -739,11 +739,27 @@ def details_agree(text_a, text_b):
     languages_a, languages_b = _of_kind(values(text_a), "language"), _of_kind(values(text_b), "language")
     if languages_a and languages_b and not languages_a & languages_b:
         return False
+    # One saying what it states is new, and naming what the other does not, tells of a change, not the same
+    # again: "Khoa's contract with Sakura Logistics ended; his main client is now Koala Pay" / "Main client:
+    # Sakura Logistics".
+    if tells_a_change(text_a, text_b) or tells_a_change(text_b, text_a):
+        return False
     if not spelt_alike(text_a, text_b):
         return False
     if (OWNER in _names(text_a, text_b)) == (OWNER in _names(text_b, text_a)):
         return True
     return names_agree(text_a, text_b)
+
+
+def tells_a_change(text, other):
+    """Whether ``text`` says what it states is new (``says_changed``) and ``other`` does not, and ``text`` names
+    something ``other`` does not (whom it is about aside): a change of what ``other`` says, which may be meant
+    to replace it, never a repeat of it."""
+    if not says_changed(text) or says_changed(other):
+        return False
+    mine = {name for name, _ in _named(text, other)} - {OWNER}
+    theirs = {name for name, _ in _named(other, text)} - {OWNER}
+    return any(not _share_a_name({name}, theirs) for name in mine - {_named_doing(text)})
 
 
 def _loanwords_kept(vietnamese, english):

@@ -61,6 +61,7 @@ from memories.language.translation import (
     names_instead,
     said_otherwise,
     share_between,
+    tells_a_change,
     translated_verdict,
 )
 from memories.language.words import language_of
@@ -368,12 +369,13 @@ def flags_of(fields, alike, translations=None):
 
 def said_again_with_more(text, alike, user, subject, kind, known=()):
     """The ids of ``alike`` (``{id: text}``: memories of ``user``) whose fact ``text`` states again with more
-    (``said_with_more``), of the same people (``same_people``): "User lives in Ba Dinh, Hanoi" against "User
-    lives in Hanoi" is not a repeat to drop, but may be meant to replace it. (``known``: ids left out.)"""
+    (``said_with_more``), of the same people (``same_people``) or telling a change of it (``tells_a_change``):
+    "User lives in Ba Dinh, Hanoi" against "User lives in Hanoi" is not a repeat to drop, but may be meant to
+    replace it. (``known``: ids left out.)"""
     return [
         pk
         for pk in said_with_more(text, alike, subject, kind)
-        if pk not in known and same_people(text, alike[pk], user)
+        if pk not in known and (same_people(text, alike[pk], user) or tells_a_change(text, alike[pk]))
     ]
 
 
