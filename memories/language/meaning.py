@@ -1896,8 +1896,6 @@ def contradict(a, b, has_subject):
         return not same_order(a.order, b.order)
     if a.negated != b.negated or _someone_else(a.content, b.content):
         return False
-    if sets_a_goal(a.folded) != sets_a_goal(b.folded):
-        return False
     words_a, words_b = a.word_set, b.word_set
     extra_a, extra_b = words_a - words_b, words_b - words_a
     # Each side needs a value of its own, a name in several words being one ("San Francisco Bay Area"). Typos
@@ -1926,7 +1924,7 @@ def contradict(a, b, has_subject):
         return False
     if _subjects_only(a, only_a) and _subjects_only(b, only_b):
         return False
-    if bounds_the_other_way(only_a, only_b):
+    if bounds_the_other_way(only_a, only_b) or sets_a_goal(a.folded) != sets_a_goal(b.folded):
         return False
     # Liking one thing does not rule out liking another ("Thảo loves bánh xèo" / "Thảo likes gỏi cuốn"); what
     # one likes most does ("User's favourite tea is oolong" / "User likes jasmine tea best").

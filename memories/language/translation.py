@@ -736,7 +736,7 @@ def details_agree(text_a, text_b):
         return False
     # A language asked for, beside the one said to be written ("Always answer in English, even when I write in
     # Vietnamese" is not "Luôn trả lời bằng tiếng Việt").
-    languages_a, languages_b = _of_kind(values(text_a), "language"), _of_kind(values(text_b), "language")
+    languages_a, languages_b = _languages_asked(fold(text_a)), _languages_asked(fold(text_b))
     if languages_a and languages_b and not languages_a & languages_b:
         return False
     # One saying what it states is new, and naming what the other does not, tells of a change, not the same
@@ -833,6 +833,12 @@ _LANGUAGE_NAME = re.compile(r"\b(" + "|".join(_LANGUAGE_NAMES) + r")\b")
 _CONDITION = re.compile(r"\b(?:when|whenever|if|even if|khi|neu)\b[^,;.!?]*")
 
 
+def _languages_asked(folded):
+    """The languages a text (folded) names as values ("language english"), but in a clause saying when."""
+    said = _CONDITION.sub(" ", folded)
+    return {f"language {_LANGUAGE_NAMES[name]}" for name in _LANGUAGE_NAME.findall(said)}
+
+
 def _numbers(text):
     """The numbers of ``text`` as values: "200k", "200.000" and "200 nghìn" are one amount; "7:30" two;
     days and months as ``_calendar`` has them, whether by name or by number ("30/5/2027" is 30, month 5
@@ -840,8 +846,7 @@ def _numbers(text):
     text = counts_in_digits(text)
     folded = HALF_PAST.sub(r"\1:30", fold(_MILLIONS.sub(" million", text)))
     values = _calendar(text, folded)
-    said = _CONDITION.sub(" ", folded)
-    values.update(f"language {_LANGUAGE_NAMES[name]}" for name in _LANGUAGE_NAME.findall(said))
+    values.update(_languages_asked(folded))
     for day, month, year in _DATE.findall(folded):
         values.update({float(day), f"month {int(month)}", *([float(year)] if year else [])})
     for days in _DAYS.findall(folded):
