@@ -535,19 +535,15 @@ def names_instead(text_a, text_b):
     replace it: the write path flags it for the owner. (In the doctor's report it was wrong too often to
     stand as a contradiction: 7 of 14 on the blind sets.) Where one was born, or comes from, is no value
     where one lives now replaces: "User was born in Hanoi" / "User currently lives in Da Nang"."""
-    if adds(text_a) or adds(text_b) or _other_things(text_a, text_b) or _two_of_many(text_a, text_b):
+    if _both_may_hold(text_a, text_b):
         return False
     if bool(_BIRTHPLACE.search(text_a)) != bool(_BIRTHPLACE.search(text_b)):
         return False
     # Names said of someone one of the two speaks of and the other does not ("User's mother lives in Hue" /
-    # "User's mother-in-law lives in Vinh", "his friend Khoa" / "his colleague Đức"), or of things kept for
-    # other uses ("Windows ở máy nhà" / "Ubuntu ở máy công ty"), are no value replaced; nor those of two people
-    # each doing something (``_two_doing``), or of what two people have ("Khoa's monthly rent is 9 million" /
-    # "Học phí mầm non của Bông là 9 triệu").
-    content_a, content_b = meaning(text_a).content, meaning(text_b).content
-    if another_relative(content_a, content_b) or _kept_for_other_uses(content_a, content_b):
-        return False
-    if _two_doing(text_a, text_b):
+    # "User's mother-in-law lives in Vinh", "his friend Khoa" / "his colleague Đức") are no value replaced; nor
+    # those of two people each doing something (``_two_doing``), or of what two people have ("Khoa's monthly
+    # rent is 9 million" / "Học phí mầm non của Bông là 9 triệu").
+    if another_relative(meaning(text_a).content, meaning(text_b).content) or _two_doing(text_a, text_b):
         return False
     named_a, named_b = _named(text_a, text_b), _named(text_b, text_a)
     a = {name for name, _ in named_a} - {OWNER}
@@ -610,9 +606,10 @@ def _a_value_given(after, following):
     """Whether a name followed by the word ``after`` and then ``following`` (words and marks) is a value given,
     not someone doing or being something: after "is", the thing it is ("is the main editor", "is the user's");
     after Vietnamese "là" whatever follows."""
-    if fold(after) not in _COPULAS:
+    copula = fold(after)
+    if copula not in _COPULAS:
         return False
-    if fold(after) == "la":
+    if copula == "la":
         return True
     rest = [token for token in following if token.lower() not in _MEANWHILE]
     return not rest or rest[0].lower() in _THE or rest[0].lower().endswith(("'s", "’s"))
@@ -881,16 +878,16 @@ def across_languages(text_a, text_b):
     owes Minh" is not "Minh nợ Lan"; the numbers of one all among the other's), and the same polarity.
     A word the Vietnamese one borrows as it is ("penicillin") must be in the English one. One that differs
     only in polarity is its negation; one with one value in place of another says the same of another
-    value ("size 42" / "cỡ giày 43"): both cannot be true."""
+    value ("size 42" / "cỡ giày 43"): both cannot be true; but a value aimed at is no value had in its
+    place (``sets_a_goal``: "User's goal weight is 65 kg" / "Người dùng nặng 72kg")."""
     verdict = _across_languages(text_a, text_b)
-    # A value aimed at is no value had in its place: "User's goal weight is 65 kg" / "Người dùng nặng 72kg".
     if verdict == OPPOSED and sets_a_goal(meaning(text_a).folded) != sets_a_goal(meaning(text_b).folded):
         return None
     return verdict
 
 
 def _across_languages(text_a, text_b):
-    """``across_languages`` but for a value aimed at."""
+    """``across_languages``' verdict by what a translation keeps, before a value aimed at is set apart."""
     negated_a, negated_b = is_denial(text_a), is_denial(text_b)
     if not names_agree(text_a, text_b):
         # The same words with the parties in each other's places: "Lan owes Minh 200k" / "Minh nợ Lan 200k".
@@ -1197,6 +1194,17 @@ def _two_of_many(text_a, text_b):
     return all(_ONE_OF_MANY.search(text) and not says_changed(text) for text in (text_a, text_b))
 
 
+def _both_may_hold(text_a, text_b):
+    """Whether two texts naming or giving different things may both be true, so that neither names
+    (``names_instead``) nor gives (``another_value``) something in the other's place: one says it holds besides
+    something else (``adds``: "also", "cũng"), they name two things of a kind (``_other_things``: a cat and a
+    dog), things kept for other uses ("Windows ở máy nhà" / "Ubuntu ở máy công ty": ``_kept_for_other_uses``),
+    or two of what one has among others (``_two_of_many``: "has a dental cleaning on June 5" / "… on June 20")."""
+    if adds(text_a) or adds(text_b) or _other_things(text_a, text_b):
+        return True
+    return _kept_for_other_uses(meaning(text_a).content, meaning(text_b).content) or _two_of_many(text_a, text_b)
+
+
 def another_value(text_a, text_b):
     """Whether two texts, in one language or in two, that the model finds close in meaning say the same of
     another value: the same polarity, names that agree, one value in place of another ("Lan's thesis
@@ -1211,9 +1219,7 @@ def another_value(text_a, text_b):
         read_a.negated == read_b.negated
         and not bounds_the_other_way(read_a.content - read_b.content, read_b.content - read_a.content)
         and names_agree(text_a, text_b)
-        and not (adds(text_a) or adds(text_b) or _other_things(text_a, text_b))
-        and not _kept_for_other_uses(read_a.content, read_b.content)
-        and not _two_of_many(text_a, text_b)
+        and not _both_may_hold(text_a, text_b)
         and sets_a_goal(read_a.folded) == sets_a_goal(read_b.folded)
         and _of_one_thing(read_a, read_b)
     )
