@@ -546,6 +546,35 @@ def test_a_repeat_found_by_meaning_is_merged_into_the_memory_it_repeats(local):
     assert (translated.superseded_by_id, translated.status) == (None, "pending")
 
 
+def test_a_repeat_in_other_words_of_its_language_is_merged_as_the_doctor_groups_it(local):
+    from memories.lifecycle import policies
+
+    policies.set_write_policy("ask", actor=OWNER)
+    meetings = add_memory(
+        "Don't book meetings for the user on Tuesday mornings.", kind="fact", subject="calendar", user="owner"
+    )
+    rent = add_memory("User's monthly rent is 8 million VND.", kind="fact", subject="home", user="owner")
+    notes = add_memory("Người dùng dùng Notion để ghi chép công việc.", kind="fact", subject="ghi chú", user="owner")
+    add_memory("Ng dùng trả góp điện thoại 3tr/tháng.", kind="fact", subject="trả góp", user="owner")
+    _add_store(kind="fact", user="owner")
+    # Each the other's closest in its language, standing out from the rest, and most words of each the other's
+    # (``translation.in_other_words``); the words alone call none of them a repeat.
+    reworded = [
+        _propose("The user keeps Tuesday mornings free of meetings.", kind="fact", subject="schedule"),
+        _propose("User pays 8,000,000 VND a month for rent.", kind="fact", subject="rent"),
+        _propose("Ghi chú công việc thì người dùng dùng Notion.", kind="fact", subject="công cụ"),
+    ]
+    # Another value, and another thing paid for by the month: no repeats.
+    kept = [
+        _propose("User pays 6,000,000 VND a month for rent.", kind="fact", subject="rent"),
+        _propose("Ng dùng đang trả góp xe máy 3tr/tháng.", kind="fact", subject="xe"),
+    ]
+    assert {memory.status for memory in reworded + kept} == {"pending"}
+    _checked_by_meaning(*reworded, *kept)
+    assert [memory.superseded_by_id for memory in reworded] == [meetings.pk, rent.pk, notes.pk]
+    assert [memory.superseded_by_id for memory in kept] == [None, None]
+
+
 def test_a_repeat_the_allow_policy_approved_is_merged_too(local):
     from memories.lifecycle import policies
 

@@ -1305,6 +1305,11 @@ def in_other_words(first, second, text_a, text_b, values_a, values_b):
     return enough and details_agree(text_a, text_b)
 
 
+def said_in_other_words(text_a, text_b):
+    """``in_other_words`` of two texts, read here."""
+    return in_other_words(variant_of(text_a), variant_of(text_b), text_a, text_b, values(text_a), values(text_b))
+
+
 def _names_of_both(text_a, text_b):
     """The names of two texts, named inside one or first: whom a text is about is no word of what it says
     ("Hằng wakes up at 4am")."""

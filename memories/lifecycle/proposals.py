@@ -59,6 +59,7 @@ from memories.language.translation import (
     lexicon_words,
     named_for_owner,
     names_instead,
+    said_in_other_words,
     said_otherwise,
     share_between,
     tells_a_change,
@@ -861,7 +862,7 @@ def same_by_meaning(memory, near):
     a translation keeps all it says (``translated_verdict``) and it tells nothing more (``adds_nothing``):
     "Lan nợ Minh 200 nghìn" and "Lan owes Minh 200k", not "Minh nợ Lan 200k". None otherwise."""
     across = near.pairs[0]
-    looked = [*near.alike, *([across[0]] if across else [])]
+    looked = [*near.alike, *(pair[0] for pair in near.pairs if pair)]
     if not looked:
         return None
     mine = dict(Memory.objects.live().filter(pk__in=looked, project=memory.project).values_list("pk", "text"))
@@ -869,6 +870,11 @@ def same_by_meaning(memory, near):
     for pk in saying_the_same(memory.text, alike, memory.kind):
         if same_people(memory.text, alike[pk], memory.user):
             return pk
+    within = near.pairs[1]
+    closest = mine.get(within[0]) if within else None
+    if closest is not None and said_in_other_words(memory.text, closest):
+        if same_people(memory.text, closest, memory.user):
+            return within[0]
     other = mine.get(across[0]) if across else None
     if other is None:
         return None
