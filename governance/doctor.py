@@ -515,6 +515,8 @@ def _with_meaning(findings):
         people = list(findings.people.values())
         close_values = vectors.counterparts_within(people, CLOSEST_ACROSS, across=False)
         close_values += vectors.counterparts_within(people, CLOSEST_ACROSS)
+        # And among the memories of one kind, where fewer stand between two saying one fact in other words.
+        close_in_kind = vectors.counterparts_within(list(findings.groups.values()), CLOSEST_ACROSS, across=False)
     except embeddings.Unavailable:
         return
     for a, b in sorted(pairs):
@@ -554,6 +556,9 @@ def _with_meaning(findings):
         if findings.another_value(a, b) or changed_names(texts[a], texts[b]):
             findings.oppose(a, b)
         elif counterparts and findings.in_other_words(a, b):
+            findings.join(a, b)
+    for a, b, _margin, counterparts in close_in_kind:
+        if counterparts and not findings.together(a, b) and findings.in_other_words(a, b):
             findings.join(a, b)
 
 
