@@ -471,6 +471,8 @@ def test_someone_elses_fact_in_the_other_language_is_stored_not_taken_for_a_repe
         # A verb is one word however it is written: "quit smoking" denies "smokes".
         ("User smokes a pack a day.", "User quit smoking."),
         ("User runs 5km every morning.", "User stopped running."),
+        # "Any more" ending a clause is "anymore".
+        ("Khoa runs three times a week.", "Khoa doesn't run any more; he gave it up in the autumn."),
         ("User plays tennis on Sundays.", "User gave up playing tennis."),
         ("Người dùng làm việc ở FPT.", "Người dùng đã nghỉ việc ở FPT."),
         ("User works at Google as a designer.", "User stopped working at Google."),
@@ -495,6 +497,7 @@ def test_a_denial_of_a_memory_filed_under_another_kind_and_subject_is_a_possible
         ("Sáng Chủ nhật nào chị Thảo cũng chạy 5 cây số.", "Chị Thảo không ăn được cay."),
         ("User drinks a black coffee at 7:30am every day.", "User drinks coffee with milk now."),  # no denial
         ("User goes to the gym on Mondays.", "User did not go to the gym last week."),  # once, not for good
+        ("Khoa has two children.", "Khoa doesn't want any more children."),  # more of them, not them
     ],
 )
 def test_what_a_proposal_does_not_deny_under_another_kind_is_no_update(original, other):

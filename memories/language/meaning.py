@@ -603,6 +603,9 @@ _SYNONYMS = _compiled(
         # Children counted: "có 3 con", "2 đứa con", "hai đứa" (not "3 con mèo", nor "2 con trai": sons).
         (r"\b(\d+) (?:dua con|con|dua)(?= *(?:$|[,.;!?)]|va\b|nho\b|deu\b|roi\b|ca\b|cua\b))", r" \1 children "),
         (r"\btra loi\b", " answer "),
+        # "Any more" ending a clause is "anymore", going with a negation: "Khoa doesn't run any more" (not "doesn't
+        # want any more coffee").
+        (r"\bany more\b(?=\s*(?:$|[,.;!?]))", " anymore "),
         # Getting up is waking: "Linh gets up at 5:30" / "Linh wakes at half past five".
         (r"\b(?:get|gets|got|getting) up\b|\b(?:wake|wakes|woke|waking) up\b", " wake "),
         # A phone call is one thing, not a phone ("call" alone is of the frame: "call the user Huy"): "not phone
