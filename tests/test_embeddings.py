@@ -611,6 +611,17 @@ def test_the_doctor_groups_a_fact_with_its_translation_but_not_a_role_swap(local
     assert not any(swapped.pk in group for group in duplicates)
 
 
+def test_the_doctor_groups_one_fact_in_other_words_among_the_memories_of_its_kind(local):
+    rule = add_memory("Don't book meetings for the user on Tuesday mornings.", kind="instruction", subject="calendar")
+    reworded = add_memory("The user keeps Tuesday mornings free of meetings.", kind="instruction", subject="schedule")
+    # Among all of the user's memories, this one of another kind stands closest to the rule; among the
+    # instructions, the two stand out as each other's closest.
+    add_memory("Don't book meetings for the user on Tuesday afternoons.", kind="event", subject="calendar")
+    _add_store(kind="fact")
+    duplicates, _conflicts = _doctor()
+    assert duplicates == [sorted((rule.pk, reworded.pk))]
+
+
 def test_the_doctor_groups_the_vegetarian_pair_among_the_owners_other_memories(local):
     # Short and alike, "Người dùng ăn chay" stands out too little from the owner's other memories for
     # closeness alone; its words translate the other's.
