@@ -74,6 +74,10 @@ SAME = [
     ("On Mondays, Lan owes Minh 200k.", "Lan owes Minh 200k on Mondays."),
     ("Lan nợ Minh 200 nghìn.", "lan no minh 200 nghin"),
     ("Alice sends money to Bob every month.", "Alice sends money to Bob every mounth."),
+    # Not paid back yet is still owed.
+    ("Người dùng nợ Duy 2 triệu tiền vé máy bay, chưa trả.", "Người dùng nợ Duy 2 triệu tiền vé máy bay."),
+    ("a Khoa chưa trả Tuấn 1tr tiền quà", "Anh Khoa nợ Tuấn 1 triệu tiền quà."),
+    ("User hasn't paid Duy back the 2 million yet.", "User owes Duy 2 million."),
 ]
 
 
@@ -224,6 +228,11 @@ def test_a_repeat_is_one_holding_no_more_than_its_memory_and_a_denial_holds_more
     assert saying_the_same("User lives in Ba Dinh, Hanoi.", {1: "User lives in Hanoi."}) == []
     assert saying_the_same("User does not drink coffee after 2pm.", {1: "User does not drink coffee."}) == [1]
     assert saying_the_same("User does not drink coffee.", {1: "User does not drink coffee after 2pm."}) == []
+
+
+def test_not_paid_back_is_owed_but_not_replied_is_a_denial():
+    assert not meaning("Minh chưa trả lại Lan 500k.").negated
+    assert meaning("Khoa chưa trả lời email của Duy.").negated
 
 
 def test_what_one_used_to_do_one_does_no_more_but_one_may_be_used_to_something():

@@ -504,7 +504,7 @@ _HOW_OFTEN = (
 # without marks), and what a phrase is ("quán cà phê" a café, "hút thuốc" smoking, "ăn sáng" breakfast,
 # "không dung nạp" a state).
 _READ_AS_HINT = (
-    r"\b(?:quan|coffee|mov(?:ed|es)|don|chuyen|khong|ko|bo|cai|hut|thuoc|an|gan|hau|almost|lam|bat|intoleran\w*"
+    r"\b(?:quan|coffee|mov(?:ed|es)|don|chuyen|khong|ko|bo|cai|hut|thuoc|an|gan|hau|almost|lam|bat|intoleran\w*|chua"
     r"|paid|repaid|tat|stay\w*|steers?|dropped|decided?|decides|opt(?:s|ed)?|chose|choose|free|avoid\w*|kieng"
     r"|no (?:sugar|ice|cream|problems?|issues?))\b"
 )
@@ -544,6 +544,12 @@ _READ_AS = (
     (r"(?<!not )(?<!never )\b(?:fully |completely |finally )?(?:paid off|repaid)\b|\btat toan\b", " not pay "),
     # One who paid someone back owes them no more: "Tín has paid the user back" / "Tín owes the user 8 million".
     (r"(?<!not )(?<!never )\bpaid ((?:\w+ ){0,3})back\b", r" not owe \1 "),
+    # One who has not paid it back yet still owes it: "a Khoa chưa trả Tuấn 1tr" is "Anh Khoa còn nợ Tuấn 1
+    # triệu" (folded "nợ" is "no"; not "chưa trả lời", not replied), "hasn't paid Duy back" "owes Duy"; said
+    # after a debt, it says it again: "nợ Duy 2 triệu, chưa trả".
+    (r"\bchua tra(?: lai)?(?=\s*(?:$|[,.;!?]))", " "),
+    (r"\bchua tra(?: lai)?\b(?! loi\b)", " no "),
+    (r"\b(?:not|never) (?:yet )?(?:paid|repaid) ((?:\w+ ){0,3}?)back\b", r" owe \1 "),
     # Keeping out of something is not doing it: "stays out of crypto". So is avoiding it, as what a text first
     # says of whom it is about ("Khoa avoids coffee after 3 pm", "Người dùng kiêng đồ cay"); not in a clause
     # added to a state ("has diabetes and avoids sugar"), which a translation of the state alone would read
