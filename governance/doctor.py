@@ -460,7 +460,7 @@ def _slots_and_standing(findings):
     readers = (
         (slots.slot, slots.otherwise, slots.same, lambda found: found.things),
         (standing.standing, standing.otherwise, standing.same, lambda found: (found.kind,)),
-        (partners.spouse, partners.otherwise, partners.same, lambda found: (found.whose,)),
+        (partners.spouse, partners.otherwise, partners.same, partners.keys),
         (attributes.attribute, attributes.otherwise, attributes.same, lambda found: (found.name,)),
     )
     for members in findings.people.values():

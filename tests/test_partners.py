@@ -1,6 +1,6 @@
 """Whether someone has a husband or a wife (``memories.language.partners``): a memory saying one is single and
-one naming their spouse, or two naming two spouses, contradict each other in the doctor and when proposed,
-whatever their kind, subject and language."""
+one naming their spouse, two naming two spouses, or a breakup and the couple, contradict each other in the
+doctor and when proposed, whatever their kind, subject and language."""
 
 import pytest
 
@@ -75,6 +75,14 @@ def test_what_speaks_of_no_spouse(text):
         ("Long's girlfriend is Nhi.", "Long's girlfriend is Mai.", False),
         # What a spouse named by apposition holds is not the spouse's name.
         ("Vợ anh Quân tên Thu, làm kế toán.", "Laptop chính của chị Thu, vợ anh Quân, là MacBook Air.", False),
+        # Two who broke up are no couple, whichever is named first; someone else, or not broken up, may be.
+        ("Tuấn với Quỳnh chia tay rồi.", "Bạn gái Tuấn tên là Quỳnh.", True),
+        ("Nhi and Long broke up last month.", "Long's girlfriend is Nhi.", True),
+        ("User broke up with Nhi.", "User's girlfriend is Nhi.", True),
+        ("Long and Nhi separated last year.", "Long's wife is Nhi.", True),
+        ("Long broke up with Mai.", "Long's girlfriend is Nhi.", False),
+        ("Long và Nhi chưa chia tay.", "Long's girlfriend is Nhi.", False),
+        ("Long broke up with Mai.", "Nhi and Long broke up last month.", False),
     ],
 )
 def test_no_spouse_against_a_spouse_or_two_spouses_cannot_both_be_true(a, b, opposed):
@@ -95,6 +103,15 @@ def test_the_doctor_reports_them_whatever_their_kind_subject_and_language(db):
     add_memory("Tùng's ex-wife lives in Huế.", kind="fact", subject="tung")
     add_memory("Tùng is single.", kind="fact", subject="tung-status")
     assert doctor.analyze("conflicts").conflicts == [sorted([single, married])]
+
+
+def test_the_doctor_and_the_write_path_find_a_breakup_against_the_couple(db):
+    couple = add_memory("Bạn gái Tuấn tên là Quỳnh.", kind="relationship", subject="tình cảm", user="owner").pk
+    parted = add_memory("Quỳnh và Tuấn đã chia tay.", kind="fact", subject="tuan", user="owner").pk
+    assert doctor.analyze("conflicts").conflicts == [sorted([couple, parted])]
+    policies.set_write_policy("allow", actor=OWNER)
+    answer = propose("Tuan's girlfriend Quynh is a nurse.", kind="relationship", subject="tuan")
+    assert (answer.status, answer.flags) == ("pending", ("possible_update",))
 
 
 def test_a_proposal_giving_a_spouse_to_someone_single_is_a_possible_update(db):

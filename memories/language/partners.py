@@ -1,7 +1,8 @@
 """Whether someone has a husband or a wife. Two memories of one person, one saying they are single or not
 married ("Vy chưa lập gia đình", "Tùng is single") and one naming their husband or wife ("Vy's husband Long
 works at FPT", "Vợ anh Tùng là cô giáo"), cannot both be true; nor can two naming one person's husband or wife
-by two names ("Chồng của Vy là anh Long" / "Vy's husband is Minh").
+by two names ("Chồng của Vy là anh Long" / "Vy's husband is Minh"), nor one saying two broke up and one naming
+one the other's partner ("Tuấn với Quỳnh chia tay rồi" / "Bạn gái Tuấn tên là Quỳnh").
 
 A memory is read by a few patterns in each language, as written and typed without marks, and gives whose
 spouse it speaks of (the owner, or a name with its honorific aside, as ``standing`` reads people) and who
@@ -18,8 +19,8 @@ from memories.language.meaning import HONORIFICS, SHORT_HONORIFICS, WRITTEN_HONO
 from memories.language.translation import owner_named
 
 NO_ONE, SOMEONE = "", None
-# How two people are bound: married, or seeing each other (a girlfriend, a fiancé).
-MARRIED, DATING = "married", "dating"
+# How two people are bound: married, or seeing each other (a girlfriend, a fiancé); or no more (parted).
+MARRIED, DATING, PARTED = "married", "dating", "parted"
 
 # A person as written: the owner, or a capitalised name after an optional honorific.
 _HONORIFIC = (
@@ -51,6 +52,13 @@ _NO_ONE = [
     ),
 ]
 _NO_ONE_COMPILED = [(re.compile(pattern, re.IGNORECASE), bond) for pattern, bond in _NO_ONE]
+# Two people who broke up: "Tuấn với Quỳnh chia tay rồi", "Long and Nhi have split up", "Long broke up with Nhi",
+# "Tuấn đã chia tay Quỳnh".
+_BROKE_UP = r"(?:(?:đã|da|have|has|had) )?(?:chia tay|broken up|broke up|split up|separated)"
+_PARTED = [
+    re.compile(rf"(?<!\w){_PERSON} (?:và|va|với|voi|and|&) {_PERSON} {_BROKE_UP}(?![-\w])", re.IGNORECASE),
+    re.compile(rf"(?<!\w){_PERSON} {_BROKE_UP} (?:(?:với|voi|with) )?{_PERSON}(?![-\w])", re.IGNORECASE),
+]
 # (pattern, the group of whose spouse it is, the group of the spouse's word or 0 for an engagement, the group of
 # the spouse's name or 0)
 _SPOUSE_PATTERNS = [
@@ -84,7 +92,7 @@ _FORMER = re.compile(
 _MAY_SAY = re.compile(
     r"\b(?:wife|husband|spouse|girlfriend|boyfriend|fiance|fiancee|engaged|vo|chong|ban gai|ban trai|nguoi yeu"
     r"|dinh hon|single|unmarried|married|divorced|widowed|widow|widower|seeing|dating|doc than|lap gia dinh"
-    r"|ket hon|ly hon|ly di|goa|hen ho)\b"
+    r"|ket hon|ly hon|ly di|goa|hen ho|chia tay|broke|broken|split|separated)\b"
 )
 # Words the patterns may take for a person or a name that name no one.
 _NOT_NAMES = frozenset(
@@ -103,7 +111,7 @@ _PHRASES = [
     (tuple(words.split()), False)
     for words in ("lập gia đình", "lap gia dinh", "kết hôn", "ket hon", "ly hôn", "ly hon", "ly dị", "ly di")
     + ("bạn gái", "ban gai", "bạn trai", "ban trai", "người yêu", "nguoi yeu", "đính hôn", "dinh hon")
-    + ("hẹn hò", "hen ho")
+    + ("hẹn hò", "hen ho", "chia tay", "broke up", "broken up", "split up", "separated")
 ]
 
 
@@ -116,6 +124,11 @@ class Spouse(NamedTuple):
     spouse: str | None
     bond: str
     text: str
+
+    @property
+    def people(self):
+        """The two a breakup (``PARTED``) speaks of, or whose spouse it is and the spouse."""
+        return frozenset({self.whose, ("name", self.spouse)})
 
 
 def _person(written):
@@ -147,6 +160,10 @@ def spouse(text, negated=None):
         whose = _person(single.group(1)) if single else None
         if whose is not None:
             return Spouse(whose, NO_ONE, bond, text)
+    # A breakup reads as a denial ("stopped seeing"); its patterns take no negation ("chưa chia tay").
+    parted = _parted(text)
+    if parted is not None:
+        return parted
     if is_denial(text) if negated is None else negated:
         return None
     text_now = _FORMER.sub(" ", text)
@@ -160,11 +177,35 @@ def spouse(text, negated=None):
     return None
 
 
+def _parted(text):
+    """The breakup ``text`` tells of (``_PARTED``): a ``Spouse`` whose ``spouse`` is a name, bound ``PARTED``;
+    or None."""
+    for pattern in _PARTED:
+        for match in pattern.finditer(text):
+            first, second = _person(match.group(1)), _person(match.group(2))
+            if first is None or second is None or first == second:
+                continue
+            if second[0] == people.OWNER:
+                first, second = second, first
+            return Spouse(first, second[1], PARTED, text)
+    return None
+
+
+def keys(found):
+    """Whom a ``Spouse`` speaks of, as the doctor looks for others of them: whose spouse, or both who parted."""
+    return tuple(found.people) if found.bond == PARTED else (found.whose,)
+
+
 def otherwise(a, b, texts_naming):
     """Two ``Spouse``s of one person (``people.same_person``, but the owner and a name only where a memory says it
     is the owner's name; ``texts_naming(name)``: the owner's memories naming someone) that cannot both be true:
     one says there is no one, the other that there is someone it rules out ("Long is single" / "Bạn gái Long
     tên Nhi"; "Vy is not married" / "Vy's boyfriend Minh" may both be); or they name two husbands or wives."""
+    if PARTED in (a.bond, b.bond):
+        # Two who broke up are no couple: "Tuấn với Quỳnh chia tay rồi" / "Bạn gái Tuấn tên là Quỳnh".
+        parted, other = (a, b) if a.bond == PARTED else (b, a)
+        named = other.bond != PARTED and other.spouse not in (NO_ONE, SOMEONE)
+        return named and parted.people == other.people
     if a.spouse == NO_ONE and b.spouse == NO_ONE:
         return False
     if a.spouse == NO_ONE or b.spouse == NO_ONE:
