@@ -67,8 +67,6 @@ KINDS_OF = {
         " television tv".split(),
         {"device"},
     ),
-    # What carries one about: "trả góp điện thoại" is not "trả góp xe".
-    **dict.fromkeys("car motorbike motorcycle scooter bicycle".split(), {"vehicle"}),
 }
 
 # Folded Vietnamese words and phrases for the kinds, things and states above, read in a Vietnamese text only
@@ -112,10 +110,6 @@ VIETNAMESE = {
     "may tinh bang": "tablet",
     "may tinh": "computer",
     "dien thoai": "phone",
-    "xe may": "motorbike",
-    "xe hoi": "car",
-    "o to": "car",
-    "xe dap": "bicycle",
     "man hinh": "monitor",
     "tai nghe": "headphone",
     "may anh": "camera",
