@@ -37,6 +37,8 @@ ROLES_SWAPPED = [
     ("Người dùng chuyển tiền cho Lan.", "Lan chuyển tiền cho người dùng."),
     ("Minh is ten years older than Tuấn.", "Tuấn is ten years older than Minh."),
     ("Lan is taller than the user.", "The user is taller than Lan."),
+    # An honorific or a word of the frame on one side only changes nothing of who owes whom.
+    ("Phong nợ anh Khôi 8 triệu.", "Khôi đang nợ Phong 8 triệu."),
 ]
 NEGATED = [
     ("User drinks coffee.", "User does not drink coffee."),
@@ -78,6 +80,7 @@ SAME = [
     ("Người dùng nợ Duy 2 triệu tiền vé máy bay, chưa trả.", "Người dùng nợ Duy 2 triệu tiền vé máy bay."),
     ("a Khoa chưa trả Tuấn 1tr tiền quà", "Anh Khoa nợ Tuấn 1 triệu tiền quà."),
     ("User hasn't paid Duy back the 2 million yet.", "User owes Duy 2 million."),
+    ("Khoi owes Phong 8 million VND that he hasn't paid back yet.", "Khoi owes Phong 8 million VND."),
 ]
 
 

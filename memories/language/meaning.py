@@ -547,7 +547,11 @@ _READ_AS = (
     # One who has not paid it back yet still owes it: "a Khoa chưa trả Tuấn 1tr" is "Anh Khoa còn nợ Tuấn 1
     # triệu" (folded "nợ" is "no"; not "chưa trả lời", not replied), "hasn't paid Duy back" "owes Duy"; said
     # after a debt, it says it again: "nợ Duy 2 triệu, chưa trả".
-    (r"\bchua tra(?: lai)?(?=\s*(?:$|[,.;!?]))", " "),
+    (
+        r"\b(no|owes?|owed|borrow|vay)\b(.*?)(?:\bchua tra(?: lai)?\b(?! loi\b)"
+        r"|\b(?:not|never) (?:yet )?(?:paid|repaid)(?: \w+){0,3}? back\b)",
+        r"\1\2",
+    ),
     (r"\bchua tra(?: lai)?\b(?! loi\b)", " no "),
     (r"\b(?:not|never) (?:yet )?(?:paid|repaid) ((?:\w+ ){0,3}?)back\b", r" owe \1 "),
     # Keeping out of something is not doing it: "stays out of crypto". So is avoiding it, as what a text first
@@ -1903,6 +1907,8 @@ def contradict(a, b, has_subject):
     if a.negated == b.negated and a.words == b.words:
         # The same words with the parties in other places: "Lan owes Minh" against "Minh owes Lan".
         return not same_order(a.order, b.order)
+    if a.negated == b.negated and _parties_swapped(a, b):
+        return True
     if a.negated != b.negated or _someone_else(a.content, b.content):
         return False
     words_a, words_b = a.word_set, b.word_set
@@ -1985,6 +1991,23 @@ def contradict(a, b, has_subject):
     # mode" are two preferences, not one changed. Two things of a kind are two things, not one slot with two
     # values: "has a cat named Mochi" / "has a dog named Lu", "budget for the new laptop" / "for the new phone".
     return bool(shared) and (has_subject or bool(shared_content)) and not states.other_things(a.content, b.content)
+
+
+def _parties_swapped(a, b):
+    """Whether two Variants name the same two people or more and say the same words of them (honorifics and the
+    frame aside), with the parties in other places: "Phong nợ anh Khôi 8 triệu" / "Khôi đang nợ Phong 8 triệu".
+    (Saying more besides is no swap to words: "Tâm dạy kèm toán cho Mai" / "Mai học kèm toán với thầy Tâm".)"""
+    # Each text's first word is no name to ``named`` (it has its capital anyway): the two texts' names together.
+    if len(((a.named | b.named) & a.content & b.content) - HONORIFICS) < 2:
+        return False
+    # Who someone is to another is ``standing``'s to read: "Lan is Minh's sister" and "Minh is Lan's older sister"
+    # may both be true.
+    if (a.content | b.content) & states.PEOPLE:
+        return False
+    if a.content - HONORIFICS != b.content - HONORIFICS:
+        return False
+    shared = (a.word_set & b.word_set) - HONORIFICS
+    return not same_order(_restricted(a.order, shared), _restricted(b.order, shared))
 
 
 def _values(said, variant):
