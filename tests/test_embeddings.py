@@ -550,28 +550,28 @@ def test_a_repeat_in_other_words_of_its_language_is_merged_as_the_doctor_groups_
     from memories.lifecycle import policies
 
     policies.set_write_policy("ask", actor=OWNER)
-    meetings = add_memory(
-        "Don't book meetings for the user on Tuesday mornings.", kind="fact", subject="calendar", user="owner"
-    )
-    rent = add_memory("User's monthly rent is 8 million VND.", kind="fact", subject="home", user="owner")
-    notes = add_memory("Người dùng dùng Notion để ghi chép công việc.", kind="fact", subject="ghi chú", user="owner")
+    theme = add_memory("The user likes all of his apps set to a dark theme.", kind="fact", subject="apps", user="owner")
+    notes = add_memory("Khoa keeps all his project notes in Notion.", kind="fact", subject="notes", user="owner")
+    work = add_memory("Người dùng dùng Notion để ghi chép công việc.", kind="fact", subject="ghi chú", user="owner")
     add_memory("Ng dùng trả góp điện thoại 3tr/tháng.", kind="fact", subject="trả góp", user="owner")
     _add_store(kind="fact", user="owner")
-    # Each the other's closest in its language, standing out from the rest, and most words of each the other's
-    # (``translation.in_other_words``); the words alone call none of them a repeat.
+    # Each the other's closest in its language, standing out from the rest (there is one:
+    # ``proposals.IN_OTHER_WORDS_AMONG`` others of the user and kind at least), most words of each the other's,
+    # and no more words than it (``translation.repeated_in_other_words``); the words alone call none of them a
+    # repeat.
     reworded = [
-        _propose("The user keeps Tuesday mornings free of meetings.", kind="fact", subject="schedule"),
-        _propose("User pays 8,000,000 VND a month for rent.", kind="fact", subject="rent"),
+        _propose("User prefers dark mode in every app.", kind="fact", subject="ui"),
+        _propose("Every project note of the owner lives in Notion.", kind="fact", subject="tools"),
         _propose("Ghi chú công việc thì người dùng dùng Notion.", kind="fact", subject="công cụ"),
     ]
     # Another value, and another thing paid for by the month: no repeats.
     kept = [
-        _propose("User pays 6,000,000 VND a month for rent.", kind="fact", subject="rent"),
+        _propose("User prefers light mode in every app.", kind="fact", subject="ui"),
         _propose("Ng dùng đang trả góp máy tính xách tay 3tr/tháng.", kind="fact", subject="laptop"),
     ]
     assert {memory.status for memory in reworded + kept} == {"pending"}
     _checked_by_meaning(*reworded, *kept)
-    assert [memory.superseded_by_id for memory in reworded] == [meetings.pk, rent.pk, notes.pk]
+    assert [memory.superseded_by_id for memory in reworded] == [theme.pk, notes.pk, work.pk]
     assert [memory.superseded_by_id for memory in kept] == [None, None]
 
 

@@ -1305,9 +1305,15 @@ def in_other_words(first, second, text_a, text_b, values_a, values_b):
     return enough and details_agree(text_a, text_b)
 
 
-def said_in_other_words(text_a, text_b):
-    """``in_other_words`` of two texts, read here."""
-    return in_other_words(variant_of(text_a), variant_of(text_b), text_a, text_b, values(text_a), values(text_b))
+def repeated_in_other_words(new, old):
+    """Whether the text ``new`` says ``old`` again in other words of its language (``in_other_words``) and
+    nothing more, so that it can be merged into it: no denial (a broader one is no repeat of a narrower, "User
+    does not drink coffee" / "… after 2pm"), no more content words and no value ``old`` does not give ("User's son
+    Bin is 7 years old and very shy" / "User's son Bin is 7 years old")."""
+    first, second, values_new, values_old = variant_of(new), variant_of(old), values(new), values(old)
+    if first.negated or len(first.content) > len(second.content) or not values_new <= values_old:
+        return False
+    return in_other_words(first, second, new, old, values_new, values_old)
 
 
 def _names_of_both(text_a, text_b):

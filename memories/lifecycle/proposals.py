@@ -59,7 +59,7 @@ from memories.language.translation import (
     lexicon_words,
     named_for_owner,
     names_instead,
-    said_in_other_words,
+    repeated_in_other_words,
     said_otherwise,
     share_between,
     tells_a_change,
@@ -832,6 +832,11 @@ def _approved_by_policy(fresh, started):
 # the words the lexicon knows of the two must translate each other (the doctor, which only reports, compares
 # counterparts sharing any; on the open blind sets every false merge shared a third or less).
 MERGED_TRANSLATED = 0.5
+# A repeat in other words of its own language is merged only among at least so many other live memories of its
+# user and kind: the closest stands out from the rest only where there is a rest (in a store of two memories the
+# model's closest is the other one whatever it says; on the blind pair sets, each pair alone in a store, that
+# merged 7 look-alikes, and none on the blind meaning sets).
+IN_OTHER_WORDS_AMONG = 8
 
 
 @dataclass(frozen=True)
@@ -842,6 +847,7 @@ class _Near:
 
     alike: dict
     pairs: tuple
+    others: int = 0
 
     @classmethod
     def of(cls, memory):
@@ -850,7 +856,9 @@ class _Near:
             pairs = vectors.counterparts_of(memory.pk, live)
         except embeddings.Unavailable:
             pairs = (None, None)
-        return cls(meaning_alike(memory), pairs)
+        # How many others there are, up to what the merge in other words asks (``same_by_meaning``).
+        others = live.exclude(pk=memory.pk).values("pk")[:IN_OTHER_WORDS_AMONG].count() if pairs[1] else 0
+        return cls(meaning_alike(memory), pairs, others)
 
 
 def same_by_meaning(memory, near):
@@ -870,9 +878,11 @@ def same_by_meaning(memory, near):
     for pk in saying_the_same(memory.text, alike, memory.kind):
         if same_people(memory.text, alike[pk], memory.user):
             return pk
-    within = near.pairs[1]
+    # In its own language, one fact in other words (``in_other_words``), as the doctor groups it: its closest
+    # standing out from the rest, where there is a rest to stand out from (``IN_OTHER_WORDS_AMONG``).
+    within = near.pairs[1] if near.others >= IN_OTHER_WORDS_AMONG else None
     closest = mine.get(within[0]) if within else None
-    if closest is not None and said_in_other_words(memory.text, closest):
+    if closest is not None and repeated_in_other_words(memory.text, closest):
         if same_people(memory.text, closest, memory.user):
             return within[0]
     other = mine.get(across[0]) if across else None
