@@ -865,10 +865,13 @@ def same_by_meaning(memory, near):
     """The id of the live memory of ``memory``'s user, kind and project that says the same as it, and all
     it says, among those close in meaning (``near``), as the doctor groups them with embeddings on: among
     its closest in its own language, the same fact by the words (``saying_the_same``, ``details_agree``:
-    "User prefers replies in Vietnamese" and "User wants answers in Vietnamese" under two subjects); its
-    counterpart in the other language when half their words translate each other (``MERGED_TRANSLATED``),
-    a translation keeps all it says (``translated_verdict``) and it tells nothing more (``adds_nothing``):
-    "Lan nợ Minh 200 nghìn" and "Lan owes Minh 200k", not "Minh nợ Lan 200k". None otherwise."""
+    "User prefers replies in Vietnamese" and "User wants answers in Vietnamese" under two subjects), or its
+    closest there saying it in other words and no more (``repeated_in_other_words``, among a rest of
+    ``IN_OTHER_WORDS_AMONG`` others at least: "User prefers dark mode in every app" and "The user likes all of
+    his apps set to a dark theme"); its counterpart in the other language when half their words translate each
+    other (``MERGED_TRANSLATED``), a translation keeps all it says (``translated_verdict``) and it tells nothing
+    more (``adds_nothing``): "Lan nợ Minh 200 nghìn" and "Lan owes Minh 200k", not "Minh nợ Lan 200k". None
+    otherwise."""
     across = near.pairs[0]
     looked = [*near.alike, *(pair[0] for pair in near.pairs if pair)]
     if not looked:
