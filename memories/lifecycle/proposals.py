@@ -847,7 +847,6 @@ class _Near:
 
     alike: dict
     pairs: tuple
-    others: int = 0
 
     @classmethod
     def of(cls, memory):
@@ -856,9 +855,7 @@ class _Near:
             pairs = vectors.counterparts_of(memory.pk, live)
         except embeddings.Unavailable:
             pairs = (None, None)
-        # How many others there are, up to what the merge in other words asks (``same_by_meaning``).
-        others = live.exclude(pk=memory.pk).values("pk")[:IN_OTHER_WORDS_AMONG].count() if pairs[1] else 0
-        return cls(meaning_alike(memory), pairs, others)
+        return cls(meaning_alike(memory), pairs)
 
 
 def same_by_meaning(memory, near):
@@ -883,9 +880,9 @@ def same_by_meaning(memory, near):
             return pk
     # In its own language, one fact in other words (``in_other_words``), as the doctor groups it: its closest
     # standing out from the rest, where there is a rest to stand out from (``IN_OTHER_WORDS_AMONG``).
-    within = near.pairs[1] if near.others >= IN_OTHER_WORDS_AMONG else None
+    within = near.pairs[1]
     closest = mine.get(within[0]) if within else None
-    if closest is not None and repeated_in_other_words(memory.text, closest):
+    if closest is not None and repeated_in_other_words(memory.text, closest) and _among_a_rest(memory):
         if same_people(memory.text, closest, memory.user):
             return within[0]
     other = mine.get(across[0]) if across else None
@@ -900,6 +897,13 @@ def same_by_meaning(memory, near):
         and same_people(memory.text, other, memory.user)
     )
     return across[0] if merged else None
+
+
+def _among_a_rest(memory):
+    """Whether ``memory``'s user and kind have ``IN_OTHER_WORDS_AMONG`` other live memories at least (one
+    query, counting no further), asked only of a repeat found in other words."""
+    others = Memory.objects.live().filter(user=memory.user, kind=memory.kind).exclude(pk=memory.pk)
+    return others.values("pk")[:IN_OTHER_WORDS_AMONG].count() >= IN_OTHER_WORDS_AMONG
 
 
 def _merge_by_meaning(memory, near):
