@@ -1,12 +1,13 @@
-# make run: set up and start Bestie Memory.  make test: lint, then the test suite on SQLite and on PostgreSQL.
+# make run: set up and start Bestie Memory.  make test: lint, then the test suite on SQLite and on PostgreSQL,
+# the two side by side (each prints its output when it ends).
 
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 CHROMIUM := /usr/bin/chromium
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bestie
 PYTEST_ARGS ?=
-# The test run keeps its SQLite file and secret key apart from the owner's data in var/.
-TEST_ENV := BESTIE_VAR_DIR=$(CURDIR)/var/test
+# Each test run keeps its SQLite file and secret key apart from the owner's data in var/, and from the other run.
+TEST_ENV = BESTIE_VAR_DIR=$(CURDIR)/var/test/$(1)
 
 .PHONY: run test lint test-sqlite test-postgres chromium semantic
 
@@ -16,7 +17,10 @@ run: $(VENV)/.installed
 	$(PYTHON) manage.py ensure_owner
 	$(PYTHON) manage.py serve
 
-test: lint test-sqlite test-postgres
+# The two runs wait on different things (SQLite, the PostgreSQL server, the job cluster's sleeps), so on two
+# cores they take little longer side by side than the longer one alone.
+test: lint
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-sqlite test-postgres
 
 # ruff (lint and format, configured in pyproject.toml) and import-linter's contracts (the layering).
 lint: $(VENV)/.installed-test
@@ -27,13 +31,13 @@ lint: $(VENV)/.installed-test
 
 test-sqlite: $(VENV)/.installed-test chromium
 	@echo "== tests on SQLite"
-	@$(TEST_ENV) $(PYTHON) -m pytest $(PYTEST_ARGS) || { status=$$?; \
+	@$(call TEST_ENV,sqlite) $(PYTHON) -m pytest $(PYTEST_ARGS) || { status=$$?; \
 		[ $$status -ne 5 ] || echo "make: pytest collected no tests on SQLite; that is a failure" >&2; \
 		exit $$status; }
 
 test-postgres: $(VENV)/.installed-test chromium
 	@echo "== tests on PostgreSQL ($(TEST_DATABASE_URL))"
-	@$(TEST_ENV) DATABASE_URL=$(TEST_DATABASE_URL) $(PYTHON) -m pytest $(PYTEST_ARGS) || { status=$$?; \
+	@$(call TEST_ENV,postgresql) DATABASE_URL=$(TEST_DATABASE_URL) $(PYTHON) -m pytest $(PYTEST_ARGS) || { status=$$?; \
 		[ $$status -ne 5 ] || echo "make: pytest collected no tests on PostgreSQL; that is a failure" >&2; \
 		exit $$status; }
 
