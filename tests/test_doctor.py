@@ -59,6 +59,16 @@ def test_without_embeddings_words_that_translate_group_a_fact_with_its_translati
     assert sorted((hanoi, danang)) not in conflicts
 
 
+def test_the_owner_and_someone_in_each_others_places_are_no_duplicate_under_one_subject(db, frozen):
+    # Words set side by side leave the owner out, and the Vietnamese subject lends the English text "nợ".
+    owes = pref("Người dùng còn nợ Tuấn 500 nghìn.", subject="nợ", kind="fact")
+    owed = pref("Tuấn owes the user 500k.", subject="nợ", kind="fact")
+    again = pref("User owes Tuấn 500k.", subject="nợ", kind="fact")
+    duplicates, conflicts = doctor.find_duplicates_and_conflicts()
+    assert duplicates == [sorted((owes, again))]
+    assert sorted((owes, owed)) in conflicts and sorted((owed, again)) in conflicts
+
+
 def test_a_translation_filed_under_another_kind_is_grouped_with_its_fact(db, frozen):
     # An agent files one fact as a fact in one language and as a routine in the other.
     shifts = pref("Tú has moved to the night shift for good.", subject="work", kind="fact")
