@@ -41,6 +41,7 @@ from memories.language.meaning import (
     state_and_denial,
     written_details,
 )
+from memories.language.selves import as_the_user, names_of
 from memories.language.translation import (
     OPPOSED,
     SAME,
@@ -223,6 +224,7 @@ def find_duplicates_and_conflicts(now=None):
     gathered = defaultdict(list)
     for key, members in _blocks(now):
         gathered[key].extend(members)
+    _names_as_the_user(gathered)
     duplicates, conflicts, meanings = [], [], {}
     for (_user, kind, subject, _project), members in gathered.items():
         found, opposed = block_findings(members, subject, kind, meanings)
@@ -239,6 +241,19 @@ def find_duplicates_and_conflicts(now=None):
     duplicates.sort(key=lambda group: (-len(group), group[0]))
     conflicts.sort(key=lambda group: group[0])
     return duplicates, conflicts
+
+
+def _names_as_the_user(gathered):
+    """The texts of each user who goes by a name (``selves.names_of``: the user id, or what their memories say)
+    with it read as the word for the user, in place (``selves.as_the_user``): "Linh's book club meets on
+    Saturdays" of user ``linh`` is compared as "The user's book club meets on Saturdays"."""
+    by_user = defaultdict(list)
+    for block, members in gathered.items():
+        by_user[block[0]].append(members)
+    for user, blocks in by_user.items():
+        names = names_of(user, (text for members in blocks for _, text in members))
+        for members in blocks if names else ():
+            members[:] = [(memory_id, as_the_user(text, names)) for memory_id, text in members]
 
 
 class _Findings:

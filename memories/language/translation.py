@@ -148,6 +148,14 @@ def is_known_word(words, english):
     return _function_word(first) or any(" ".join(words[:size]) in by_phrase for size in range(1, longest + 1))
 
 
+def starts_a_phrase(words):
+    """Whether the first of ``words`` (lower case, as written, with the words after it) is a function word of
+    either language or starts a phrase of two words or more the lexicon knows: "Từ tháng 10…" opens with
+    "from", whoever may be called Tư; "Mai đang học" or "Đường works as…" may open with a name."""
+    by_phrase, _, longest = _lexicon()
+    return _function_word(words[0]) or any(" ".join(words[:size]) in by_phrase for size in range(2, longest + 1))
+
+
 @functools.lru_cache(maxsize=4096)
 def _unknown_first_word(text):
     """The first word of a Vietnamese ``text``, folded, when it is capitalised, written with diacritics and no

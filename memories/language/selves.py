@@ -1,0 +1,115 @@
+"""The user called by name. A memory of user ``linh`` saying "Linh's book club meets on Saturdays" speaks of
+the user as "User's book club meets on Saturdays" does, and so does one of the owner's saying "Anh Đức thích
+nhắn Zalo" where another says "User's name is Đức". Comparing memories, such a name is read as the word for
+the user in the memory's language (``as_the_user``).
+
+Who goes by which name: a user id that reads as a name is one ("linh", "tung_pham": Tùng Phạm, Tùng), and a
+user's memories may say it ("User's name is Đức", ``translation.owner_named``)."""
+
+import re
+import unicodedata
+
+from memories.language.folding import fold
+from memories.language.meaning import WRITTEN_HONORIFICS
+from memories.language.translation import owner_named, starts_a_phrase
+from memories.language.words import language_of
+
+# User ids that name no one: the words for the owner or a store's default user.
+_NO_NAMES = frozenset("owner user me default admin cli someone anyone everyone".split())
+# A user id's part read as a name: letters, two at least ("linh", "tung"; not "u1" or "123").
+_NAME_PART = re.compile(r"[^\W\d_]{2,}")
+_WORD = re.compile(r"[^\W\d_]+")
+# Before a name ("anh Đức", "Mrs Ngọc"), with chat's short "a" and "c" for "anh" and "chị" ("a Khoa").
+_HONORIFICS = frozenset(map(fold, WRITTEN_HONORIFICS)) | {"a", "c"}
+_SENTENCE_END = ".!?"
+
+
+def names_of(user, texts=()):
+    """The names (folded, lower case, of one word or more) ``user`` goes by: the user id read as a name when
+    it is one ("linh"; "tung_pham" is "tung pham" and "tung"; not "owner", nor a channel's "telegram:123"),
+    and those ``texts`` (the user's memories) say ("User's name is Đức")."""
+    names = {name for text in texts for name in owner_named(text)}
+    parts = [] if ":" in user else re.split(r"[\s._-]+", fold(user).lower().strip())
+    if parts and all(_NAME_PART.fullmatch(part) for part in parts) and not _NO_NAMES & set(parts):
+        names.update((" ".join(parts), parts[0]))
+    return frozenset(names)
+
+
+def as_the_user(text, names):
+    """``text`` with the user's ``names`` (``names_of``) written as the word for the user in its language:
+    "Anh Đức thích nhắn Zalo" is "Người dùng thích nhắn Zalo", "Linh's mother" "The user's mother", "a Tung bi
+    di ung lac" (typed without marks) "nguoi dung bi di ung lac". A name counts when it follows an honorific
+    (which goes with it), or is written with a capital, and where it opens a sentence is no function word
+    nor the start of a phrase: "Từ tháng 10…" is "From October…" for user "tu"."""
+    # What says the name is left as it is: "User's name is Đức" is no "The user's name is the user".
+    if not names or owner_named(text):
+        return text
+    text = unicodedata.normalize("NFC", text)
+    found = list(_WORD.finditer(text))
+    folded = [fold(match.group()).lower() for match in found]
+    longest = max(len(name.split()) for name in names)
+    english, pieces, kept_up_to, index = None, [], 0, 0
+    while index < len(found):
+        size = _name_at(found, folded, index, longest, names, text)
+        if not size:
+            index += 1
+            continue
+        start = index - 1 if index and folded[index - 1] in _HONORIFICS and _apart(text, found, index - 1, 2) else index
+        opens = _opens_a_sentence(text, found[start].start())
+        without_honorific = start == index
+        if (without_honorific and not _a_name_here(found, index, opens)) or _in_a_longer_name(
+            text, found, start, index, index + size
+        ):
+            index += size
+            continue
+        if english is None:
+            english = language_of(text) != "vi"
+        capital = found[start].group()[:1].isupper()
+        pieces.append(text[kept_up_to : found[start].start()] + _the_user(english, text.isascii(), capital, opens))
+        kept_up_to = found[index + size - 1].end()
+        index += size
+    return "".join(pieces) + text[kept_up_to:]
+
+
+def _name_at(found, folded, index, longest, names, text):
+    """How many words from ``index`` make one of ``names``, standing apart (0 for none): the longest first."""
+    for size in range(min(longest, len(found) - index), 0, -1):
+        if " ".join(folded[index : index + size]) in names and _apart(text, found, index, size):
+            return size
+    return 0
+
+
+def _apart(text, found, index, size):
+    """Whether words ``index`` to ``index + size`` are one run of words with only spaces between them."""
+    return not any(text[found[at].end() : found[at + 1].start()].strip() for at in range(index, index + size - 1))
+
+
+def _a_name_here(found, index, opens):
+    """Whether the word at ``index``, with no honorific before it, is a name: written with a capital, and
+    where it opens a sentence no function word nor the start of a phrase (``starts_a_phrase``)."""
+    if not found[index].group()[:1].isupper():
+        return False
+    return not opens or not starts_a_phrase([match.group().lower() for match in found[index : index + 4]])
+
+
+def _opens_a_sentence(text, position):
+    before = text[:position].rstrip()
+    return not before or before[-1] in _SENTENCE_END
+
+
+def _in_a_longer_name(text, found, start, name, end):
+    """Whether the name (words ``name`` to ``end``, after an honorific from ``start``) stands beside another
+    word with a capital, with only spaces between:
+    part of a longer name, of someone else or of a place ("Lan Anh", "Hà Lan"), or the user's full name,
+    which no word for the user stands in for ("Nguyễn Thị Lan")."""
+    before = start == name > 0 and _apart(text, found, start - 1, 2) and found[start - 1].group()[:1].isupper()
+    after = end < len(found) and _apart(text, found, end - 1, 2) and found[end].group()[:1].isupper()
+    return bool(before and not _opens_a_sentence(text, found[start].start()) or after)
+
+
+def _the_user(english, plain, capital, opens):
+    """The word for the user in the text's language, written as the text is: without marks when it has none,
+    with a capital where the name had one ("Anh Đức", "Linh's") and opens a sentence ("the user's" inside
+    one)."""
+    word = "the user" if english else "nguoi dung" if plain else "người dùng"
+    return word[:1].upper() + word[1:] if capital and opens else word
