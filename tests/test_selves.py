@@ -35,6 +35,7 @@ def test_a_users_memories_may_say_their_name():
     [
         ("linh", "Linh's book club meets on Saturdays.", "The user's book club meets on Saturdays."),
         ("linh", "Saturdays are for Linh's book club.", "Saturdays are for the user's book club."),
+        ("linh", "Every Saturday Linh goes to her book club.", "Every Saturday the user goes to her book club."),
         # The honorific goes with the name, even in chat's short form and typed in lower case.
         ("duc", "Anh Đức thích nhắn Zalo hơn gọi điện.", "Người dùng thích nhắn Zalo hơn gọi điện."),
         ("duc", "Vợ a đức tên Lan.", "Vợ người dùng tên Lan."),

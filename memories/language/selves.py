@@ -11,7 +11,7 @@ import unicodedata
 
 from memories.language.folding import fold
 from memories.language.meaning import WRITTEN_HONORIFICS
-from memories.language.translation import owner_named, starts_a_phrase
+from memories.language.translation import is_known_word, owner_named, starts_a_phrase
 from memories.language.words import language_of
 
 # User ids that name no one: the words for the owner or a store's default user.
@@ -56,14 +56,14 @@ def as_the_user(text, names):
             continue
         start = index - 1 if index and folded[index - 1] in _HONORIFICS and _apart(text, found, index - 1, 2) else index
         opens = _opens_a_sentence(text, found[start].start())
+        if english is None:
+            english = language_of(text) != "vi"
         without_honorific = start == index
         if (without_honorific and not _a_name_here(found, index, opens)) or _in_a_longer_name(
-            text, found, start, index, index + size
+            text, found, (start, index, index + size), english
         ):
             index += size
             continue
-        if english is None:
-            english = language_of(text) != "vi"
         capital = found[start].group()[:1].isupper()
         pieces.append(text[kept_up_to : found[start].start()] + _the_user(english, text.isascii(), capital, opens))
         kept_up_to = found[index + size - 1].end()
@@ -97,14 +97,21 @@ def _opens_a_sentence(text, position):
     return not before or before[-1] in _SENTENCE_END
 
 
-def _in_a_longer_name(text, found, start, name, end):
-    """Whether the name (words ``name`` to ``end``, after an honorific from ``start``) stands beside another
-    word with a capital, with only spaces between:
-    part of a longer name, of someone else or of a place ("Lan Anh", "Hà Lan"), or the user's full name,
-    which no word for the user stands in for ("Nguyễn Thị Lan")."""
-    before = start == name > 0 and _apart(text, found, start - 1, 2) and found[start - 1].group()[:1].isupper()
+def _in_a_longer_name(text, found, span, english):
+    """Whether the name (``span``: its honorific's index, or its own, its own and where it ends) stands beside
+    another word with a capital, with only spaces between: part of a longer name, of someone else or of a
+    place ("Lan Anh", "Hà Lan"), or the user's full name, which no word for the user stands in for ("Nguyễn
+    Thị Lan"). A word of the language before it is none ("Every Friday Lan…")."""
+    start, name, end = span
+    before = (
+        start == name > 0
+        and _apart(text, found, start - 1, 2)
+        and found[start - 1].group()[:1].isupper()
+        and not _opens_a_sentence(text, found[start].start())
+        and not is_known_word([found[start - 1].group().lower()], english)
+    )
     after = end < len(found) and _apart(text, found, end - 1, 2) and found[end].group()[:1].isupper()
-    return bool(before and not _opens_a_sentence(text, found[start].start()) or after)
+    return before or after
 
 
 def _the_user(english, plain, capital, opens):
