@@ -735,8 +735,8 @@ def details_agree(text_a, text_b):
     change told with a name the other does not give, diacritics where both write them ("bún bò" / "bún bơ",
     "Chị Hương" / "Chị Hường": ``spelt_alike``), and, when only one mentions the owner, whether the other names
     them by name or names someone else where they stand ("User owes Tuấn" / "Tuấn nợ anh Huy"), which
-    ``names_agree`` decides, and when both do, whether they put the parties in each other's places
-    (``parties_swapped``)."""
+    ``names_agree`` decides, and when both do in two languages, whether they put the parties in each other's
+    places (``parties_swapped``)."""
     letters_a, letters_b = _letter_values(text_a), _letter_values(text_b)
     if letters_a and letters_b and not (letters_a & letters_b and signs_agree(text_a, text_b)):
         return False
@@ -753,10 +753,11 @@ def details_agree(text_a, text_b):
     if not spelt_alike(text_a, text_b):
         return False
     if (OWNER in _names(text_a, text_b)) == (OWNER in _names(text_b, text_a)):
-        # Both may speak of the owner as a party, in each other's places: "Người dùng còn nợ Tuấn 500 nghìn"
-        # / "Tuấn owes the user 500k" (words set side by side leave the owner out, and a Vietnamese subject
-        # gives the English one "nợ").
-        return not parties_swapped(text_a, text_b)
+        # Both may speak of the owner as a party, in each other's places across languages: "Người dùng còn nợ
+        # Tuấn 500 nghìn" / "Tuấn owes the user 500k" (words set side by side leave the owner out, and a
+        # Vietnamese subject gives the English one "nợ"). In one language the order of their words tells it,
+        # and a name may have moved alone: "For JavaScript, the user prefers pnpm over npm".
+        return _english(text_a) == _english(text_b) or not parties_swapped(text_a, text_b)
     return names_agree(text_a, text_b)
 
 
