@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/meaning_quality.py                 # the tune part (bench/meaning_set_tune.py)
     .venv/bin/python bench/meaning_quality.py --held-out      # the held-out part: measure, never tune on it
-    .venv/bin/python bench/meaning_quality.py --held-out-N    # N = 2 to 12: parts written blind later (--help says
+    .venv/bin/python bench/meaning_quality.py --held-out-N    # N = 2 to 13: parts written blind later (--help says
                                                               # which is for what; 4 is the one held out for good)
     .venv/bin/python bench/meaning_quality.py --same-language [--same-language-held-out]   # duplicates and
                                                               # contradictions within one language
@@ -126,6 +126,8 @@ def score(module, duplicates, conflicts):
 
 # The held-out parts, newest first, each with what it is for (its ``--held-out-N`` flag).
 PARTS = {
+    "held_out_13": "a thirteenth, of users called by name, written blind on 2026-12-07 (fourteenth session), run once "
+    "on the code before and after the session's reading of names",
     "same_language_held_out": "a held-out part of duplicates and contradictions within one language, written blind on "
     "2026-12-06 (third session), run once before tuning; about 45 rows shown once by accident (a linter's output), "
     "not tuned on",
