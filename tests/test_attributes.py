@@ -20,6 +20,9 @@ def _otherwise(a, b, texts=()):
         ("Hoa's birthday is June 3.", "Sinh nhật của chị Hoa là ngày 3/7.", True),
         ("sn chi Hoa 3/7 nha", "Hoa was born on 3 June 1992.", True),
         ("Nhóm máu của anh Tín là B.", "Tín's blood type is O.", True),
+        # AB is a blood type of its own, not B.
+        ("Nhóm máu của anh Tín là AB.", "Tín's blood type is B.", True),
+        ("Tín's blood type is AB+.", "Nhóm máu của anh Tín là AB.", False),
         # The same day written two ways, a year of birth beside it; two people; a time that is no date.
         ("Hoa's birthday is June 3.", "Hoa was born on 3 June 1992.", False),
         ("Hoa's birthday is June 3.", "Lan's birthday is on 4 July.", False),

@@ -163,8 +163,8 @@ def _said_alike(order_a, order_b, renames):
     return order_a == order_b or same_order(order_a, order_b)
 
 
-# A capital letter standing for a value, with its sign: "nhóm máu O", "blood type A+".
-LETTER_VALUE = re.compile(r"(?<=\s)([A-HJ-Z][+-]?)(?=[\s.,;!?]|$)")
+# A capital letter standing for a value, or blood type AB, with its sign: "nhóm máu O", "blood type A+", "AB".
+LETTER_VALUE = re.compile(r"(?<=\s)((?:AB|[A-HJ-Z])[+-]?)(?=[\s.,;!?]|$)")
 
 
 def _signed_letters(text):
