@@ -178,6 +178,23 @@ def test_the_owner_and_a_relative_must_be_in_the_same_places(english, vietnamese
     assert relatives_agree(vietnamese, english) is agree
 
 
+@pytest.mark.parametrize(
+    ("vietnamese", "english", "verdict"),
+    [
+        # Lending where the other owes, the parties in the same places: the debt the other way round.
+        ("Người dùng nợ Đức 5 triệu.", "User lent Đức 5 million.", OPPOSED),
+        ("Anh Tùng cho anh Đức vay 5 triệu.", "Tùng owes Đức 5 million.", OPPOSED),
+        # Told from the other side, the parties in each other's places: no contradiction.
+        ("Người dùng cho Nam mượn 2 triệu.", "Nam borrowed 2 million from the user.", None),
+        ("Nam nợ người dùng 2 triệu.", "User lent Nam 2 million.", None),
+        ("Lan nợ Minh 200 nghìn.", "Lan owes Minh 200k.", SAME),
+    ],
+)
+def test_a_debt_lent_is_owed_the_other_way_round(vietnamese, english, verdict):
+    assert across_languages(vietnamese, english) == verdict
+    assert details_agree(vietnamese, english) == (verdict != OPPOSED)
+
+
 def test_a_vietnamese_word_for_owing_is_no_negation():
     assert not meaning("Lan nợ Minh 200k").negated
     assert meaning("Lan không nợ Minh").negated

@@ -348,6 +348,15 @@ def test_the_index_follows_the_table_in_a_long_running_process(store, monkeypatc
     assert len(index.position) == len(STORE)
 
 
+def test_a_debt_lent_and_one_owed_between_the_same_parties_are_no_duplicate(local, db):
+    lent = add_memory("User lent Đức 5 million đồng for the Đà Lạt trip.", kind="fact", subject="loan")
+    owed = add_memory("The user still owes Đức 5 million đồng from the Đà Lạt trip.", kind="fact", subject="debt")
+    vay = add_memory("Người dùng cho anh Đức vay 5 triệu tiền chuyến đi Đà Lạt.", kind="fact", subject="tiền")
+    duplicates, _ = _doctor()
+    assert duplicates == [sorted((lent.pk, vay.pk))]
+    assert owed.pk not in {memory_id for group in duplicates for memory_id in group}
+
+
 def test_the_doctor_compares_memories_close_in_meaning_across_subjects(local, settings):
     from governance import doctor
 

@@ -532,6 +532,42 @@ def parties_swapped(text_a, text_b):
     return len(a) > 1 and a != b and Counter(a) == Counter(b)
 
 
+# Lending, as written (marks kept: "mượn" is "borrow", "muốn" "want"), and owing or borrowing in what is left.
+_LENDING = re.compile(
+    r"\b(?:lend|lends|lent|lending|loaned)\b|(?<!\w)cho\s+(?:\w+\s+){0,3}?(?:vay|mượn)(?!\w)", re.IGNORECASE
+)
+_OWING = re.compile(
+    r"\b(?:owe|owes|owed|owing|borrow|borrows|borrowed|borrowing)\b|(?<!\w)(?:nợ|vay|mượn)(?!\w)", re.IGNORECASE
+)
+
+
+def _debt_direction(text):
+    """``"lend"`` for a text telling of lending ("lent Đức 5 million", "cho anh Đức vay 5 triệu"), ``"owe"`` for
+    one of owing or borrowing ("owes Đức 5 million", "nợ Đức", "vay Đức"), else None (neither, or both)."""
+    text = unicodedata.normalize("NFC", text)
+    lends = bool(_LENDING.search(text))
+    owes = bool(_OWING.search(_LENDING.sub(" ", text)))
+    return ("lend" if lends else "owe") if lends != owes else None
+
+
+def debts_converse(text_a, text_b):
+    """One of two texts lends where the other owes or borrows (``_debt_direction``): the same debt told from
+    the other side when the parties change places ("User lent Nam 2 million" / "Nam nợ người dùng 2 triệu")."""
+    direction_a, direction_b = _debt_direction(text_a), _debt_direction(text_b)
+    return None not in (direction_a, direction_b) and direction_a != direction_b
+
+
+def debts_reversed(text_a, text_b):
+    """Two texts of a debt between the same parties that run it the other way: one lends where the other owes
+    with the parties in the same places ("User lent Đức 5 million" / "The user still owes Đức 5 million"), or
+    both lend or both owe with the parties in each other's places (``parties_swapped``). "User lent Đức 5
+    million" and "Đức owes the user 5 million" are one debt."""
+    direction_a, direction_b = _debt_direction(text_a), _debt_direction(text_b)
+    if direction_a is None or direction_b is None:
+        return False
+    return (direction_a != direction_b) != parties_swapped(text_a, text_b)
+
+
 # Saying where one was born or comes from.
 _BIRTHPLACE = re.compile(r"\b(?:born|hometown|grew up)\b|(?<!\w)(?:sinh ra|quê)(?!\w)", re.IGNORECASE)
 
@@ -750,14 +786,15 @@ def details_agree(text_a, text_b):
     # Sakura Logistics".
     if tells_a_change(text_a, text_b) or tells_a_change(text_b, text_a):
         return False
-    if not spelt_alike(text_a, text_b):
+    if not spelt_alike(text_a, text_b) or debts_reversed(text_a, text_b):
         return False
     if (OWNER in _names(text_a, text_b)) == (OWNER in _names(text_b, text_a)):
         # Both may speak of the owner as a party, in each other's places across languages: "Người dùng còn nợ
         # Tuấn 500 nghìn" / "Tuấn owes the user 500k" (words set side by side leave the owner out, and a
         # Vietnamese subject gives the English one "nợ"). In one language the order of their words tells it,
         # and a name may have moved alone: "For JavaScript, the user prefers pnpm over npm".
-        return _english(text_a) == _english(text_b) or not parties_swapped(text_a, text_b)
+        swapped = parties_swapped(text_a, text_b) and not debts_converse(text_a, text_b)
+        return _english(text_a) == _english(text_b) or not swapped
     return names_agree(text_a, text_b)
 
 
@@ -902,9 +939,19 @@ def across_languages(text_a, text_b):
 def _across_languages(text_a, text_b):
     """``across_languages``' verdict by what a translation keeps, before a value aimed at is set apart."""
     negated_a, negated_b = is_denial(text_a), is_denial(text_b)
+    # A debt run the other way is no translation of it, and of the same amount cannot both hold: "User lent Đức
+    # 5 million" / "Anh Tùng nợ anh Đức 5 triệu" (of Tùng), "Lan owes Minh 200k" / "Minh nợ Lan 200k".
+    if debts_reversed(text_a, text_b):
+        return OPPOSED if values(text_a) == values(text_b) and negated_a == negated_b else None
     if not names_agree(text_a, text_b):
         # The same words with the parties in each other's places: "Lan owes Minh 200k" / "Minh nợ Lan 200k".
-        swapped = parties_swapped(text_a, text_b) and values(text_a) == values(text_b) and negated_a == negated_b
+        # (Not a debt told from the other side: "User lent Nam 2 million" / "Nam nợ người dùng 2 triệu".)
+        swapped = (
+            parties_swapped(text_a, text_b)
+            and not debts_converse(text_a, text_b)
+            and values(text_a) == values(text_b)
+            and negated_a == negated_b
+        )
         return OPPOSED if swapped else None
     if _only_some(text_a, text_b) or _preference_reversed(text_a, text_b):
         return OPPOSED
