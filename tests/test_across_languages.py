@@ -188,6 +188,12 @@ def test_the_owner_and_a_relative_must_be_in_the_same_places(english, vietnamese
         ("Người dùng cho Nam mượn 2 triệu.", "Nam borrowed 2 million from the user.", None),
         ("Nam nợ người dùng 2 triệu.", "User lent Nam 2 million.", None),
         ("Lan nợ Minh 200 nghìn.", "Lan owes Minh 200k.", SAME),
+        # Whom one lends to may take a few words: "cho em gái là Huyền vay".
+        (
+            "Hồi tháng 5 chị Nguyệt cho em gái là Huyền vay 20 triệu.",
+            "Nguyệt lent her sister Huyền 20 million in May.",
+            SAME,
+        ),
     ],
 )
 def test_a_debt_lent_is_owed_the_other_way_round(vietnamese, english, verdict):

@@ -534,7 +534,7 @@ def parties_swapped(text_a, text_b):
 
 # Lending, as written (marks kept: "mượn" is "borrow", "muốn" "want"), and owing or borrowing in what is left.
 _LENDING = re.compile(
-    r"\b(?:lend|lends|lent|lending|loaned)\b|(?<!\w)cho\s+(?:\w+\s+){0,3}?(?:vay|mượn)(?!\w)", re.IGNORECASE
+    r"\b(?:lend|lends|lent|lending|loaned)\b|(?<!\w)cho\s+(?:\w+\s+){0,5}?(?:vay|mượn)(?!\w)", re.IGNORECASE
 )
 _OWING = re.compile(
     r"\b(?:owe|owes|owed|owing|borrow|borrows|borrowed|borrowing)\b|(?<!\w)(?:nợ|vay|mượn)(?!\w)", re.IGNORECASE
