@@ -1061,6 +1061,8 @@ def test_look_alikes_with_other_diacritics_or_another_letter_in_a_name_are_other
         ("Anh Khoa sống ở Đà Nẵng.", "Anh Khoa sống ở Da Nang."),
         # Words of when or of the frame spelt either way say the same ("mỗi", "mọi": each).
         ("Chị Mai tưới cây mỗi sáng.", "Chị Mai tưới cây mọi sáng."),
+        # Chat's short words: "cty" is "công ty".
+        ("Người dùng làm ở công ty Sông Lam.", "nguoi dung lam o cty Song Lam"),
         # A slip of the hand in a name is the name: a letter typed twice, two swapped.
         ("User uses Vercel for hosting.", "User uses Vercell for hosting."),
         ("User's manager is Priyanka.", "User's manager is Priyanak."),

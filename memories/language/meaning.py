@@ -846,6 +846,7 @@ CHAT_WORDS = {
     "j": "gi",
     "r": "roi",
     "cn": "chu nhat",
+    "cty": "cong ty",
 }
 # Honorifics, as written and folded: never a name, even capitalised where a sentence starts ("Chị Mai sống ở
 # TP.HCM"; "Chi" is one), and as chat types them short ("a Khoi", "c Thao").
