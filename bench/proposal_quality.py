@@ -94,7 +94,7 @@ def run(module, policy="ask", show=False):
                 Memory.objects.filter(pk=memory.pk).delete()
         finally:
             Memory.objects.filter(pk__in=hidden).update(deleted_at=None)
-    repeats, repeats_caught, false_duplicates = _repeats(module, group_of, members, rows_of)
+    repeats, repeats_caught, false_duplicates = _repeats(module, group_of, members, rows_of, show)
     return {
         "proposals": caught + missed + 2 * len(getattr(module, "LOOKALIKES", [])),
         "contradictions_caught": caught,
@@ -122,9 +122,9 @@ def _propose_again(row):
     )
 
 
-def _repeats(module, group_of, members, rows_of):
+def _repeats(module, group_of, members, rows_of, show=False):
     """Each memory hidden alone and proposed again (and, with embeddings on, checked by meaning after the
-    write): ``(repeats, caught, false duplicates)``."""
+    write): ``(repeats, caught, false duplicates)``; ``show`` prints each false duplicate."""
     from django.utils import timezone
 
     from memories.language import embeddings
@@ -147,6 +147,8 @@ def _repeats(module, group_of, members, rows_of):
                     caught += repeated
                 else:
                     false += 1
+                    if show:
+                        print(f"false duplicate: {rows_of[memory_id][3]} -> {rows_of.get(twin, ('', '', '', twin))[3]}")
             if answer.id is not None and answer.status != proposals.DUPLICATE:
                 Memory.objects.filter(pk=answer.id).delete()
         finally:
@@ -158,7 +160,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_part_options(parser)
     parser.add_argument("--policy", choices=("ask", "allow"), default="ask", help="the write policy (default ask)")
-    parser.add_argument("--show", action="store_true", help="print each false possible update")
+    parser.add_argument("--show", action="store_true", help="print each false possible update and duplicate")
     options = parser.parse_args()
     os.environ["BESTIE_DB_PATH"] = str(Path(tempfile.mkdtemp()) / "proposals.sqlite3")
     os.environ.pop("DATABASE_URL", None)

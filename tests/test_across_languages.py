@@ -614,6 +614,9 @@ def test_amounts_and_months_are_read_as_written(text, values):
         ("Con gái của người dùng tên là Mai.", "User's daughter is named Mai."),
         ("Lan nợ Minh 200 nghìn.", "Lan owes Minh 200k."),
         ("Lan owes Minh 200k.", "Lan nợ Minh 200 nghìn."),
+        # Whom it is about may be named in one only; a place is written alike.
+        ("Anh Huy thích phở.", "User likes phở."),
+        ("Người dùng sống ở Đà Nẵng.", "User lives in Da Nang."),
         # A narrower denial tells nothing the broader one does not.
         ("User does not drink coffee after 2pm.", "Người dùng không uống cà phê."),
     ],
@@ -630,6 +633,7 @@ def test_a_translation_that_tells_nothing_more(text, other):
         ("User lives in Hanoi with his wife.", "Người dùng sống ở Hà Nội."),
         ("User is vegetarian.", "User is a vegetarian."),  # one language: not this test's
         ("Người dùng không uống cà phê.", "User does not drink coffee after 2pm."),  # a broader denial
+        ("Cô Hoa sinh ra ở Thanh Hoá.", "Hoa was born in 1958."),  # a name more: where, not when
     ],
 )
 def test_a_translation_that_tells_more(text, other):

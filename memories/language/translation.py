@@ -1815,6 +1815,12 @@ def adds_nothing(text, other):
     if mine.vietnamese == theirs.vietnamese:
         return False
     if mine.vietnamese:
+        # Its names tell something too, but whom it is about (the first, when the owner is not): "Cô Hoa sinh
+        # ra ở Thanh Hoá" tells more than "Hoa was born in 1958".
+        named = names_in(text)
+        told = [name for name in named[1:] if name != OWNER] if named and named[0] != OWNER else named
+        if any(name != OWNER and name not in _letters(other) for name in told):
+            return False
         return all(unit & theirs.stems or unit <= _VALUE_STEMS for unit in mine.units)
     # A name is written the same in both ("Lan owes Minh" / "Lan nợ Minh").
     return mine.stems <= theirs.english | set(re.findall(r"[a-z0-9]+", fold(other).lower()))
