@@ -617,6 +617,7 @@ def test_amounts_and_months_are_read_as_written(text, values):
         # Whom it is about may be named in one only; a place is written alike.
         ("Anh Huy thích phở.", "User likes phở."),
         ("Người dùng sống ở Đà Nẵng.", "User lives in Da Nang."),
+        ("chi Mai o Sai Gon", "Mai lives in Ho Chi Minh City."),  # one place by two names
         # A narrower denial tells nothing the broader one does not.
         ("User does not drink coffee after 2pm.", "Người dùng không uống cà phê."),
     ],

@@ -1798,6 +1798,21 @@ _AMOUNT_WORDS = frozenset({"thousand", "million", "billion", "hundred"})
 _VALUE_STEMS = _AMOUNT_WORDS | {_english_stem(word) for word in (*states.LANGUAGES, "age", "old", "year")}
 
 
+# Where a Vietnamese text places something: "ở", "tại" (typed with marks or without), and the words after.
+_PLACED = re.compile(r"(?<!\w)(?:ở|tại|o|tai)\s+([^,;.!?()]*)")
+
+
+def _places_named(text):
+    """The places (folded, their words joined, as ``_letters`` writes them) ``text`` names after "ở" or "tại":
+    the words with a capital that follow ("Thanh Hoá", "TP.HCM" read as Sài Gòn)."""
+    places = set()
+    for after in _PLACED.findall(states.one_name(unicodedata.normalize("NFC", text))):
+        words = list(itertools.takewhile(lambda word: word[:1].isupper(), after.split()))
+        if words:
+            places.add(_letters(" ".join(words)))
+    return places
+
+
 def adds_nothing(text, other):
     """Whether ``text``, in one language, tells nothing that ``other``, in the other, does not: each of its
     words the lexicon knows translates one of ``other``'s, and its values (numbers, days, letters) are all
@@ -1815,11 +1830,10 @@ def adds_nothing(text, other):
     if mine.vietnamese == theirs.vietnamese:
         return False
     if mine.vietnamese:
-        # Its names tell something too, but whom it is about (the first, when the owner is not): "Cô Hoa sinh
-        # ra ở Thanh Hoá" tells more than "Hoa was born in 1958".
-        named = names_in(text)
-        told = [name for name in named[1:] if name != OWNER] if named and named[0] != OWNER else named
-        if any(name != OWNER and name not in _letters(other) for name in told):
+        # Where it places something tells something too: "Cô Hoa sinh ra ở Thanh Hoá" tells more than "Hoa was
+        # born in 1958" (not "chị Mai ở Sài Gòn" than "Mai lives in Ho Chi Minh City": one place by two names).
+        theirs_named = _letters(states.one_name(other))
+        if any(place not in theirs_named for place in _places_named(text)):
             return False
         return all(unit & theirs.stems or unit <= _VALUE_STEMS for unit in mine.units)
     # A name is written the same in both ("Lan owes Minh" / "Lan nợ Minh").
