@@ -618,6 +618,7 @@ def test_amounts_and_months_are_read_as_written(text, values):
         ("Anh Huy thích phở.", "User likes phở."),
         ("Người dùng sống ở Đà Nẵng.", "User lives in Da Nang."),
         ("chi Mai o Sai Gon", "Mai lives in Ho Chi Minh City."),  # one place by two names
+        ("Thao o Q3 Sai Gon", "Thảo lives in District 3, Ho Chi Minh City."),  # its kind in other words
         # A narrower denial tells nothing the broader one does not.
         ("User does not drink coffee after 2pm.", "Người dùng không uống cà phê."),
     ],

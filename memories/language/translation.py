@@ -1800,16 +1800,19 @@ _VALUE_STEMS = _AMOUNT_WORDS | {_english_stem(word) for word in (*states.LANGUAG
 
 # Where a Vietnamese text places something: "ở", "tại" (typed with marks or without), and the words after.
 _PLACED = re.compile(r"(?<!\w)(?:ở|tại|o|tai)\s+([^,;.!?()]*)")
+# Words of a place's kind, folded, which the other language writes in its own ("Quận 3" is "District 3").
+_KIND_OF_PLACE_WORDS = frozenset("tp q p quan huyen phuong tinh xa".split())
 
 
 def _places_named(text):
-    """The places (folded, their words joined, as ``_letters`` writes them) ``text`` names after "ở" or "tại":
-    the words with a capital that follow ("Thanh Hoá", "TP.HCM" read as Sài Gòn)."""
-    places = set()
+    """The places ``text`` names after "ở" or "tại": the words with a capital that follow, each a set of its
+    words (folded; "TP Thủ Đức" is {"thu", "duc"}, "TP.HCM" Sài Gòn), its kind and numbers aside."""
+    places = []
     for after in _PLACED.findall(states.one_name(unicodedata.normalize("NFC", text))):
-        words = list(itertools.takewhile(lambda word: word[:1].isupper(), after.split()))
-        if words:
-            places.add(_letters(" ".join(words)))
+        written = itertools.takewhile(lambda word: word[:1].isupper(), after.split())
+        words = {word for word in re.findall(r"[a-z]+", fold(" ".join(written)).lower().replace("thanh pho", " "))}
+        if words - _KIND_OF_PLACE_WORDS:
+            places.append(words - _KIND_OF_PLACE_WORDS)
     return places
 
 
@@ -1833,7 +1836,7 @@ def adds_nothing(text, other):
         # Where it places something tells something too: "Cô Hoa sinh ra ở Thanh Hoá" tells more than "Hoa was
         # born in 1958" (not "chị Mai ở Sài Gòn" than "Mai lives in Ho Chi Minh City": one place by two names).
         theirs_named = _letters(states.one_name(other))
-        if any(place not in theirs_named for place in _places_named(text)):
+        if any(not all(word in theirs_named for word in place) for place in _places_named(text)):
             return False
         return all(unit & theirs.stems or unit <= _VALUE_STEMS for unit in mine.units)
     # A name is written the same in both ("Lan owes Minh" / "Lan nợ Minh").
