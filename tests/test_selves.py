@@ -58,6 +58,9 @@ def test_the_name_is_read_as_the_word_for_the_user_in_the_texts_language(user, t
 
 def test_what_says_the_name_is_left_as_it_is():
     assert as_the_user("User's name is Đức.", {"duc"}) == "User's name is Đức."
+    wish = 'The owner wants to be called "anh Minh" in replies.'
+    assert names_of("owner", [wish]) == {"minh"}
+    assert as_the_user(wish, {"minh"}) == wish
     assert as_the_user("Anything at all", frozenset()) == "Anything at all"
 
 

@@ -701,8 +701,9 @@ def names_someone(text, name):
 
 
 # A memory saying the owner's name: "User's name is Huy", "The user goes by Huy", "Address the user as 'chị
-# Thảo'", "Tên người dùng là Huy", "Người dùng tên là Huy", "Gọi người dùng là anh Huy", "Người dùng muốn được
-# gọi thẳng tên 'Thảo'" (not "Vợ người dùng tên là Lan"). The name may come in quotes and after an honorific.
+# Thảo'", "The owner wants to be called 'anh Minh'", "Tên người dùng là Huy", "Người dùng tên là Huy", "Gọi người
+# dùng là anh Huy", "Người dùng muốn được gọi thẳng tên 'Thảo'" (not "Vợ người dùng tên là Lan"). The name may
+# come in quotes and after an honorific.
 _OWNER_NAME = r"['\"‘’“”]?(?:(?:mr|mrs|ms|anh|chị|em)\.? )?(\w+)"
 _OWNER_NAMED = re.compile(
     "|".join(
@@ -710,6 +711,7 @@ _OWNER_NAMED = re.compile(
         for said in (
             r"(?:user|owner)(?:['’]s)? (?:full |first |nick)?name is ",
             r"(?:user|owner) (?:goes by|is called|is named) ",
+            r"(?:user|owner) (?:wants|likes|prefers|asks) to be (?:called|addressed as|addressed) ",
             r"(?:address|call)(?:es|s)? the (?:user|owner) (?:as )?",
             r"tên (?:của )?người dùng là ",
             r"(?<!\w\s)người dùng tên (?:là )?",
