@@ -44,8 +44,11 @@ def test_a_users_memories_may_say_their_name():
         ("tung_pham", "Tùng Phạm works at the port.", "The user works at the port."),
         # "Từ tháng 10" opens with "from", whoever is called Tư; inside the sentence, after "ông", Tư is the user.
         ("tu", "Từ tháng 10 bác sĩ tăng liều thuốc của ông Tư.", "Từ tháng 10 bác sĩ tăng liều thuốc của người dùng."),
-        # A name in lower case with no honorific is no name: "mai" is tomorrow.
+        # A text typed all in lower case shows no capitals: a name is one that is no word of the language as
+        # typed ("mai" is tomorrow); in a text with capitals, one in lower case is none.
+        ("linh", "linh hoc yoga moi sang", "nguoi dung hoc yoga moi sang"),
         ("mai", "mai đi khám răng", "mai đi khám răng"),
+        ("linh", "Chị Hà hỏi thăm linh tinh.", "Chị Hà hỏi thăm linh tinh."),
         # Part of another word or of a longer name is not the name: someone else's, a place's, or the user's
         # full name.
         ("lan", "Lana and Lan Anh live in Hà Lan.", "Lana and Lan Anh live in Hà Lan."),

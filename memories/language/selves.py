@@ -61,7 +61,7 @@ def as_the_user(text, names):
         if english is None:
             english = language_of(text) != "vi"
         without_honorific = start == index
-        if (without_honorific and not _a_name_here(found, index, opens)) or _in_a_longer_name(
+        if (without_honorific and not _a_name_here(found, index, opens, text, english)) or _in_a_longer_name(
             text, found, (start, index, index + size), english
         ):
             index += size
@@ -86,12 +86,17 @@ def _apart(text, found, index, size):
     return not any(text[found[at].end() : found[at + 1].start()].strip() for at in range(index, index + size - 1))
 
 
-def _a_name_here(found, index, opens):
+def _a_name_here(found, index, opens, text, english):
     """Whether the word at ``index``, with no honorific before it, is a name: written with a capital, and
-    where it opens a sentence no function word nor the start of a phrase (``starts_a_phrase``)."""
+    where it opens a sentence no function word nor the start of a phrase (``starts_a_phrase``). A text typed
+    all in lower case shows no capitals: there a name is one that is no word of the language as typed ("linh
+    hoc yoga"; not "mai di kham rang", tomorrow)."""
+    written = [match.group().lower() for match in found[index : index + 4]]
+    if text == text.lower():
+        return not is_known_word(written, english) and not starts_a_phrase(written)
     if not found[index].group()[:1].isupper():
         return False
-    return not opens or not starts_a_phrase([match.group().lower() for match in found[index : index + 4]])
+    return not opens or not starts_a_phrase(written)
 
 
 def _opens_a_sentence(text, position):
