@@ -252,7 +252,9 @@ def _names_as_the_user(gathered):
         by_user[block[0]].append(members)
     for user, blocks in by_user.items():
         names = names_of(user, (text for members in blocks for _, text in members))
-        for members in blocks if names else ():
+        if not names:
+            continue
+        for members in blocks:
             members[:] = [(memory_id, as_the_user(text, names)) for memory_id, text in members]
 
 

@@ -10,18 +10,16 @@ import re
 import unicodedata
 
 from memories.language.folding import fold
-from memories.language.meaning import WRITTEN_HONORIFICS
+from memories.language.meaning import HONORIFICS
 from memories.language.translation import is_known_word, owner_named, starts_a_phrase
-from memories.language.words import language_of
+from memories.language.words import SENTENCE_END, WRITTEN_WORD, language_of
 
 # User ids that name no one: the words for the owner or a store's default user.
 _NO_NAMES = frozenset("owner user me default admin cli someone anyone everyone".split())
 # A user id's part read as a name: letters, two at least ("linh", "tung"; not "u1" or "123").
 _NAME_PART = re.compile(r"[^\W\d_]{2,}")
-_WORD = re.compile(r"[^\W\d_]+")
 # Before a name ("anh Đức", "Mrs Ngọc"), with chat's short "a" and "c" for "anh" and "chị" ("a Khoa").
-_HONORIFICS = frozenset(map(fold, WRITTEN_HONORIFICS)) | {"a", "c"}
-_SENTENCE_END = ".!?"
+_HONORIFICS = HONORIFICS | {"a", "c"}
 
 
 def names_of(user, texts=()):
@@ -47,7 +45,7 @@ def as_the_user(text, names):
     if not any(name.split()[0] in folded_text for name in names) or owner_named(text):
         return text
     text = unicodedata.normalize("NFC", text)
-    found = list(_WORD.finditer(text))
+    found = list(WRITTEN_WORD.finditer(text))
     folded = [fold(match.group()).lower() for match in found]
     longest = max(len(name.split()) for name in names)
     english, pieces, kept_up_to, index = None, [], 0, 0
@@ -100,8 +98,9 @@ def _a_name_here(found, index, opens, text, english):
 
 
 def _opens_a_sentence(text, position):
+    """Whether the word at ``position`` starts a sentence, as ``words.words_placed`` reads one."""
     before = text[:position].rstrip()
-    return not before or before[-1] in _SENTENCE_END
+    return not before or bool(SENTENCE_END.fullmatch(before[-1]))
 
 
 def _in_a_longer_name(text, found, span, english):

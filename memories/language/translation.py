@@ -144,8 +144,7 @@ def is_known_word(words, english):
     folded = fold(first)
     if english:
         return folded == first and (not _unknown_english(folded) or folded in _OWNER_WORDS)
-    by_phrase, _, longest = _lexicon()
-    return _function_word(first) or any(" ".join(words[:size]) in by_phrase for size in range(1, longest + 1))
+    return first in _lexicon()[0] or starts_a_phrase(words)
 
 
 def starts_a_phrase(words):
@@ -550,11 +549,17 @@ def _debt_direction(text):
     return ("lend" if lends else "owe") if lends != owes else None
 
 
+def _debt_directions(text_a, text_b):
+    """Both texts' ``_debt_direction``, or None when one of them tells of no debt."""
+    directions = _debt_direction(text_a), _debt_direction(text_b)
+    return None if None in directions else directions
+
+
 def debts_converse(text_a, text_b):
     """One of two texts lends where the other owes or borrows (``_debt_direction``): the same debt told from
     the other side when the parties change places ("User lent Nam 2 million" / "Nam nợ người dùng 2 triệu")."""
-    direction_a, direction_b = _debt_direction(text_a), _debt_direction(text_b)
-    return None not in (direction_a, direction_b) and direction_a != direction_b
+    directions = _debt_directions(text_a, text_b)
+    return directions is not None and directions[0] != directions[1]
 
 
 def debts_reversed(text_a, text_b):
@@ -562,10 +567,8 @@ def debts_reversed(text_a, text_b):
     with the parties in the same places ("User lent Đức 5 million" / "The user still owes Đức 5 million"), or
     both lend or both owe with the parties in each other's places (``parties_swapped``). "User lent Đức 5
     million" and "Đức owes the user 5 million" are one debt."""
-    direction_a, direction_b = _debt_direction(text_a), _debt_direction(text_b)
-    if direction_a is None or direction_b is None:
-        return False
-    return (direction_a != direction_b) != parties_swapped(text_a, text_b)
+    directions = _debt_directions(text_a, text_b)
+    return directions is not None and (directions[0] != directions[1]) != parties_swapped(text_a, text_b)
 
 
 # Saying where one was born or comes from.
@@ -795,8 +798,9 @@ def details_agree(text_a, text_b):
         # Tuấn 500 nghìn" / "Tuấn owes the user 500k" (words set side by side leave the owner out, and a
         # Vietnamese subject gives the English one "nợ"). In one language the order of their words tells it,
         # and a name may have moved alone: "For JavaScript, the user prefers pnpm over npm".
-        swapped = parties_swapped(text_a, text_b) and not debts_converse(text_a, text_b)
-        return _english(text_a) == _english(text_b) or not swapped
+        if _english(text_a) == _english(text_b):
+            return True
+        return not parties_swapped(text_a, text_b) or debts_converse(text_a, text_b)
     return names_agree(text_a, text_b)
 
 
@@ -1812,9 +1816,9 @@ def _places_named(text):
     places = []
     for after in _PLACED.findall(states.one_name(unicodedata.normalize("NFC", text))):
         written = itertools.takewhile(lambda word: word[:1].isupper(), after.split())
-        words = {word for word in re.findall(r"[a-z]+", fold(" ".join(written)).lower().replace("thanh pho", " "))}
-        if words - _KIND_OF_PLACE_WORDS:
-            places.append(words - _KIND_OF_PLACE_WORDS)
+        words = set(re.findall(r"[a-z]+", fold(" ".join(written)).lower().replace("thanh pho", " ")))
+        if words := words - _KIND_OF_PLACE_WORDS:
+            places.append(words)
     return places
 
 
