@@ -87,6 +87,13 @@ def test_different_things_in_one_slot_of_one_person_contradict(a, b):
         ("The app's main database is now MongoDB.", "The app uses Redis as a cache."),
         # Two notes apps, neither the only one.
         ("User uses Notion.", "User uses Obsidian."),
+        # "Only" saying when or what for a thing is used: it is used beside the main one, not instead of it.
+        ("User writes backend services in Go.", "User uses Python only for data scripts and small automation."),
+        ("Người dùng code chủ yếu bằng Neovim.", "User opens IntelliJ IDEA only when he has to touch the Java code."),
+        ("Anh dùng Neovim làm editor chính.", "Anh chỉ mở IntelliJ khi phải sửa service Java cũ."),
+        # A language named as what a tool is used for is not a language used.
+        ("User dropped pnpm and now uses Bun for every JavaScript project.", "User writes backend services in Go."),
+        ("Ng dùng xài Bun cho mấy project JavaScript.", "Người dùng giờ viết backend bằng Go."),
     ],
 )
 def test_what_can_both_be_true_is_not_otherwise(a, b):
@@ -104,6 +111,10 @@ def test_how_surely_a_memory_says_its_thing_is_the_one():
     assert slot("Anh Long dùng Neovim; địa chỉ dotfiles là github.com/long/dots.").sure == {"editor": USED}
     assert slot("Anh Long dùng Neovim, chỉ số WPM là 90.").sure == {"editor": USED}
     assert slot("long xai vim thoi").sure == {"editor": ONLY}
+    assert slot("User uses Python only for data scripts.").sure == {"programming language": USED}
+    assert slot("User opens IntelliJ only when he has to.").sure == {"editor": USED}
+    assert slot("User now uses Bun for all of his JavaScript projects.") is None
+    assert slot("User now uses Go for all projects.").things == {"programming language": {"golang"}}
     assert slot("Long chỉ dùng Vim, không bao giờ đụng tới VS Code.").things == {"editor": {"vim"}}
 
 

@@ -75,6 +75,22 @@ _DENYING = re.compile(
     r"|(?<!\w)(?:không|ko|k|chưa|chẳng|ghét|tránh|thay vì|bỏ|từ)(?!\w)",
     re.IGNORECASE,
 )
+# "Only" saying when or what for a thing is used, not that it is the one: "uses Python only for data scripts",
+# "opens IntelliJ only when he has to touch the Java service", "chỉ mở IntelliJ khi sửa code Java". Such a
+# thing is used beside the one, not instead of it.
+_ONLY_WHEN = re.compile(
+    r"\b(?:only|solely|exclusively) (?:for|when|if|on|at|during|while|to|in case)\b"
+    r"|(?<!\w)chỉ (?:\w+ ){0,4}?(?:khi|lúc|để|trong lúc)(?!\w)",
+    re.IGNORECASE,
+)
+# A language named as what something is used for, not as the thing used: "uses Bun for every JavaScript
+# project", "prefers pnpm over npm for JS repos", "cho mấy project JavaScript".
+_PROJECTS = r"(?:projects?|repos?|repositories|codebases?|apps?|services?|dự án|du an)"
+_FOR_PROJECTS = re.compile(
+    r"\b(?:for|cho)\s+(?:(?:every|all|all of|my|his|her|their|the|mấy|mọi|các|những|tất cả|may|moi|cac|nhung)\s+)*"
+    rf"(?:[^\W\d_]+(?=\s+{_PROJECTS}\b)|{_PROJECTS}\s+[^\W\d_]+)",
+    re.IGNORECASE,
+)
 # What a text says was left for another: "switched from Neovim to VS Code", "chuyển từ Vim sang VS Code".
 _LEFT = re.compile(r"\b(?:from|từ|tu)\s.*?\s(?:to|sang)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[,;.!?]+|\s(?:but|nhưng|and no longer|và không)\s", re.IGNORECASE)
@@ -222,7 +238,7 @@ def _tools(text):
     """``{kind: {tool}}``: the tools ``text`` names outside the clauses that deny them, in one word or two ("VS
     Code" is "vscode"), however they are written ("xài vim thôi")."""
     kinds = {}
-    for clause in _CLAUSE.split(_LEFT.sub(" ", text)):
+    for clause in _CLAUSE.split(_LEFT.sub(" ", _FOR_PROJECTS.sub(" ", text))):
         if not clause.strip() or _DENYING.search(clause):
             continue
         written = [fold(match.group()).lower() for match in _WORD.finditer(clause)]
@@ -285,7 +301,7 @@ def slot(text, negated=None):
             if slot_side is not None and named:
                 for found in marked:
                     things[found] = things.get(found, frozenset()) | named
-    if SAYS_ONLY.search(text) or _ALL.search(text) or says_changed(text):
+    if (SAYS_ONLY.search(text) and not _ONLY_WHEN.search(text)) or _ALL.search(text) or says_changed(text):
         level = ONLY
     else:
         level = MAIN if marked or _MAIN.search(text) else USED
