@@ -321,6 +321,10 @@ def test_days_and_months_are_translated_not_names_and_having_stopped_is_a_negati
     calls = "Bà Bích thích được gọi điện hơn là nhắn tin, vì mắt kém."
     assert across_languages(calls, "Bích now prefers Zalo text messages to phone calls.") == OPPOSED
     assert across_languages(calls, "Bích prefers phone calls over text messages.") == SAME
+    # "Mongo" is MongoDB, "Postgres" PostgreSQL.
+    assert (
+        across_languages("Người dùng thấy Mongo tiện hơn Postgres.", "User prefers PostgreSQL over MongoDB.") == OPPOSED
+    )
     # One thing chosen and another left, said with "instead of" or with a clause that stops it.
     assert (
         across_languages(

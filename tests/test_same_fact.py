@@ -611,8 +611,13 @@ def test_a_denial_of_a_list_denies_each_item(a, b, opposed):
         ("Bích now prefers Zalo text messages to phone calls.", "Bích prefers phone calls over text messages.", True),
         ("Người dùng thích trà hơn cà phê.", "Người dùng thích cà phê hơn trà.", True),
         ("Hậu would always pick beer over wine.", "Hậu prefers wine to beer.", True),
+        # Liked less than the other; English verbs in Vietnamese order; one found better than the other.
+        ("User likes npm less than pnpm.", "User prefers npm over pnpm.", True),
+        ("Ng dùng prefer pnpm hơn npm.", "Người dùng thích npm hơn pnpm.", True),
+        ("Người dùng thấy MongoDB tiện hơn Postgres.", "Người dùng thích PostgreSQL hơn MongoDB.", True),
         # The same way round, or two preferences of two things.
         ("User prefers tea to coffee.", "User likes tea more than coffee.", False),
+        ("User likes npm less than pnpm.", "User prefers pnpm over npm.", False),
         ("User prefers tea to coffee.", "User prefers dark mode to light mode.", False),
     ],
 )
@@ -1063,6 +1068,7 @@ def test_look_alikes_with_other_diacritics_or_another_letter_in_a_name_are_other
         ("Chị Mai tưới cây mỗi sáng.", "Chị Mai tưới cây mọi sáng."),
         # Chat's short words: "cty" is "công ty".
         ("Người dùng làm ở công ty Sông Lam.", "nguoi dung lam o cty Song Lam"),
+        ("Chị Mai làm ở văn phòng quận 1, không họp nữa.", "chi Mai lam o vp quan 1, kh hop nx"),
         # A slip of the hand in a name is the name: a letter typed twice, two swapped.
         ("User uses Vercel for hosting.", "User uses Vercell for hosting."),
         ("User's manager is Priyanka.", "User's manager is Priyanak."),

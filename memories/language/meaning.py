@@ -847,6 +847,10 @@ CHAT_WORDS = {
     "r": "roi",
     "cn": "chu nhat",
     "cty": "cong ty",
+    "vp": "van phong",
+    "sn": "sinh nhat",
+    "kh": "khong",
+    "nx": "nua",
 }
 # Honorifics, as written and folded: never a name, even capitalised where a sentence starts ("Chị Mai sống ở
 # TP.HCM"; "Chi" is one), and as chat types them short ("a Khoi", "c Thao").
@@ -1790,12 +1794,16 @@ def _in_one_slot(a, b, only_a, only_b):
 
 
 # What one prefers and what one prefers it to, in a clause, as written or folded: "prefers calls to texts",
-# "likes tea more than coffee", "thích gọi điện hơn là nhắn tin", "ưu tiên trà hơn cà phê".
+# "likes tea more than coffee", "thích gọi điện hơn là nhắn tin", "ưu tiên trà hơn cà phê", or the other way
+# round: "likes npm less than pnpm". Vietnamese takes English verbs into its own order ("prefer pnpm hơn npm"),
+# and finds one thing better than another ("thấy MongoDB tiện hơn Postgres").
 _PREFERENCE = re.compile(
     r"\b(?:prefer(?:s|red)?|likes?|loves?|wants?|chooses?|chose|picks?|picked|favou?rs?)\b([^,;.!?]+?)"
-    r"\b(?:to|over|rather than|more than|instead of)\b([^,;.!?]+)"
-    r"|(?<!\w)(?:thích|thich|ưu tiên|uu tien|chuộng|chuong|muốn|muon)(?!\w)([^,;.!?]+?)"
-    r"(?<!\w)(?:hơn|hon)(?: (?:là|la))?(?!\w)([^,;.!?]+)",
+    r"\b(to|over|rather than|more than|instead of|less than)\b([^,;.!?]+)"
+    r"|(?<!\w)(?:thích|thich|ưu tiên|uu tien|chuộng|chuong|muốn|muon|prefers?|likes?)(?!\w)([^,;.!?]+?)"
+    r"(?<!\w)(?:hơn|hon)(?: (?:là|la))?(?!\w)([^,;.!?]+)"
+    r"|(?<!\w)(?:thấy|thay)(?!\w)([^,;.!?]+?)(?<!\w)(?:tiện|tốt|ổn|dễ dùng|hợp|tien|tot|de dung|hop) (?:hơn|hon)"
+    r"(?: (?:là|la))?(?!\w)([^,;.!?]+)",
     re.IGNORECASE,
 )
 
@@ -1805,7 +1813,10 @@ def preference_sides(text):
     match = _PREFERENCE.search(text)
     if not match:
         return None
-    return (match.group(1), match.group(2)) if match.group(1) is not None else (match.group(3), match.group(4))
+    if match.group(1) is not None:
+        preferred, other = match.group(1), match.group(3)
+        return (other, preferred) if match.group(2).lower() == "less than" else (preferred, other)
+    return (match.group(4), match.group(5)) if match.group(4) is not None else (match.group(6), match.group(7))
 
 
 def preferred_the_other_way(a, b):
