@@ -44,6 +44,14 @@ def _otherwise(a, b, texts=()):
         ("User wants replies in Vietnamese.", "Answer in English unless the user writes in Vietnamese.", False),
         ("User wants replies in Vietnamese.", "User writes commit messages in English.", False),
         ("User wants replies in Vietnamese.", "Don't answer the user in English.", False),
+        # The clause naming replies says their language before one naming another ("keep terms in English").
+        ("Reply in Vietnamese but keep technical terms in English.", "Luôn trả lời bằng tiếng Anh.", True),
+        ("Trả lời bằng tiếng Việt nhé, mấy từ technical giữ nguyên tiếng Anh.", "User wants replies in English.", True),
+        (
+            "tra loi = tieng Viet, thuat ngu de tieng Anh",
+            "Reply in Vietnamese but keep technical terms in English.",
+            False,
+        ),
     ],
 )
 def test_one_person_has_one_birthday_and_one_blood_type(a, b, opposed):

@@ -106,14 +106,28 @@ _ANSWERS = re.compile(
 _A_LANGUAGE = re.compile(r"\b(?:tieng|" + "|".join(sorted(states.LANGUAGES)) + r")\b", re.IGNORECASE)
 
 
+# Where a clause ends, for the language replies are wanted in: "reply in Vietnamese but keep technical terms in
+# English", "Trả lời bằng tiếng Việt, thuật ngữ kỹ thuật để tiếng Anh".
+_CLAUSE_END = re.compile(r"[,;.!?]|\s(?:but|nhưng|nhung)\s", re.IGNORECASE)
+
+
 def _reply_language(text):
     """The language ``text`` wants replies in (``frozenset({"language english"})``, as ``translation.values``
     gives it), or None: it names no replies (``_ANSWERS``), or not one language ("Answer in English unless the
-    user writes in Vietnamese")."""
+    user writes in Vietnamese"). The clauses naming replies say it before the others: "reply in Vietnamese but
+    keep technical terms in English" wants Vietnamese."""
     if not (_ANSWERS.search(text) and _A_LANGUAGE.search(fold(text))):
         return None
-    languages = frozenset(value for value in values(text) if isinstance(value, str) and value.startswith("language "))
-    return languages if len(languages) == 1 else None
+    for said in ([clause for clause in _CLAUSE_END.split(text) if _ANSWERS.search(clause)], [text]):
+        languages = frozenset(
+            value
+            for clause in said
+            for value in values(clause)
+            if isinstance(value, str) and value.startswith("language ")
+        )
+        if languages:
+            return languages if len(languages) == 1 else None
+    return None
 
 
 def attribute(text, negated=None):
