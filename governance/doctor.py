@@ -48,6 +48,7 @@ from memories.language.translation import (
     WORDS_TRANSLATED,
     another_value,
     changed_names,
+    debt_run_the_other_way,
     details_agree,
     in_other_words,
     lexicon_words,
@@ -296,6 +297,18 @@ class _Findings:
         if memory_id not in self._words:
             self._words[memory_id] = lexicon_words(self.texts[memory_id], self.meanings[memory_id].vietnamese)
         return self._words[memory_id]
+
+    def debt_run_the_other_way(self, a, b):
+        """Two memories in one language of a debt between the same parties, named alike, run the other way
+        (``translation.debt_run_the_other_way``): "Người dùng cho em gái Ngọc mượn 30 triệu" / "Người dùng đang
+        vay em gái Ngọc 30 triệu". Across the languages, what a translation keeps decides."""
+        first, second = self.variant(a), self.variant(b)
+        return (
+            first.vietnamese == second.vietnamese
+            and bool(first.named)
+            and first.named == second.named
+            and debt_run_the_other_way(self.texts[a], self.texts[b])
+        )
 
     def values(self, memory_id):
         """A memory's ``translation.values``."""
@@ -570,7 +583,7 @@ def _with_meaning(findings):
     for a, b, margin, counterparts in close_values:
         if margin < vectors.COUNTERPART_MARGIN or findings.together(a, b):
             continue
-        if findings.another_value(a, b) or changed_names(texts[a], texts[b]):
+        if findings.another_value(a, b) or changed_names(texts[a], texts[b]) or findings.debt_run_the_other_way(a, b):
             findings.oppose(a, b)
         elif counterparts and findings.in_other_words(a, b):
             findings.join(a, b)

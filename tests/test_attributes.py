@@ -52,6 +52,8 @@ def _otherwise(a, b, texts=()):
             "Reply in Vietnamese but keep technical terms in English.",
             False,
         ),
+        # A clause denying another language leaves the language of the clause naming replies.
+        ("tu gio tra loi bang tieng Viet, dung dung tieng Anh nua", "User wants replies in English.", True),
     ],
 )
 def test_one_person_has_one_birthday_and_one_blood_type(a, b, opposed):

@@ -211,6 +211,20 @@ def test_a_denial_in_one_language_of_what_the_other_says(db, frozen):
     assert not any(late in group or wine in group for group in conflicts)
 
 
+def test_a_denial_across_languages_of_a_word_both_write_alike(db, frozen):
+    # English words Vietnamese takes as they are ("yoga", "golf") are read across without the lexicon.
+    quit_yoga = pref("User has stopped doing yoga and now does Pilates twice a week.", subject="exercise")
+    yoga = pref("Người dùng tập yoga 3 buổi mỗi tuần vào buổi tối.", subject="yoga", kind="routine")
+    no_golf = pref("Người dùng không chơi golf nữa.", subject="golf")
+    golf = pref("User plays golf on Sunday mornings.", subject="weekend", kind="routine")
+    # A word of a name is no such word: leaving VS Code denies no writing of code.
+    left_vscode = pref("gio a code chu yeu tren Cursor, bo VS Code r", subject="editor")
+    code = pref("When writing code or code comments for the user, use English.", subject="code", kind="instruction")
+    conflicts = doctor.analyze("conflicts").conflicts
+    assert [quit_yoga, yoga] in conflicts and [no_golf, golf] in conflicts
+    assert not any(left_vscode in group and code in group for group in conflicts)
+
+
 def test_a_state_in_one_language_rules_out_what_the_other_says(db, frozen):
     vegetarian = pref("Người dùng ăn chay.", subject="ăn uống")
     beef = pref("User eats beef phở every week.", subject="food", kind="routine")

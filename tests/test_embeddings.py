@@ -357,6 +357,14 @@ def test_a_debt_lent_and_one_owed_between_the_same_parties_are_no_duplicate(loca
     assert owed.pk not in {memory_id for group in duplicates for memory_id in group}
 
 
+def test_a_debt_run_the_other_way_in_one_language_is_a_conflict(local, db):
+    lent = add_memory("Người dùng cho em gái là Ngọc mượn 30 triệu để mở tiệm nail.", kind="fact", subject="cho mượn")
+    owed = add_memory("Người dùng đang vay em gái Ngọc 30 triệu, chưa trả.", kind="fact", subject="khoản vay")
+    add_memory("Người dùng làm kế toán trưởng ở một công ty logistics.", kind="fact", subject="công việc")
+    duplicates, conflicts = _doctor()
+    assert [lent.pk, owed.pk] in conflicts and not duplicates
+
+
 def test_the_doctor_compares_memories_close_in_meaning_across_subjects(local, settings):
     from governance import doctor
 

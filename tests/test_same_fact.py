@@ -238,6 +238,15 @@ def test_not_paid_back_is_owed_but_not_replied_is_a_denial():
     assert meaning("Khoa chưa trả lời email của Duy.").negated
 
 
+def test_dont_typed_without_marks_before_what_one_is_asked_to_do_is_a_denial():
+    assert meaning("dung xai emoji khi tra loi a").negated
+    assert meaning("dung goi a sau 10h toi").negated
+    # "dùng" (to use) of "người dùng" and "sử dụng" is no "đừng", nor is "đừng quên" (remember) a denial.
+    assert not meaning("ng dung xai iPhone 15").negated
+    assert not meaning("nguoi dung goi me moi toi").negated
+    assert not meaning("dung quen nhac a uong thuoc").negated
+
+
 def test_what_one_used_to_do_one_does_no_more_but_one_may_be_used_to_something():
     assert meaning("User used to work at Google.").negated
     assert meaning("Lan formerly ran the Hanoi office.").negated

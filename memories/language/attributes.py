@@ -111,14 +111,16 @@ _A_LANGUAGE = re.compile(r"\b(?:tieng|" + "|".join(sorted(states.LANGUAGES)) + r
 _CLAUSE_END = re.compile(r"[,;.!?]|\s(?:but|nhưng|nhung)\s", re.IGNORECASE)
 
 
-def _reply_language(text):
+def _reply_language(text, negated):
     """The language ``text`` wants replies in (``frozenset({"language english"})``, as ``translation.values``
     gives it), or None: it names no replies (``_ANSWERS``), or not one language ("Answer in English unless the
-    user writes in Vietnamese"). The clauses naming replies say it before the others: "reply in Vietnamese but
-    keep technical terms in English" wants Vietnamese."""
+    user writes in Vietnamese"). The clauses naming replies that deny nothing say it before the others: "reply
+    in Vietnamese but keep technical terms in English" and "từ giờ trả lời bằng tiếng Việt, đừng dùng tiếng Anh
+    nữa" want Vietnamese; a text denying it as a whole wants none ("Don't answer the user in English")."""
     if not (_ANSWERS.search(text) and _A_LANGUAGE.search(fold(text))):
         return None
-    for said in ([clause for clause in _CLAUSE_END.split(text) if _ANSWERS.search(clause)], [text]):
+    clauses = [clause for clause in _CLAUSE_END.split(text) if _ANSWERS.search(clause) and not is_denial(clause)]
+    for said in (clauses, [] if negated else [text]):
         languages = frozenset(
             value
             for clause in said
@@ -137,11 +139,12 @@ def attribute(text, negated=None):
     length = _reply_length(text)
     if length is not None:
         return Attribute("reply length", length, text)
-    if is_denial(text) if negated is None else negated:
-        return None
-    language = _reply_language(text)
+    negated = is_denial(text) if negated is None else negated
+    language = _reply_language(text, negated)
     if language is not None:
         return Attribute("reply language", language, text)
+    if negated:
+        return None
     match = _ATTRIBUTES.search(fold(text).lower())
     if match is None:
         return None

@@ -62,6 +62,7 @@ from memories.language.words import (
     WEEKDAYS,
     WRITTEN_WORD,
     amounts_in_digits,
+    could_be_vietnamese,
     counts_in_digits,
     language_of,
     sequence,
@@ -1015,6 +1016,12 @@ _PLACE_FOLLOWS = (
 # Leaving a named place or company is being there no more: "Khoi left Hai Van Soft last month" is "Anh Khôi đã
 # nghỉ ở Hải Vân Soft" (not "left his phone", "turned left"; "left Hanoi for Saigon" is a move).
 _LEFT_NAMED = re.compile(r"\b(?:[Hh]as |[Hh]ad )?left " + _PLACE_FOLLOWS + r"(?![^,;.!?]* for )")
+# "Đừng" typed without marks before a verb of what one is asked to do ("dung xai emoji", "dung goi sau 10h"),
+# not "dùng" (to use) in "người dùng" or "sử dụng", nor "đừng quên" (remember).
+_DONT_TYPED_PLAIN = re.compile(
+    r"(?<![\w'’])(?<!\bng )(?<!\bnguoi )(?<!\bsu )dung (?=(?:xai|dung|goi|nhan|nhac|hoi|gui|dat|noi|spam)\b)",
+    re.IGNORECASE,
+)
 # A thing had without something in it is no denial: "nước không đường" is sugar-free water, "trà không đá" tea
 # without ice ("không đá bóng" is not playing football).
 _WITHOUT_VIETNAMESE = re.compile(
@@ -1222,6 +1229,8 @@ def meaning(text, subject="", kind=""):
         text = _LEFT_JOB.sub("không làm việc", _STOPPED_HABIT.sub("không", text))
         if "kh" in lowered or "ko" in lowered:
             text = _WITHOUT_VIETNAMESE.sub("without ", text)
+        if "dung " in lowered:
+            text = _DONT_TYPED_PLAIN.sub("không ", text)
     elif "left" in lowered:
         text = _LEFT_NAMED.sub("quit ", text)
     text = _VIETNAMESE_WORDS.sub(lambda match: f" {_VIETNAMESE[match.group(1).lower()]} ", text)
@@ -2186,16 +2195,16 @@ def _whom(variant):
     return frozenset(order[:2] if order[:1] and order[0] in HONORIFICS else order[:1])
 
 
-def _said_across(variant, content=None):
-    """The words of ``variant`` (or of its ``content`` words given) both languages are read into, and whether
-    it says nothing more (a verb of doing, a name, an honorific or a particle aside): what
-    ``denies_across_languages`` sets side by side."""
+def _said_across(variant, content=None, loans=frozenset()):
+    """The words of ``variant`` (or of its ``content`` words given) both languages are read into, or that both
+    write alike (``loans``: ``_loans``), and whether it says nothing more (a verb of doing, a name, an
+    honorific or a particle aside): what ``denies_across_languages`` sets side by side."""
     content = variant.content if content is None else content
-    said = content & _READ_IN_ENGLISH.keys()
+    said = content & (_READ_IN_ENGLISH.keys() | loans)
     # Whom it is about starts it, named or not ("Khôi không uống rượu bia"); who that is, is asked apart.
     rest = content - said - _DOING - variant.named - _SAYS_NOTHING - _whom(variant)
     if variant.vietnamese:
-        rest -= {word for english in said for phrase in _READ_IN_ENGLISH[english] for word in phrase.split()}
+        rest -= {word for english in said - loans for phrase in _READ_IN_ENGLISH[english] for word in phrase.split()}
     else:
         rest -= states.KINDS
     return said, not rest
@@ -2222,12 +2231,25 @@ def denies_across_languages(a, b):
     # Whom the denial is about starts it ("Anh Khôi …"), and is asked apart; any other name it denies must be
     # the other's too: "Anh Khôi đã nghỉ ở Hải Vân Soft" does not deny "stays up working on side projects".
     subject = _whom(negated)
+    loans = _loans(negated, positive)
     for content in (negated.content, *_clause_denials(negated)):
-        said, alone = _said_across(negated, content)
+        said, alone = _said_across(negated, content, loans)
         # A time denied is no thing denied: "không bao giờ tập buổi sáng" / "takes amlodipine every morning".
         if said - _NO_THING and alone and said <= named and content & negated.named - subject <= positive.content:
             return True
     return False
+
+
+def _loans(a, b):
+    """The words two texts of the two languages both write alike and that are no Vietnamese syllable: English
+    words Vietnamese takes as they are ("yoga", "golf", "pilates", "podcast"), which need no lexicon to be
+    read across (those it reads across, ``_READ_IN_ENGLISH``, are no loans, nor is a word of a name: "bỏ VS Code"
+    denies no writing of code)."""
+    return frozenset(
+        word
+        for word in a.content & b.content - _READ_IN_ENGLISH.keys() - a.named - b.named
+        if word.isascii() and len(word) > 2 and not could_be_vietnamese(word)
+    )
 
 
 def across_languages_words(text, kind=""):

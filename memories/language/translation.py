@@ -571,6 +571,15 @@ def debts_reversed(text_a, text_b):
     return directions is not None and (directions[0] != directions[1]) != parties_swapped(text_a, text_b)
 
 
+def debt_run_the_other_way(text_a, text_b):
+    """Two texts of one debt between the same parties, of one amount, run the other way (``debts_reversed``),
+    both stated or both denied: they cannot both hold. "Lan owes Minh 200k" / "Minh nợ Lan 200k", "Người dùng
+    cho em gái Ngọc mượn 30 triệu" / "Người dùng đang vay em gái Ngọc 30 triệu"."""
+    return (
+        debts_reversed(text_a, text_b) and values(text_a) == values(text_b) and is_denial(text_a) == is_denial(text_b)
+    )
+
+
 # Saying where one was born or comes from.
 _BIRTHPLACE = re.compile(r"\b(?:born|hometown|grew up)\b|(?<!\w)(?:sinh ra|quê)(?!\w)", re.IGNORECASE)
 
@@ -948,7 +957,7 @@ def _across_languages(text_a, text_b):
     # A debt run the other way is no translation of it, and of the same amount cannot both hold: "User lent Đức
     # 5 million" / "Anh Tùng nợ anh Đức 5 triệu" (of Tùng), "Lan owes Minh 200k" / "Minh nợ Lan 200k".
     if debts_reversed(text_a, text_b):
-        return OPPOSED if values(text_a) == values(text_b) and negated_a == negated_b else None
+        return OPPOSED if debt_run_the_other_way(text_a, text_b) else None
     if not names_agree(text_a, text_b):
         # The same words with the parties in each other's places: "Lan owes Minh 200k" / "Minh nợ Lan 200k".
         # (Not a debt told from the other side: "User lent Nam 2 million" / "Nam nợ người dùng 2 triệu".)
