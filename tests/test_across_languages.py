@@ -312,6 +312,12 @@ def test_days_and_months_are_translated_not_names_and_having_stopped_is_a_negati
     assert across_languages("User smokes.", "Người dùng bỏ thuốc lá rồi.") == OPPOSED
     assert across_languages("User quit smoking.", "Người dùng bỏ hút thuốc.") == SAME
     assert across_languages("User no longer drinks coffee.", "Người dùng cai cà phê rồi.") == SAME
+    # Cutting something out for good ("cắt hẳn"), and being free of it ("smoke-free"), are quitting it.
+    assert across_languages("Người dùng cắt hẳn trà sữa từ tháng 11.", "User drinks milk tea every week.") == OPPOSED
+    assert across_languages("Người dùng cắt hẳn trà sữa.", "User no longer drinks milk tea.") == SAME
+    assert (
+        across_languages("The user has been smoke-free since 2022.", "Người dùng đã bỏ thuốc lá từ năm 2022.") == SAME
+    )
     # "Only" some of what the other names; one thing preferred to another, the other way round.
     assert (
         across_languages("Bếp Nhà lúc ra mắt sẽ chỉ có bản iOS.", "Bếp Nhà will launch on iOS and Android.") == OPPOSED

@@ -238,6 +238,13 @@ def test_not_paid_back_is_owed_but_not_replied_is_a_denial():
     assert meaning("Khoa chưa trả lời email của Duy.").negated
 
 
+def test_someone_free_of_a_thing_is_a_denial_a_thing_free_of_another_is_not():
+    assert meaning("The user has been smoke-free since 2022.").negated
+    assert meaning("User has been alcohol-free for two years.").negated
+    assert not meaning("User drinks sugar-free soda.").negated
+    assert not meaning("User lives in a smoke-free flat.").negated
+
+
 def test_dont_typed_without_marks_before_what_one_is_asked_to_do_is_a_denial():
     assert meaning("dung xai emoji khi tra loi a").negated
     assert meaning("dung goi a sau 10h toi").negated

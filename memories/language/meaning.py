@@ -725,6 +725,8 @@ _VIETNAMESE = {
     "lắm": "",
     "đã bỏ": "không",
     "bỏ hẳn": "không",
+    # Cutting something out for good: "cắt hẳn trà sữa" ("cắt" alone also slices: "cắt thịt").
+    "cắt hẳn": "không",
     "ngừng": "không",
     "không còn": "không",
     "đã nghỉ": "không",
@@ -1205,6 +1207,11 @@ def _folded(text):
     return folded
 
 
+# Someone free of a thing is without it, a denial: "has been smoke-free since 2022", "stays alcohol-free for
+# Lent"; a thing free of another is no denial ("sugar-free drinks", "a smoke-free flat").
+_FREE_OF = re.compile(r"\b([a-z]+)-free\b(?=\s*(?:[,.;!?]|$|since\b|for\b|now\b|from\b|after\b|until\b))")
+
+
 # A label a note starts with says nothing of the fact: "Ghi nhớ: …", "Lưu ý: …", "Note: …".
 _LABEL = re.compile(r"^\s*(?:ghi nhớ|ghi nho|lưu ý|luu y|note|nb|fyi)\s*:\s*", re.IGNORECASE)
 
@@ -1235,6 +1242,8 @@ def meaning(text, subject="", kind=""):
         text = _LEFT_NAMED.sub("quit ", text)
     text = _VIETNAMESE_WORDS.sub(lambda match: f" {_VIETNAMESE[match.group(1).lower()]} ", text)
     if not vietnamese:
+        if "-free" in lowered:
+            text = _FREE_OF.sub(r"not \1", text)
         # "User quit smoking" denies "User smokes": a verb is one word however it is written.
         text = _GERUND.sub(_verb, text)
     folded = _folded(text)
