@@ -126,6 +126,8 @@ def score(module, duplicates, conflicts):
 
 # The held-out parts, newest first, each with what it is for (its ``--held-out-N`` flag).
 PARTS = {
+    "held_out_15": "a fifteenth, of a bakery-café owner, her family and her baker, written blind on 2026-12-07 "
+    "(fifteenth session) after the session's rules, run once on the code before and after them",
     "held_out_14": "a fourteenth, of a developer who mixes English into Vietnamese (code-switching), written blind on "
     "2026-12-07 (fifteenth session), run once on the code as found before tuning",
     "held_out_13": "a thirteenth, of users called by name, written blind on 2026-12-07 (fourteenth session), run once "
