@@ -30,6 +30,19 @@ def test_a_users_memories_may_say_their_name():
     assert names_of("owner", texts) == {"duc"}
 
 
+def test_a_users_memories_may_tell_their_name_by_whom_they_are_married_to():
+    husband = "The user's husband, Minh, is a civil servant."
+    assert names_of("owner", [husband, "Minh's wife Hằng is taking an English class."]) == {"hang"}
+    assert names_of("owner", ["User's husband Minh has gout.", "Chồng chị Hằng là anh Minh, công chức."]) == {"hang"}
+    # "Mình" is the owner speaking, "Minh" a name.
+    assert names_of("owner", ["Vợ mình là Thảo.", "Thảo's husband Khoa runs a café."]) == {"khoa"}
+    # Two husbands named for the user, or two people said to be married to the one, tell no name.
+    assert names_of("owner", [husband, "User's husband Long is a doctor.", "Minh's wife Hằng sings."]) == set()
+    assert names_of("owner", [husband, "Minh's wife Hằng sings.", "Minh's wife Lan cooks."]) == set()
+    # Someone else's husband tells nothing of the user.
+    assert names_of("owner", ["Lan's husband Minh is a chef.", "Minh's wife Lan sings."]) == set()
+
+
 @pytest.mark.parametrize(
     ("user", "text", "read"),
     [

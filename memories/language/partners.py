@@ -134,7 +134,8 @@ class Spouse(NamedTuple):
 def _person(written):
     """Whom the words a pattern took for a person are, or None: a name must be written with a capital."""
     folded = fold(written).lower()
-    if folded in _OWNER_WORDS:
+    # "Minh" written with a capital and no marks is a name; "mình" (I, me) is the owner.
+    if folded in _OWNER_WORDS and not (written == "Minh"):
         return people.OWNER, people.OWNER
     name = re.sub(rf"^(?:{_HONORIFIC})", "", written, flags=re.IGNORECASE)
     if not name or not name[0].isupper() or fold(name).lower() in _NOT_NAMES:

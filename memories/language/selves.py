@@ -4,13 +4,17 @@ nhắn Zalo" where another says "User's name is Đức". Comparing memories, suc
 the user in the memory's language (``as_the_user``).
 
 Who goes by which name: a user id that reads as a name is one ("linh", "tung_pham": Tùng Phạm, Tùng), and a
-user's memories may say it ("User's name is Đức", ``translation.owner_named``)."""
+user's memories may say it ("User's name is Đức", ``translation.owner_named``), or tell it by the one the user
+is married to (``partners``): beside "The user's husband, Minh", "Minh's wife Hằng" and "Chồng chị Hằng là anh
+Minh" say the user is Hằng."""
 
 import re
 import unicodedata
 
+from memories.language import partners
 from memories.language.folding import fold
 from memories.language.meaning import HONORIFICS
+from memories.language.people import OWNER
 from memories.language.translation import is_known_word, owner_named, starts_a_phrase
 from memories.language.words import SENTENCE_END, WRITTEN_WORD, language_of
 
@@ -25,12 +29,40 @@ _HONORIFICS = HONORIFICS | {"a", "c"}
 def names_of(user, texts=()):
     """The names (folded, lower case, of one word or more) ``user`` goes by: the user id read as a name when
     it is one ("linh"; "tung_pham" is "tung pham" and "tung"; not "owner", nor a channel's "telegram:123"),
-    and those ``texts`` (the user's memories) say ("User's name is Đức")."""
-    names = {name for text in texts for name in owner_named(text)}
+    and those ``texts`` (the user's memories) say ("User's name is Đức") or tell by the user's husband or wife
+    (``_named_by_spouse``)."""
+    texts = list(texts)
+    names = {name for text in texts for name in owner_named(text)} | _named_by_spouse(texts)
     parts = [] if ":" in user else re.split(r"[\s._-]+", fold(user).lower().strip())
     if parts and all(_NAME_PART.fullmatch(part) for part in parts) and not _NO_NAMES & set(parts):
         names.update((" ".join(parts), parts[0]))
     return frozenset(names)
+
+
+def _named_by_spouse(texts):
+    """The names ``texts`` (a user's memories) give the user by whom they are married to: the one the user's
+    husband or wife is said to be married to ("Minh's wife Hằng", "Chồng chị Hằng là anh Minh" beside "The
+    user's husband, Minh"). Only where the memories name one husband or wife of the user, and no one else as
+    married to them."""
+    married = [
+        found
+        for text in texts
+        if (found := partners.spouse(text)) is not None and found.bond == partners.MARRIED and found.spouse
+    ]
+    of_the_user = {found.spouse for found in married if found.whose[0] == OWNER}
+    if len(of_the_user) != 1:
+        return set()
+    (partner,) = of_the_user
+    named = set()
+    for found in married:
+        if found.whose[0] != "name":
+            continue
+        if found.spouse == partner:
+            named.add(found.whose[1])  # "Chồng chị Hằng là anh Minh": Hằng is married to the user's husband
+        elif found.whose[1] == partner:
+            named.add(found.spouse)  # "Minh's wife Hằng"
+    named.discard(partner)
+    return named if len(named) == 1 else set()
 
 
 def as_the_user(text, names):
