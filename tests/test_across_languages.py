@@ -312,6 +312,10 @@ def test_days_and_months_are_translated_not_names_and_having_stopped_is_a_negati
     assert across_languages("User smokes.", "Người dùng bỏ thuốc lá rồi.") == OPPOSED
     assert across_languages("User quit smoking.", "Người dùng bỏ hút thuốc.") == SAME
     assert across_languages("User no longer drinks coffee.", "Người dùng cai cà phê rồi.") == SAME
+    # An allergy keeps one from what it is to: not eating it agrees with it; denying the allergy does not.
+    assert across_languages("The user is allergic to shrimp.", "Người dùng không ăn được tôm vì bị dị ứng.") is None
+    assert across_languages("Người dùng bị dị ứng tôm.", "User does not eat shrimp.") is None
+    assert across_languages("The user is allergic to shrimp.", "Người dùng không bị dị ứng tôm.") == OPPOSED
     # Cutting something out for good ("cắt hẳn"), and being free of it ("smoke-free"), are quitting it.
     assert across_languages("Người dùng cắt hẳn trà sữa từ tháng 11.", "User drinks milk tea every week.") == OPPOSED
     assert across_languages("Người dùng cắt hẳn trà sữa.", "User no longer drinks milk tea.") == SAME

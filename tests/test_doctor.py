@@ -220,8 +220,11 @@ def test_a_denial_across_languages_of_a_word_both_write_alike(db, frozen):
     # A word of a name is no such word: leaving VS Code denies no writing of code.
     left_vscode = pref("gio a code chu yeu tren Cursor, bo VS Code r", subject="editor")
     code = pref("When writing code or code comments for the user, use English.", subject="code", kind="instruction")
+    allergy = pref("The user is allergic to shrimp.", subject="allergy", kind="health")
+    no_shrimp = pref("Người dùng không ăn được tôm vì bị dị ứng.", subject="đồ ăn", kind="health")
     conflicts = doctor.analyze("conflicts").conflicts
     assert [quit_yoga, yoga] in conflicts and [no_golf, golf] in conflicts
+    assert sorted((allergy, no_shrimp)) not in conflicts
     assert not any(left_vscode in group and code in group for group in conflicts)
 
 

@@ -2219,6 +2219,22 @@ def _said_across(variant, content=None, loans=frozenset()):
     return said, not rest
 
 
+# An allergy, and the words a negation denies, in a folded text of either language.
+_ALLERGY = re.compile(r"\ballerg|\bdi ung\b")
+_DENIED_WORDS = re.compile(r"\b(?:not|never|no|khong|ko|chua|dung)\b((?:\W+\w+){1,4})")
+
+
+def allergy_explains(negated, other):
+    """``other`` tells of an allergy that ``negated`` (a denial) does not deny, which keeps one from what
+    ``negated`` says is not had: "Người dùng không ăn được tôm vì bị dị ứng" / "The user is allergic to shrimp"
+    agree; "Người dùng không bị dị ứng tôm" denies it."""
+    negated, other = fold(negated).lower(), fold(other).lower()
+    if not _ALLERGY.search(other):
+        return False
+    denied = _DENIED_WORDS.search(negated)
+    return denied is None or not _ALLERGY.search(denied.group(1))
+
+
 def denies_across_languages(a, b):
     """One of ``a`` and ``b`` (Variants, one Vietnamese and one English, of the same person) denies what the
     other says, on the words a Vietnamese text is read into in English (``_READ_IN_ENGLISH``: kinds, things,
@@ -2236,6 +2252,8 @@ def denies_across_languages(a, b):
     if a.negated == b.negated:
         return False
     negated, positive = (a, b) if a.negated else (b, a)
+    if allergy_explains(negated.folded, positive.folded):
+        return False
     named = states.with_kinds(positive.content)
     # Whom the denial is about starts it ("Anh Khôi …"), and is asked apart; any other name it denies must be
     # the other's too: "Anh Khôi đã nghỉ ở Hải Vân Soft" does not deny "stays up working on side projects".

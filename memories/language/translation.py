@@ -27,6 +27,7 @@ from memories.language.meaning import (
     VIETNAMESE_NEGATIONS,
     WHEN_WORDS,
     WRITTEN_HONORIFICS,
+    allergy_explains,
     another_relative,
     bounds_the_other_way,
     chooses_one_over_another,
@@ -974,7 +975,10 @@ def _across_languages(text_a, text_b):
         return OPPOSED
     # A thing chosen instead of another is one said done and the other not, however each text puts it.
     alike = negated_a == negated_b or (chooses_one_over_another(text_a) and chooses_one_over_another(text_b))
-    if not alike and _denies_telling(*((text_a, text_b) if negated_a else (text_b, text_a))):
+    if not alike and (
+        _denies_telling(*((text_a, text_b) if negated_a else (text_b, text_a)))
+        or allergy_explains(*((text_a, text_b) if negated_a else (text_b, text_a)))
+    ):
         return None
     # A clause after the first that denies what the other does not say is more said, not the other negated:
     # "Người dùng uống trà xanh mỗi sáng, không uống cà phê" / "User drinks green tea every morning".
