@@ -106,11 +106,6 @@ _ANSWERS = re.compile(
 _A_LANGUAGE = re.compile(r"\b(?:tieng|" + "|".join(sorted(states.LANGUAGES)) + r")\b", re.IGNORECASE)
 
 
-# Where a clause ends, for the language replies are wanted in: "reply in Vietnamese but keep technical terms in
-# English", "Trả lời bằng tiếng Việt, thuật ngữ kỹ thuật để tiếng Anh".
-_CLAUSE_END = re.compile(r"[,;.!?]|\s(?:but|nhưng|nhung)\s", re.IGNORECASE)
-
-
 def _reply_language(text, negated):
     """The language ``text`` wants replies in (``frozenset({"language english"})``, as ``translation.values``
     gives it), or None: it names no replies (``_ANSWERS``), or not one language ("Answer in English unless the
@@ -119,7 +114,7 @@ def _reply_language(text, negated):
     nữa" want Vietnamese; a text denying it as a whole wants none ("Don't answer the user in English")."""
     if not (_ANSWERS.search(text) and _A_LANGUAGE.search(fold(text))):
         return None
-    clauses = [clause for clause in _CLAUSE_END.split(text) if _ANSWERS.search(clause) and not is_denial(clause)]
+    clauses = [clause for clause in slots.CLAUSE.split(text) if _ANSWERS.search(clause) and not is_denial(clause)]
     for said in (clauses, [] if negated else [text]):
         languages = frozenset(
             value

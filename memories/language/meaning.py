@@ -2221,7 +2221,7 @@ def _said_across(variant, content=None, loans=frozenset()):
 
 # An allergy, and the words a negation denies, in a folded text of either language.
 _ALLERGY = re.compile(r"\ballerg|\bdi ung\b")
-_DENIED_WORDS = re.compile(r"\b(?:not|never|no|khong|ko|chua|dung)\b((?:\W+\w+){1,4})")
+_DENIED_WORDS = re.compile(r"\b(?:not|never|no|khong|ko|chua)\b((?:\W+\w+){1,4})")
 
 
 def allergy_explains(negated, other):

@@ -100,6 +100,9 @@ _NOT_NAMES = frozenset(
     + "là la của cua và va cũng cung đã da đang dang sẽ se rất rat cũ cu".split()
 )
 _OWNER_WORDS = frozenset({"user", "the user", "nguoi dung", "ng dung", "toi", "minh", "i", "my"})
+# A word for the owner typed without its marks that is also a common name, written so: "Minh" is a name, "mình"
+# (I, me) the owner ("Minh's wife Hằng" is no wife of the owner's).
+_NAMES_TOO = frozenset({"Minh"})
 
 
 # What a memory speaking of a spouse, or of having none, holds (as written and typed without marks).
@@ -134,8 +137,7 @@ class Spouse(NamedTuple):
 def _person(written):
     """Whom the words a pattern took for a person are, or None: a name must be written with a capital."""
     folded = fold(written).lower()
-    # "Minh" written with a capital and no marks is a name; "mình" (I, me) is the owner.
-    if folded in _OWNER_WORDS and not (written == "Minh"):
+    if folded in _OWNER_WORDS and written not in _NAMES_TOO:
         return people.OWNER, people.OWNER
     name = re.sub(rf"^(?:{_HONORIFIC})", "", written, flags=re.IGNORECASE)
     if not name or not name[0].isupper() or fold(name).lower() in _NOT_NAMES:

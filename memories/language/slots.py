@@ -99,7 +99,9 @@ _MOVED_OVER = re.compile(
 )
 # What a text says was left for another: "switched from Neovim to VS Code", "chuyển từ Vim sang VS Code".
 _LEFT = re.compile(r"\b(?:from|từ|tu)\s.*?\s(?:to|sang)\b", re.IGNORECASE)
-_CLAUSE = re.compile(r"[,;.!?]+|\s(?:but|nhưng|and no longer|và không)\s", re.IGNORECASE)
+# Where a clause ends: what the tools of a clause denying them are not, and what replies are wanted in is read
+# from (``attributes``).
+CLAUSE = re.compile(r"[,;.!?]+|\s(?:but|nhưng|and no longer|và không)\s", re.IGNORECASE)
 # A first word whose something is: "Lan's main laptop".
 _WHOSE_FIRST = re.compile(r"\s*([^\W\d_]+)['’]s\b")
 # Where a slot is said to hold its thing: "… is a ThinkPad", "… là Vietcombank", "a single phone, an iPhone".
@@ -244,7 +246,7 @@ def _tools(text):
     """``{kind: {tool}}``: the tools ``text`` names outside the clauses that deny them, in one word or two ("VS
     Code" is "vscode"), however they are written ("xài vim thôi")."""
     kinds = {}
-    for clause in _CLAUSE.split(_LEFT.sub(" ", _FOR_PROJECTS.sub(" ", text))):
+    for clause in CLAUSE.split(_LEFT.sub(" ", _FOR_PROJECTS.sub(" ", text))):
         if not clause.strip() or _DENYING.search(clause):
             continue
         written = [fold(match.group()).lower() for match in _WORD.finditer(clause)]
