@@ -312,6 +312,9 @@ def test_days_and_months_are_translated_not_names_and_having_stopped_is_a_negati
     assert across_languages("User smokes.", "Người dùng bỏ thuốc lá rồi.") == OPPOSED
     assert across_languages("User quit smoking.", "Người dùng bỏ hút thuốc.") == SAME
     assert across_languages("User no longer drinks coffee.", "Người dùng cai cà phê rồi.") == SAME
+    # What one is preferred to is nothing affirmed: not calling agrees with preferring messages to calls.
+    assert across_languages("User prefers Zalo messages over phone calls.", "a thich nhan zalo, dung goi dt") is None
+    assert across_languages("User prefers phone calls over Zalo messages.", "a thich nhan zalo, dung goi dt") == OPPOSED
     # An allergy keeps one from what it is to: not eating it agrees with it; denying the allergy does not.
     assert across_languages("The user is allergic to shrimp.", "Người dùng không ăn được tôm vì bị dị ứng.") is None
     assert across_languages("Người dùng bị dị ứng tôm.", "User does not eat shrimp.") is None

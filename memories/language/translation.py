@@ -1033,8 +1033,14 @@ def _denied_aside(text, other):
 
 
 def _affirmed(text):
-    """The clauses of ``text`` that deny nothing (its reasons are clauses too), joined: what it says is so."""
-    return " ".join(clause for clause in _CLAUSE_END.split(text) if clause and not _NEGATION.search(clause))
+    """The clauses of ``text`` that deny nothing (its reasons are clauses too), joined: what it says is so. What
+    one is preferred to is not ("User prefers Zalo messages over phone calls" affirms no calls)."""
+    kept = []
+    for clause in _CLAUSE_END.split(text):
+        if clause and not _NEGATION.search(clause):
+            sides = preference_sides(clause)
+            kept.append(clause.replace(sides[1], " ") if sides else clause)
+    return " ".join(kept)
 
 
 def _denies_telling(negated, other):
