@@ -514,7 +514,8 @@ def _slots_and_standing(findings):
 
 def _texts_naming(findings, members):
     """A function giving the texts of ``members`` that hold a name (folded), each looked for once, in the
-    members' texts folded once, when first asked for."""
+    members' texts folded once, when first asked for; whether each name is someone beside the owner is kept
+    beside it (``known``, ``people._besides_owner``) for the run."""
     folded = []
 
     @functools.cache
@@ -523,6 +524,7 @@ def _texts_naming(findings, members):
             folded.extend((fold(findings.texts[i]).lower(), findings.texts[i]) for i in members)
         return [text for plain, text in folded if name in plain]
 
+    texts_naming.known = {}
     return texts_naming
 
 

@@ -443,7 +443,7 @@ def same_person(whose_a, whose_b, texts_naming):
     texts = texts_naming(name)
     if other[0] == "relation":
         return other[1] in _ONE_PERSON and relations_of_names(texts).get(name) == other[1]
-    return not someone_besides_owner(name, texts)
+    return not _besides_owner(name, texts_naming)
 
 
 _FIRST_WORD = re.compile(r"\s*([^\W\d_]+)")
@@ -472,7 +472,7 @@ def whose(text, texts_naming):
 def owner_or_first(first, texts_naming):
     """Whom a memory mentioning no one is about: the one its first word (``first_word``) names, when the owner's
     memories say who that is (``someone_besides_owner``), else the owner."""
-    if first and someone_besides_owner(first, texts_naming(first)):
+    if first and _besides_owner(first, texts_naming):
         return "name", first
     return OWNER, OWNER
 
@@ -482,6 +482,17 @@ def someone_besides_owner(name, texts):
     owner: who they are to the owner ("Lan is the user's wife"), or naming them beside the owner ("Lan owes the
     user 200k"), unless one says it is the owner's name ("User's name is Lan")."""
     return name in relations_of_names(texts) or placed_beside_owner(name, texts)
+
+
+def _besides_owner(name, texts_naming):
+    """``someone_besides_owner`` of the texts naming ``name``; a ``texts_naming`` with a ``known`` dict (the
+    doctor's, for one run) keeps each name's answer there: it asks of thousands of pairs naming a few people."""
+    known = getattr(texts_naming, "known", None)
+    if known is None:
+        return someone_besides_owner(name, texts_naming(name))
+    if name not in known:
+        known[name] = someone_besides_owner(name, texts_naming(name))
+    return known[name]
 
 
 def placed_beside_owner(name, texts):
