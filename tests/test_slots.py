@@ -37,9 +37,6 @@ def _otherwise(a, b, texts=()):
         ("User works as a data analyst at Viettel.", "User now works as a product manager at MoMo."),
         ("Người dùng làm kế toán ở Vinamilk.", "ng dùng nghỉ Vinamilk r, giờ làm kế toán cho Shopee"),
         ("User works at FPT.", "User joined MoMo in March."),
-        # Moving one's things over to a tool makes it the one.
-        ("Anh đã chuyển hết note cá nhân sang Notion.", "User keeps his personal notes in Obsidian."),
-        ("User moved all his notes over to Obsidian.", "User uses Notion."),
         # A notes app and a design tool are slots; all of one's notes or design work is the only one.
         ("Thảo keeps her notes in Obsidian.", "Thảo uses Notion for all of her notes."),
         ("Ghi chú của chị Thảo đều để trong Obsidian.", "Thảo uses Notion for all of her notes."),

@@ -91,12 +91,6 @@ _FOR_PROJECTS = re.compile(
     rf"(?:[^\W\d_]+(?=\s+{_PROJECTS}\b)|{_PROJECTS}\s+[^\W\d_]+)",
     re.IGNORECASE,
 )
-# Moving one's things over to a tool makes it the one: "chuyển hết note cá nhân sang Notion", "moved all his
-# notes over to Obsidian".
-_MOVED_OVER = re.compile(
-    r"(?<!\w)(?:chuyển|chuyen|dời|doi|switched|moved|migrated)(?:\s+[^\s,;.!?]+){0,6}?\s+(?:sang|qua|over to|to)\s",
-    re.IGNORECASE,
-)
 # What a text says was left for another: "switched from Neovim to VS Code", "chuyển từ Vim sang VS Code".
 _LEFT = re.compile(r"\b(?:from|từ|tu)\s.*?\s(?:to|sang)\b", re.IGNORECASE)
 # Where a clause ends: what the tools of a clause denying them are not, and what replies are wanted in is read
@@ -309,12 +303,7 @@ def slot(text, negated=None):
             if slot_side is not None and named:
                 for found in marked:
                     things[found] = things.get(found, frozenset()) | named
-    if (
-        (SAYS_ONLY.search(text) and not _ONLY_WHEN.search(text))
-        or _ALL.search(text)
-        or says_changed(text)
-        or (tools and _MOVED_OVER.search(text))
-    ):
+    if (SAYS_ONLY.search(text) and not _ONLY_WHEN.search(text)) or _ALL.search(text) or says_changed(text):
         level = ONLY
     else:
         level = MAIN if marked or _MAIN.search(text) else USED
