@@ -536,12 +536,14 @@ def denied_in_other_language(user, project, kind, text):
 
 def _texts_naming(live):
     """A function giving the texts of the ``CANDIDATES`` newest of ``live`` holding a name (folded), each
-    looked up once."""
+    looked up once; whether each name is someone beside the owner is kept beside it for the proposal
+    (``known``, ``people._besides_owner``)."""
 
     @functools.cache
     def texts_naming(name):
         return list(matching_any(live, [((name,), False)], common=True).values_list("text", flat=True)[:CANDIDATES])
 
+    texts_naming.known = {}
     return texts_naming
 
 
