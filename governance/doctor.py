@@ -16,7 +16,6 @@ each memory is also compared with its closest in meaning among those of its user
 whatever their subject (``_with_meaning``).
 """
 
-import functools
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
@@ -513,19 +512,16 @@ def _slots_and_standing(findings):
 
 
 def _texts_naming(findings, members):
-    """A function giving the texts of ``members`` that hold a name (folded), each looked for once, in the
-    members' texts folded once, when first asked for; whether each name is someone beside the owner is kept
-    beside it (``known``, ``people._besides_owner``) for the run."""
+    """A ``people.texts_naming_of`` giving the texts of ``members`` that hold a name (folded), in the members'
+    texts folded once, when first asked for."""
     folded = []
 
-    @functools.cache
     def texts_naming(name):
         if not folded:
             folded.extend((fold(findings.texts[i]).lower(), findings.texts[i]) for i in members)
         return [text for plain, text in folded if name in plain]
 
-    texts_naming.known = {}
-    return texts_naming
+    return people.texts_naming_of(texts_naming)
 
 
 def _with_meaning(findings):

@@ -484,9 +484,19 @@ def someone_besides_owner(name, texts):
     return name in relations_of_names(texts) or placed_beside_owner(name, texts)
 
 
+def texts_naming_of(look_up):
+    """A ``texts_naming`` for one run of comparisons (a doctor run, a proposal): ``look_up(name)``, the owner's
+    memories naming ``name``, asked once a name, and whether each name is someone beside the owner kept beside
+    it (``known``, ``_besides_owner``): the doctor asks it of thousands of pairs naming a few people. Nothing
+    is kept beyond the run."""
+    texts_naming = functools.cache(look_up)
+    texts_naming.known = {}
+    return texts_naming
+
+
 def _besides_owner(name, texts_naming):
-    """``someone_besides_owner`` of the texts naming ``name``; a ``texts_naming`` with a ``known`` dict (the
-    doctor's, for one run) keeps each name's answer there: it asks of thousands of pairs naming a few people."""
+    """``someone_besides_owner`` of the texts naming ``name``, kept in ``texts_naming.known`` when it has one
+    (``texts_naming_of``)."""
     known = getattr(texts_naming, "known", None)
     if known is None:
         return someone_besides_owner(name, texts_naming(name))

@@ -211,8 +211,8 @@ TOOLS_OF = {
 # The other names one thing goes by (lower case; a name is no part of a dotted one, "node.js"), each read as
 # the one it is known by here: "Postgres" is PostgreSQL, "Mongo" MongoDB, "k8s" Kubernetes, "Visual Studio
 # Code" VS Code, "HCMC" and "Ho Chi Minh City" Saigon, "TP.HCM" Sài Gòn; and "Go" inside a sentence is the
-# language Golang (not "go" the verb). Two memories naming one thing by two of its names say the same of it: "User uses
-# Postgres" / "User uses PostgreSQL" is one fact, not two databases in one slot.
+# language Golang (not "go" the verb). Two memories naming one thing by two of its names say the same of it:
+# "User uses Postgres" / "User uses PostgreSQL" is one fact, not two databases in one slot.
 OTHER_NAMES = {
     "PostgreSQL": ("postgres",),
     "MongoDB": ("mongo",),

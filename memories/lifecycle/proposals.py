@@ -19,7 +19,6 @@ Bad input (a missing source, an unknown kind of source, a TTL of zero) raises ``
 field, like every other write path, and stores nothing.
 """
 
-import functools
 import hashlib
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -535,16 +534,13 @@ def denied_in_other_language(user, project, kind, text):
 
 
 def _texts_naming(live):
-    """A function giving the texts of the ``CANDIDATES`` newest of ``live`` holding a name (folded), each
-    looked up once; whether each name is someone beside the owner is kept beside it for the proposal
-    (``known``, ``people._besides_owner``)."""
+    """A ``people.texts_naming_of`` giving the texts of the ``CANDIDATES`` newest of ``live`` holding a name
+    (folded), for one proposal."""
 
-    @functools.cache
     def texts_naming(name):
         return list(matching_any(live, [((name,), False)], common=True).values_list("text", flat=True)[:CANDIDATES])
 
-    texts_naming.known = {}
-    return texts_naming
+    return people.texts_naming_of(texts_naming)
 
 
 @dataclass(frozen=True)
