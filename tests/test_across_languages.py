@@ -618,6 +618,12 @@ def test_what_is_also_so_puts_nothing_in_the_place_of_another():
         ("Bố đi ngủ lúc 10 giờ tối.", {10.0, 22.0}),
         ("Mẹ về nhà lúc 5 giờ 30 chiều.", {5.0, 30.0, 17.0}),
         ("Mẹ dậy lúc 5 giờ sáng.", {5.0}),
+        # When a new value holds from is none of its values; a span from one date to another is.
+        ("Giá croissant đã tăng lên 38 nghìn từ tháng 10.", {38_000.0}),
+        ("Tháng 11/2026 bác sĩ đã tăng liều lên 75mcg.", {75.0}),
+        ("Since March 2026 the user pays 5 million a month now.", {5_000_000.0}),
+        ("The trip is now from 20 December to 5 January.", {20.0, "month 12", 5.0, "month 1"}),
+        ("The family's Da Lat trip is now in April 2027.", {"month 4", 2027.0}),
     ],
 )
 def test_amounts_and_months_are_read_as_written(text, values):

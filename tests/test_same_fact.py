@@ -578,6 +578,44 @@ def test_a_habit_stopped_however_it_is_said_and_whatever_the_reason(a, b, oppose
 @pytest.mark.parametrize(
     ("a", "b", "opposed"),
     [
+        # What befell someone, after which something stopped, is not what stopped; nor since when.
+        (
+            "The user plays badminton with the student club every Wednesday night.",
+            "The user stopped playing badminton after he sprained his ankle in October.",
+            True,
+        ),
+        ("Tối thứ 4 Bảo đi đánh cầu lông với CLB.", "Bảo ko chơi cầu lông nữa từ hồi bị lật cổ chân T10", True),
+        # A time since which something changed is only that time: the rest of the sentence is what changed.
+        (
+            "The user keeps the bakery's books in MISA.",
+            "Since September 2026 the user has done the bakery's books in Google Sheets and has cancelled her MISA"
+            " subscription.",
+            True,
+        ),
+        # Paid back last week: the debt is gone, whenever it went.
+        (
+            "The user borrowed 800 AUD from his flatmate Khánh in November and still owes it.",
+            "The user paid Khánh back the 800 AUD last week.",
+            True,
+        ),
+        # Who someone is to another, said before their name, is still them: Nga, not someone's sister.
+        (
+            "Minh's sister Nga still owes the couple 30 million VND.",
+            "Nga paid the full 30 million VND back in September and no longer owes them anything.",
+            True,
+        ),
+        # A condition stays part of what is denied; a sister said of no one named is someone else.
+        ("User drinks coffee every morning.", "User does not drink coffee after dinner.", False),
+        ("User drinks coffee every morning.", "User's sister no longer drinks coffee.", False),
+    ],
+)
+def test_a_change_is_of_what_changed_not_of_when_after_what_or_of_whom(a, b, opposed):
+    assert _both_ways(contradict, a, b) == (opposed, opposed)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "opposed"),
+    [
         # A plan put off or moved to another time has its time changed: the new time stands in the old's place.
         ("The dentist appointment is on Tuesday.", "The dentist appointment was moved to Thursday.", True),
         ("Lan's wedding is on May 20.", "Lan's wedding was postponed to June 15.", True),
@@ -774,13 +812,15 @@ def test_a_clause_denying_a_thing_denies_it_across_languages():
             "Hoa raised her monthly savings for the trip to 6 million.",
             "Hoa saves 4 million a month for the trip to Japan.",
         ),
+        # Since when the new value holds is no value of it.
+        ("Giá croissant bơ đã tăng lên 38 nghìn/cái từ tháng 10 vì giá bơ nhập tăng.", "croissant bơ bán 35k/cái"),
     ],
 )
 def test_a_value_said_to_be_new_opposes_another_said_in_more_words(new, old):
     _, opposed = doctor.block_findings([(1, new), (2, old)], "money", "fact")
     assert opposed == [[1, 2]]
     # The same value said to be new is no other value.
-    same = old.replace("900 nghìn", "1,2 triệu").replace("4 million", "6 million")
+    same = old.replace("900 nghìn", "1,2 triệu").replace("4 million", "6 million").replace("35k", "38k")
     assert doctor.block_findings([(1, new), (2, same)], "money", "fact")[1] == []
 
 

@@ -55,6 +55,9 @@ def test_a_users_memories_may_tell_their_name_by_whom_they_are_married_to():
         # Typed without marks, the word for the user is too.
         ("lan", "chi lan di boi moi sang chu nhat", "nguoi dung di boi moi sang chu nhat"),
         ("tung_pham", "Tùng Phạm works at the port.", "The user works at the port."),
+        # Who the user is to someone, said before the name in English, is the user too.
+        ("hang", "Minh's wife Hằng is taking an English class.", "The user is taking an English class."),
+        ("nga", "His sister Nga still owes the couple 30 million.", "The user still owes the couple 30 million."),
         # "Từ tháng 10" opens with "from", whoever is called Tư; inside the sentence, after "ông", Tư is the user.
         ("tu", "Từ tháng 10 bác sĩ tăng liều thuốc của ông Tư.", "Từ tháng 10 bác sĩ tăng liều thuốc của người dùng."),
         # A text typed all in lower case shows no capitals: a name is one that is no word of the language as

@@ -507,6 +507,7 @@ _HOW_OFTEN = (
 _READ_AS_HINT = (
     r"\b(?:quan|coffee|mov(?:ed|es)|don|chuyen|khong|ko|bo|cai|hut|thuoc|an|gan|hau|almost|lam|bat|intoleran\w*|chua"
     r"|paid|repaid|tat|stay\w*|steers?|dropped|decided?|decides|opt(?:s|ed)?|chose|choose|free|avoid\w*|kieng"
+    r"|subscriptions?|memberships?"
     r"|no (?:sugar|ice|cream|problems?|issues?))\b"
 )
 _READ_AS = (
@@ -563,6 +564,11 @@ _READ_AS = (
     (r"^(\s*(?:(?!and\b|va\b)\w+ ){0,4}?)(?:avoid(?:s|ed)?|kieng)\b", r"\1 not "),
     # Dropping a class or a habit is quitting it ("dropped piano"; not "dropped off" or "dropped by").
     (r"\bdropped(?: out of)?\b(?! off| by)", " not "),
+    # Cancelling one's subscription to a thing is using it no more: "cancelled her MISA subscription".
+    (
+        r"\b(cancell?ed|ended) (?:his |her |their |my |our |the )?((?:\w+ ){1,2})(?:subscription|membership)s?\b",
+        r"\1 \2",
+    ),
     # Deciding against something is deciding not to: "decided against any bank loan".
     (r"\b(decided?|decides|opt(?:s|ed)?|chose|choose) against\b", r" \1 not "),
     # Kept free of something is without it: "keeps his mornings free of meetings" (not "free of charge").
@@ -1066,7 +1072,7 @@ _CHANGED = re.compile(
 # what changed, as a condition would be ("no coffee after 2pm").
 _CHANGE = re.compile(
     r"\b(?:quit(?:s|ting)?|stopped|gave up|given up|no longer|cancell?ed|called off|switched|moved|changed"
-    r"|relocated|left|broke up|split up|paid off|retired|dropped)\b"
+    r"|relocated|left|broke up|split up|paid off|repaid|paid (?:\w+ ){0,3}back|retired|dropped)\b"
     r"|(?<!\w)(?:bỏ|ngừng|nghỉ|thôi|không còn|nữa|chuyển|đổi|dọn|chia tay|trả hết)(?!\w)",
     re.IGNORECASE,
 )
@@ -1085,15 +1091,21 @@ _WHEN_CHANGED = re.compile(
     rf"\b(?:{_ONE_OCCASION_TIMES}"
     r"|recently|lately"
     r"|(?:earlier )?this (?:week|month|year|spring|summer|autumn|fall|winter)"
-    # Since when, to the end of its clause: "since October", "since her knee injury", "hasn't touched one since".
+    # Since when: a time ("Since September 2026 the user has done the books in Google Sheets"), or else to the
+    # end of its clause ("since her knee injury", "hasn't touched one since").
+    rf"|since (?:{_MONTH}(?: \d{{4}})?|\d{{4}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|(?:last|this) \w+)\b"
     r"|since\b[^,;.!?]*"
+    # After something befell someone, to the end of its clause: "stopped playing badminton after he sprained his
+    # ankle" (not "no coffee after 2pm").
+    r"|after (?:he|she|they|i|we|his|her|their|my|the user|user)\b[^,;.!?]*"
+    r"|sau khi bi\b[^,;.!?]*"
     rf"|in (?:{_MONTH}(?: \d{{4}})?|\d{{4}})"
     # A holiday: "at Tet 2027", "từ Tết".
     r"|(?:at|after|tu|sau) tet(?: \d{4})?"
     r"|(?:dao )?gan day"
     r"|tu (?:(?:tuan|thang|nam) (?:truoc|ngoai|\d+(?:/\d+)?)|\d{4}|dau nam)"
     # "từ khi bị mất ngủ", "kể từ lúc chuyển nhà": since, to the end of its clause.
-    r"|(?:ke )?tu (?:khi|luc)\b[^,;.!?]*"
+    r"|(?:ke )?tu (?:khi|luc|hoi)\b[^,;.!?]*"
     r"|(?:vai|mot|hai|ba|\d+) (?:ngay|tuan|thang|nam) nay"
     # How long since: "bỏ thuốc lá được 6 tháng rồi", typed "đc 6 tháng r".
     r"|(?:duoc|dc) (?:vai|mot|hai|ba|\d+) (?:ngay|tuan|thang|nam)(?: roi| r)?)\b"
@@ -1530,6 +1542,18 @@ def _someone_else(content_a, content_b, kept=frozenset()):
     return not any(typo_of(word, person) for word in other for person in named)
 
 
+def _introducing(variant, other):
+    """The words of ``variant`` naming who someone is to another just before their name, which ``other`` says
+    too: "Minh's sister Nga still owes the couple 30 million" speaks of Nga, as "Nga paid the 30 million back"
+    does, not of someone's sister."""
+    order = variant.order
+    return frozenset(
+        word
+        for word, following in zip(order, order[1:])
+        if word in states.PEOPLE and following in variant.named and following in other.content
+    )
+
+
 # Words naming someone by who they are to another, a relative by marriage among them ("mother inlaw").
 _RELATIVES = states.PEOPLE | {"inlaw"}
 
@@ -1746,7 +1770,9 @@ def denies(a, b, has_subject):
         return True
     if a.negated == b.negated:
         return False
-    if _someone_else(a.content - a.named - a.companions, b.content - b.named - b.companions):
+    if _someone_else(
+        a.content - a.named - a.companions - _introducing(a, b), b.content - b.named - b.companions - _introducing(b, a)
+    ):
         # "User has no food allergies" / "User's wife is allergic to shrimp"; a name is nobody's relation
         # ("Sơn Trà" is a district).
         return False

@@ -15,6 +15,7 @@ from memories.language import partners
 from memories.language.folding import fold
 from memories.language.meaning import HONORIFICS
 from memories.language.people import OWNER
+from memories.language.states import PEOPLE
 from memories.language.translation import is_known_word, owner_named, starts_a_phrase
 from memories.language.words import SENTENCE_END, WRITTEN_WORD, language_of
 
@@ -24,6 +25,8 @@ _NO_NAMES = frozenset("owner user me default admin cli someone anyone everyone".
 _NAME_PART = re.compile(r"[^\W\d_]{2,}")
 # Before a name ("anh Đức", "Mrs Ngọc"), with chat's short "a" and "c" for "anh" and "chị" ("a Khoa").
 _HONORIFICS = HONORIFICS | {"a", "c"}
+# Whose someone is, before a relation: "his sister Nga".
+_WHOSE = frozenset("his her their my our".split())
 
 
 def names_of(user, texts=()):
@@ -96,6 +99,9 @@ def as_the_user(text, names):
         ):
             index += size
             continue
+        if english and without_honorific:
+            start = _told_by_relation(text, found, folded, index)
+            opens = _opens_a_sentence(text, found[start].start())
         capital = found[start].group()[:1].isupper()
         pieces.append(text[kept_up_to : found[start].start()] + _the_user(english, text.isascii(), capital, opens))
         kept_up_to = found[index + size - 1].end()
@@ -127,6 +133,20 @@ def _a_name_here(found, index, opens, text, english):
     if not found[index].group()[:1].isupper():
         return False
     return not opens or not starts_a_phrase(written)
+
+
+def _told_by_relation(text, found, folded, index):
+    """Where the name at ``index`` starts with the relation that tells who it is in English, if one does:
+    "Minh's wife Hằng is taking an English class" is "The user is taking an English class", as is "his
+    sister Nga …" of user Nga (who she is to Minh is said where it is a fact: "Minh's wife is Hằng")."""
+    start = index - 1
+    if start < 0 or folded[start] not in PEOPLE or not _apart(text, found, start, 2):
+        return index
+    if start >= 2 and folded[start - 1] == "s" and text[found[start - 2].end() : found[start - 1].start()] in "'’":
+        return start - 2 if _apart(text, found, start - 1, 2) else index
+    if start >= 1 and folded[start - 1] in _WHOSE and _apart(text, found, start - 1, 2):
+        return start - 1
+    return index
 
 
 def _opens_a_sentence(text, position):

@@ -148,6 +148,20 @@ def is_known_word(words, english):
     return first in _lexicon()[0] or starts_a_phrase(words)
 
 
+def no_word_of_either(word):
+    """Whether ``word`` (folded, lower case) is a word neither language has, as far as the lexicon tells, nor a
+    given name: a medicine ("metformin", "levothyrox"), a product, a place abroad."""
+    return (
+        _unknown_english(word)
+        and word not in _lexicon()[1]
+        and not _function_word(word)
+        and word not in _FOLDED_GIVEN_NAMES
+    )
+
+
+_FOLDED_GIVEN_NAMES = frozenset(fold(name) for name in GIVEN_NAMES)
+
+
 def starts_a_phrase(words):
     """Whether the first of ``words`` (lower case, as written, with the words after it) is a function word of
     either language or starts a phrase of two words or more the lexicon knows: "Từ tháng 10…" opens with
@@ -1200,14 +1214,34 @@ _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _SELF_CALLED = re.compile(r"(?<!\w)xưng (?:là )?[\"“'‘]?(\w+)", re.IGNORECASE)
 
 
+_MONTH_WRITTEN = r"(?:" + "|".join(MONTH_NUMBERS) + r")\.?"
+# When a value said to be new became so is no value of it: "Giá croissant đã tăng lên 38 nghìn từ tháng 10",
+# "Since September 2026 …", "Tháng 11/2026 bác sĩ đã tăng liều … lên 75mcg" give one price or dose each, as
+# the old value does (not "from 20 December to 5 January", a span, nor "is now in April 2027", the value).
+_SINCE_WHEN = re.compile(
+    r"(?:\b(?:since|from|as of|starting|effective)|^\s*in)"
+    r" (?:(?:early|mid|late|the (?:start|beginning|end|middle) of) )?"
+    rf"(?:{_MONTH_WRITTEN}(?: \d{{1,2}}(?:st|nd|rd|th)?)?(?:,? \d{{4}})?"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTH_WRITTEN}(?:,? \d{{4}})?"
+    r"|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{4}|(?:last|this|next) (?:week|month|year))\b"
+    r"(?![,/]? ?\d)(?!\s*(?:to|until|till|through|-|–)\s)"
+    r"|(?<!\w)(?:(?:kể |bắt đầu )?từ|^\s*)(?: (?:đầu|giữa|cuối))? ?(?:tháng \d{1,2}(?:/\d{4})?|T\d{1,2}|\d{1,2}/\d{1,2}"
+    r"(?:/\d{2,4})?|năm \d{4}|(?:tuần|tháng|năm) (?:này|sau|trước|tới))(?![\w/])(?!\s*(?:đến|tới|-|–)\s)",
+    re.IGNORECASE,
+)
+
+
 # The write path compares a proposal with the newest memories of its subject, and the next one with mostly
 # the same ones: their values are kept.
 @functools.lru_cache(maxsize=4096)
 def values(text):
     """The values a text gives, which a translation or a paraphrase keeps: numbers, days, months,
     languages, letters ("nhóm máu O"), times of day, how often (whose count is no number apart), email
-    addresses, the word the assistant calls itself by; a frozenset."""
+    addresses, the word the assistant calls itself by; a frozenset. When a text says a value is new, when it
+    became so is none (``_SINCE_WHEN``)."""
     text = unicodedata.normalize("NFC", text)
+    if says_changed(text):
+        text = _SINCE_WHEN.sub(" ", text)
     order = meaning(text).order
     addresses = _ADDRESS.findall(text) if "@" in text else []
     # The digits of an email address are no number: "minh.tran88@gmail.com".
