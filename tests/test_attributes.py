@@ -54,6 +54,16 @@ def _otherwise(a, b, texts=()):
         ),
         # A clause denying another language leaves the language of the clause naming replies.
         ("tu gio tra loi bang tieng Viet, dung dung tieng Anh nua", "User wants replies in English.", True),
+        # A dose of one medicine, named by the word neither language has, in digits, words or another unit.
+        ("Bà Hoà uống metformin 500mg, sáng 1 viên tối 1 viên.", "bs đổi thuốc cho bà Hoà r: metformin 850mg", True),
+        ("Minh is on amlodipine, five milligrams a day.", "Bác sĩ đã tăng amlodipine của a Minh lên 10mg.", True),
+        ("Chị Hằng uống Levothyrox 50mcg mỗi sáng.", "Hằng takes Levothyrox 0.05 mg every morning.", False),
+        # Two medicines, two people, a dose the other adds to, a medicine stopped.
+        ("Minh takes allopurinol 300 mg daily.", "Minh takes colchicine 0.5 mg during flares.", False),
+        ("Minh takes amlodipine 5 mg.", "Lan takes amlodipine 10 mg.", False),
+        ("User takes metformin 500 mg in the morning and 850 mg at night.", "User takes metformin 500 mg.", False),
+        ("User no longer takes metformin 500 mg.", "User takes metformin 850 mg.", False),
+        ("User drinks 500ml of water before bed.", "User drinks 300ml of water after lunch.", False),
     ],
 )
 def test_one_person_has_one_birthday_and_one_blood_type(a, b, opposed):
@@ -75,4 +85,16 @@ def test_the_doctor_and_the_write_path_report_them(db):
     answer = propose("Hoa was born on 12 August 1992.", kind="fact", subject="hoa-born")
     assert (answer.status, answer.flags) == ("pending", ("possible_update",))
     answer = propose("Minh's blood type is O.", kind="fact", subject="minh")
+    assert (answer.status, answer.flags) == ("approved", ())
+
+
+def test_the_doctor_and_the_write_path_report_a_dose_changed(db):
+    stored = add_memory("Minh takes amlodipine 5 mg every morning.", kind="health", subject="pressure", user="owner")
+    other = add_memory("Bác sĩ tăng amlodipine của a Minh lên 10mg/ngày.", kind="fact", subject="thuốc", user="owner")
+    add_memory("Minh takes allopurinol 300 mg for gout.", kind="health", subject="gout", user="owner")
+    assert doctor.analyze("conflicts").conflicts == [sorted([stored.pk, other.pk])]
+    policies.set_write_policy("allow", actor=OWNER)
+    answer = propose("Minh's amlodipine dose is now 7.5 mg.", kind="health", subject="huyết áp")
+    assert (answer.status, answer.flags) == ("pending", ("possible_update",))
+    answer = propose("Minh takes colchicine 0.5 mg during gout flares.", kind="health", subject="gout")
     assert (answer.status, answer.flags) == ("approved", ())

@@ -16,7 +16,8 @@ from typing import NamedTuple
 from memories.language import people, slots, states
 from memories.language.folding import fold
 from memories.language.meaning import is_denial
-from memories.language.translation import values, values_instead
+from memories.language.translation import no_word_of_either, values, values_instead
+from memories.language.words import ENGLISH_NUMBERS
 
 # Words naming an attribute (folded) -> the attribute.
 _ATTRIBUTES = re.compile(
@@ -56,6 +57,42 @@ _PHRASES = [
     + ("short", "brief", "concise", "long", "detailed", "ngắn", "ngan", "dài", "dai", "chi tiết", "chi tiet")
     + ("reply", "replies", "answer", "trả lời", "tra loi")
 ]
+
+
+# A dose: an amount and its unit, in digits or an English number word ("500mg", "75 mcg", "five milligrams").
+_DOSE = re.compile(
+    r"(?<![\w.,])(\d+(?:[.,]\d+)?|" + "|".join(ENGLISH_NUMBERS) + r")\s?"
+    r"(mg|mcg|µg|ug|milligrams?|micrograms?|ml|iu)(?![\w])",
+    re.IGNORECASE,
+)
+# Each unit as the one its amounts are compared in, and by how much it is multiplied.
+_UNITS = {"mg": ("mg", 1), "milligram": ("mg", 1), "mcg": ("mg", 0.001), "µg": ("mg", 0.001), "ug": ("mg", 0.001)}
+_UNITS |= {"microgram": ("mg", 0.001), "ml": ("ml", 1), "iu": ("iu", 1)}
+# A medicine's name: a word of plain letters, five at least, that neither language has.
+_MEDICINE = re.compile(r"(?<![\w-])[A-Za-z]{5,}(?![\w-])")
+
+
+def _dose(text):
+    """The dose of one medicine ``text`` gives: ``("dose <medicine>", frozenset of amounts)``, or None. The
+    medicine is the word neither language has (``translation.no_word_of_either``) nearest before the amount,
+    or after it: "metformin 500mg", "tăng liều Levothyrox của chị Hằng lên 75mcg", "Minh is on amlodipine,
+    five milligrams"; a text giving doses of two medicines gives none."""
+    doses = list(_DOSE.finditer(text))
+    if not doses:
+        return None
+    medicines = [(match.start(), match.group().lower()) for match in _MEDICINE.finditer(text)]
+    medicines = [(at, word) for at, word in medicines if no_word_of_either(word)]
+    if not medicines:
+        return None
+    named, amounts = set(), set()
+    for dose in doses:
+        before = [word for at, word in medicines if at < dose.start()]
+        named.add(before[-1] if before else next(word for at, word in medicines if at > dose.start()))
+        amount, unit = dose.group(1).lower(), dose.group(2).lower().rstrip("s")
+        number = ENGLISH_NUMBERS[amount] if amount in ENGLISH_NUMBERS else float(amount.replace(",", "."))
+        unit, times = _UNITS[unit]
+        amounts.add(f"dose {round(number * times, 4):g} {unit}")
+    return (f"dose {named.pop()}", frozenset(amounts)) if len(named) == 1 else None
 
 
 class Attribute(NamedTuple):
@@ -142,7 +179,8 @@ def attribute(text, negated=None):
         return None
     match = _ATTRIBUTES.search(fold(text).lower())
     if match is None:
-        return None
+        dose = _dose(text) if _DOSE.search(text) else None
+        return None if dose is None else Attribute(*dose, text)
     name = _NAMES[0] if match.group(1) else _NAMES[1]
     found = values(text)
     found = _birthday(found) if name == "birthday" else frozenset(value for value in found if isinstance(value, str))
@@ -162,9 +200,11 @@ def otherwise(a, b, texts_naming):
     )
 
 
-def phrases(_found):
+def phrases(found):
     """What a memory that an ``Attribute`` may say otherwise than holds, as ``search.matching_any`` takes it: a
-    word naming an attribute, whichever."""
+    word naming an attribute, whichever; for a dose, the medicine's name."""
+    if found.name.startswith("dose "):
+        return [((found.name.removeprefix("dose "),), False)]
     return _PHRASES
 
 
