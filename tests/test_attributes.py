@@ -58,6 +58,10 @@ def _otherwise(a, b, texts=()):
         ("Bà Hoà uống metformin 500mg, sáng 1 viên tối 1 viên.", "bs đổi thuốc cho bà Hoà r: metformin 850mg", True),
         ("Minh is on amlodipine, five milligrams a day.", "Bác sĩ đã tăng amlodipine của a Minh lên 10mg.", True),
         ("Chị Hằng uống Levothyrox 50mcg mỗi sáng.", "Hằng takes Levothyrox 0.05 mg every morning.", False),
+        # The dose is of whom the medicine is, not of who changed it.
+        ("Tháng 11 bác sĩ đã tăng liều Levothyrox của chị Lan lên 75mcg.", "Lan takes Levothyrox 50 mcg.", True),
+        ("The doctor raised Lan's levothyroxine to 75 mcg.", "Chị Lan uống levothyroxine 50mcg.", True),
+        ("The doctor raised Lan's levothyroxine to 75 mcg.", "Chị Mai uống levothyroxine 50mcg.", False),
         # Two medicines, two people, a dose the other adds to, a medicine stopped.
         ("Minh takes allopurinol 300 mg daily.", "Minh takes colchicine 0.5 mg during flares.", False),
         ("Minh takes amlodipine 5 mg.", "Lan takes amlodipine 10 mg.", False),

@@ -189,14 +189,28 @@ def attribute(text, negated=None):
     return Attribute(name, found, text)
 
 
+def _whose(found, texts_naming):
+    """Whom an ``Attribute`` is of (``slots.whose``); a medicine's dose is of whom the medicine is said to be
+    ("Bác sĩ đã tăng liều Levothyrox của chị Hằng lên 75mcg", "The doctor raised Minh's amlodipine to 10 mg")."""
+    text = found.text
+    if found.name.startswith("dose "):
+        medicine = re.escape(found.name.removeprefix("dose "))
+        of = re.search(rf"(?<!\w){medicine}\s+(?:của|cua)\s+(.+)", text, re.IGNORECASE) or re.search(
+            rf"(?<!\w)(\w+['’]s\s+(?:\w+\s+)?){medicine}(?!\w)", text, re.IGNORECASE
+        )
+        if of is not None:
+            text = of.group(1)
+    return slots.whose(text, texts_naming)
+
+
 def otherwise(a, b, texts_naming):
     """Two ``Attribute``s give one attribute of one person (``people.same_person`` of whom each is about,
-    ``slots.whose``; ``texts_naming(name)``: the owner's memories naming someone) one value in place of another
+    ``_whose``; ``texts_naming(name)``: the owner's memories naming someone) one value in place of another
     (``translation.values_instead``)."""
     return (
         a.name == b.name
         and values_instead(a.values, b.values)
-        and people.same_person(slots.whose(a.text, texts_naming), slots.whose(b.text, texts_naming), texts_naming)
+        and people.same_person(_whose(a, texts_naming), _whose(b, texts_naming), texts_naming)
     )
 
 
