@@ -126,6 +126,8 @@ def score(module, duplicates, conflicts):
 
 # The held-out parts, newest first, each with what it is for (its ``--held-out-N`` flag).
 PARTS = {
+    "held_out_16": "a sixteenth, of a pharmacist, her family and her assistant, written blind on 2026-12-07 (sixteenth "
+    "session) after the session's first rules, run once on the code before and after them",
     "held_out_15": "a fifteenth, of a bakery-café owner, her family and her baker, written blind on 2026-12-07 "
     "(fifteenth session) after the session's rules, run once on the code before and after them",
     "held_out_14": "a fourteenth, of a developer who mixes English into Vietnamese (code-switching), written blind on "

@@ -234,6 +234,11 @@ def test_a_text_saying_what_it_states_is_new():
         "Tiền gửi xe tăng lên 300 nghìn.",
         "Chị Hoa nâng tiền tiết kiệm hằng tháng lên 6 triệu.",
         "Cholesterol của bố giảm từ 240 xuống còn 200.",
+        # The thing between may be written with a hyphen.
+        "From December the user raised his full-day guiding fee to 1 million VND.",
+        # A plan moved to another time, in either language, as chat types it too.
+        "The user's follow-up has been moved to 22 December.",
+        "lich tai kham cua ong doi qua 22/12 r",
     ):
         assert says_changed(text)
     for text in (

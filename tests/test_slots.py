@@ -29,6 +29,8 @@ def _otherwise(a, b, texts=()):
         ("Khoa has moved to Đà Nẵng and lives there now.", "User lives in Saigon, District 3."),
         ("Bà Ngọc moved to Saigon to live with her son's family.", "Bà Ngọc sống một mình ở Đà Nẵng."),
         ("Hiện tại người dùng sống ở Đà Nẵng.", "User lives in Hanoi."),
+        ("Hoa now lives with the user's family in Đà Nẵng.", "Hoa lives alone in Hội An."),
+        ("Mai chuyen tro qua Hai Chau r, gan nha thuoc", "Mai lives in Hòa Khánh."),
         ("Quê chị Thảo ở Cần Thơ.", "Thảo is originally from Huế."),
         ("chi Thao que o Can Tho", "Thảo's hometown is Hue."),
         # One's only pet.

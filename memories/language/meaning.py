@@ -419,7 +419,8 @@ _RESCHEDULED = (
 _PLAN_RESCHEDULED = (
     r"\b(?:moved|changed|switched|shifted|rescheduled|pushed)((?: \w+(?:'s)?){1,4}?) (?:to|until)\b(?= " + _TIME + ")"
 )
-_PLAN_RESCHEDULED_VIETNAMESE = r"\b(?:doi|chuyen|lui|day)((?: \w+){1,4}?) sang\b(?= " + _TIME + ")"
+# ("qua" is "sang" as chat types it: "lịch khám đổi qua 22/12".)
+_PLAN_RESCHEDULED_VIETNAMESE = r"\b(?:doi|chuyen|lui|day)((?: \w+){1,4}?) (?:sang|qua)\b(?= " + _TIME + ")"
 _RESCHEDULED_VIETNAMESE = (
     r"\b(?:da |duoc |bi )?(?:doi|lui|chuyen|hoan|day)(?: lich| lai)? (?:sang|den|toi|vao|xuong|len|qua)\b(?= "
     + _TIME
@@ -443,7 +444,7 @@ _VALUE_CHANGED = (
     ),
     # Raised or cut, the thing between: "raised the savings goal to 55 million", "nâng mục tiêu lên 55 triệu".
     (
-        r"\b(?:raised|increased|lowered|reduced|cut|upped)\b((?:\s+\w+){1,6}?)\s+to\b(?=\s+(?:\w+\s+)?\d)"
+        r"\b(?:raised|increased|lowered|reduced|cut|upped)\b((?:\s+[\w-]+){1,6}?)\s+to\b(?=\s+(?:\w+\s+)?\d)"
         r"|\b(?:tang|nang)\b((?:\s+\w+){1,6}?)\s+(?:len|thanh)\b(?=\s+(?:\w+\s+)?\d)"
         r"|\b(?:giam|ha)\b((?:\s+\w+){1,6}?)\s+(?:xuong|con)(?:\s+con)?\b(?=\s+(?:\w+\s+)?\d)",
         lambda match: f" {next(group for group in match.groups() if group is not None)} now ",
@@ -620,6 +621,8 @@ _SYNONYMS = _compiled(
         # Children counted: "có 3 con", "2 đứa con", "hai đứa" (not "3 con mèo", nor "2 con trai": sons).
         (r"\b(\d+) (?:dua con|con|dua)(?= *(?:$|[,.;!?)]|va\b|nho\b|deu\b|roi\b|ca\b|cua\b))", r" \1 children "),
         (r"\btra loi\b", " answer "),
+        # Lessons are a class: "has swimming lessons on Tuesdays" / "swimming class moved to Saturdays".
+        (r"\blessons?\b", " class "),
         # "Any more" ending a clause is "anymore", going with a negation: "Khoa doesn't run any more" (not "doesn't
         # want any more coffee").
         (r"\bany more\b(?=\s*(?:$|[,.;!?]))", " anymore "),
@@ -1135,14 +1138,23 @@ _DENIAL = re.compile(r"\b(?:not|never|khong|chua|ko)\b")
 _VALUE_CHANGE_HINT, _VALUE_CHANGES = next(gated for gated in _GATED if gated[0].pattern == _VALUE_CHANGED_HINT)
 
 
+# A plan moved to another time, folded (``_GATED``'s rules for it): its time is new.
+_MOVED_IN_TIME = re.compile(
+    "|".join((_RESCHEDULED, _PLAN_RESCHEDULED, _RESCHEDULED_VIETNAMESE, _PLAN_RESCHEDULED_VIETNAMESE))
+)
+
+
 @functools.lru_cache(maxsize=4096)
 def says_changed(text):
-    """Whether ``text`` says that what it states is new ("now", "switched to", "hiện tại", "giờ"), or that a
-    value went up or down to another ("rose to 55 million", "tăng lên 10 triệu": ``_VALUE_CHANGED``)."""
+    """Whether ``text`` says that what it states is new ("now", "switched to", "hiện tại", "giờ"), that a
+    value went up or down to another ("rose to 55 million", "tăng lên 10 triệu": ``_VALUE_CHANGED``), or that a
+    plan was moved to another time ("has been moved to 22 December", "đổi qua 22/12")."""
     if _CHANGED.search(text):
         return True
     folded = _folded(text)
-    return bool(_VALUE_CHANGE_HINT.search(folded)) and any(pattern.search(folded) for pattern, _ in _VALUE_CHANGES)
+    if _VALUE_CHANGE_HINT.search(folded) and any(pattern.search(folded) for pattern, _ in _VALUE_CHANGES):
+        return True
+    return bool(_MOVED_IN_TIME.search(folded))
 
 
 def _named_words(text):

@@ -150,13 +150,15 @@ _MAY_FILL = re.compile(
 # ("lives in Ba Đình" / "lives in Hanoi"): only a move, or a text saying it is new, says the other place is
 # no more. Where one comes from is one place.
 _LIVES = re.compile(
-    r"\b(?:lives?|living|resides?|(?:is )?based) (?:alone |now |together |with (?:\w+ ){1,3}?)?in\s"
+    r"\b(?:lives?|living|resides?|(?:is )?based) (?:alone |now |together |with (?:[\w'’]+ ){1,3}?)?in\s"
     r"|(?<!\w)(?:sống|song) (?:một mình |mot minh |(?:cùng|với|cung|voi) (?:\w+ ){1,3}?)?(?:ở|tại|o|tai)\s",
     re.IGNORECASE,
 )
 _MOVED_TO = re.compile(
     r"\b(?:moved|relocated) (?:back )?to\s"
-    r"|(?<!\w)(?:chuyển|dọn|chuyen|don)(?: nhà| nha)? (?:vào|ra|đến|tới|về|lên|vao|den|toi|ve|len)\s",
+    r"|(?<!\w)(?:chuyển|dọn|chuyen|don)(?: nhà| nha)? (?:vào|ra|đến|tới|về|lên|vao|den|toi|ve|len)\s"
+    # A room or a house moved over to a place, as chat says it: "chuyển trọ qua Hải Châu".
+    r"|(?<!\w)(?:chuyển|dọn|chuyen|don) (?:nhà|nha|trọ|tro) (?:qua|sang)\s",
     re.IGNORECASE,
 )
 # Where someone works, one employer at a time unless they say otherwise ("User works as a data analyst at

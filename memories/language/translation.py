@@ -1360,11 +1360,14 @@ def _of_one_thing(read_a, read_b):
 
 
 # What one thing of a kind is kept for, by the words saying it, folded ("cá nhân", "riêng"; "công ty", "công
-# việc"; "nhà"): a personal email and a work one are two addresses, not one changed.
+# việc"; "nhà"; "full", "half"): a personal email and a work one are two addresses, not one changed.
 _USES = {
     **dict.fromkeys("personal private nhan rieng".split(), "personal"),
     **dict.fromkeys("work business office company cong".split(), "work"),
     **dict.fromkeys("home nha".split(), "home"),
+    # How long what is priced lasts: a full-day tour and a half-day one are two prices.
+    "full": "full",
+    "half": "half",
 }
 
 
