@@ -1,13 +1,16 @@
-"""What a person has one of: a birthday, a blood type, a length and a language they want replies in. Two
-memories of one person giving it two values cannot both be true: "Mai's birthday is March 14" / "Sinh nhật
-của chị Mai là ngày 14/4", "sn chi Mai 14/4 nha" / "Mai was born on 14 March 1990", "Nhóm máu của anh Khoa là
-A" / "Khoa's blood type is O", "User prefers short, to-the-point answers" / "Người dùng thích được giải thích
-dài và thật chi tiết", "User wants replies in Vietnamese" / "Always answer the user in English".
+"""What a person has one of: a birthday, a blood type, a dose of each medicine, a length and a language they want
+replies in. Two memories of one person giving it two values cannot both be true: "Mai's birthday is March 14" /
+"Sinh nhật của chị Mai là ngày 14/4", "sn chi Mai 14/4 nha" / "Mai was born on 14 March 1990", "Nhóm máu của anh
+Khoa là A" / "Khoa's blood type is O", "Bà Hoà uống metformin 500mg" / "bs đổi thuốc cho bà r: metformin 850mg",
+"User prefers short, to-the-point answers" / "Người dùng thích được giải thích dài và thật chi tiết", "User
+wants replies in Vietnamese" / "Always answer the user in English".
 
 A memory naming such an attribute gives its values as a translation keeps them (``translation.values``): for a
 birthday, the day and the month (a year of birth may be left out: "14 March 1990" is "14/3"); for a blood
-type, its letters; for replies, short or long, read clause by clause ("keep it short, no long explanations" is
-short), and the one language named beside them. Whose it is, is whom the memory is about (``slots.whose``).
+type, its letters; for a dose, its amounts in one unit, of the medicine named nearest before them ("metformin
+500mg"); for replies, short or long, read clause by clause ("keep it short, no long explanations" is
+short), and the one language named beside them. Whose it is, is whom the memory is about (``slots.whose``);
+a dose is of whom the medicine is said to be.
 """
 
 import re
