@@ -69,8 +69,12 @@ _DOSE = re.compile(
     re.IGNORECASE,
 )
 # Each unit as the one its amounts are compared in, and by how much it is multiplied.
-_UNITS = {"mg": ("mg", 1), "milligram": ("mg", 1), "mcg": ("mg", 0.001), "µg": ("mg", 0.001), "ug": ("mg", 0.001)}
-_UNITS |= {"microgram": ("mg", 0.001), "ml": ("ml", 1), "iu": ("iu", 1)}
+_UNITS = {
+    **dict.fromkeys(("mg", "milligram"), ("mg", 1)),
+    **dict.fromkeys(("mcg", "µg", "ug", "microgram"), ("mg", 0.001)),
+    "ml": ("ml", 1),
+    "iu": ("iu", 1),
+}
 # A medicine's name: a word of plain letters, five at least, that neither language has.
 _MEDICINE = re.compile(r"(?<![\w-])[A-Za-z]{5,}(?![\w-])")
 
