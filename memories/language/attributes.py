@@ -186,7 +186,7 @@ def attribute(text, negated=None):
         return None
     match = _ATTRIBUTES.search(fold(text).lower())
     if match is None:
-        dose = _dose(text) if _DOSE.search(text) else None
+        dose = _dose(text)
         return None if dose is None else Attribute(*dose, text)
     name = _NAMES[0] if match.group(1) else _NAMES[1]
     found = values(text)

@@ -57,6 +57,7 @@ from memories.language.words import (
     IN_LAW,
     IRREGULAR_BASE,
     MONTH_NUMBERS,
+    MONTH_WRITTEN,
     MONTHS,
     OWNER,
     SCALE_WORDS,
@@ -148,6 +149,9 @@ def is_known_word(words, english):
     return first in _lexicon()[0] or starts_a_phrase(words)
 
 
+_FOLDED_GIVEN_NAMES = frozenset(fold(name) for name in GIVEN_NAMES)
+
+
 def no_word_of_either(word):
     """Whether ``word`` (folded, lower case) is a word neither language has, as far as the lexicon tells, nor a
     given name: a medicine ("metformin", "levothyrox"), a product, a place abroad."""
@@ -157,9 +161,6 @@ def no_word_of_either(word):
         and not _function_word(word)
         and word not in _FOLDED_GIVEN_NAMES
     )
-
-
-_FOLDED_GIVEN_NAMES = frozenset(fold(name) for name in GIVEN_NAMES)
 
 
 def starts_a_phrase(words):
@@ -1214,15 +1215,14 @@ _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _SELF_CALLED = re.compile(r"(?<!\w)xưng (?:là )?[\"“'‘]?(\w+)", re.IGNORECASE)
 
 
-_MONTH_WRITTEN = r"(?:" + "|".join(MONTH_NUMBERS) + r")\.?"
 # When a value said to be new became so is no value of it: "Giá croissant đã tăng lên 38 nghìn từ tháng 10",
 # "Since September 2026 …", "Tháng 11/2026 bác sĩ đã tăng liều … lên 75mcg" give one price or dose each, as
 # the old value does (not "from 20 December to 5 January", a span, nor "is now in April 2027", the value).
 _SINCE_WHEN = re.compile(
     r"(?:\b(?:since|from|as of|starting|effective)|^\s*in)"
     r" (?:(?:early|mid|late|the (?:start|beginning|end|middle) of) )?"
-    rf"(?:{_MONTH_WRITTEN}(?: \d{{1,2}}(?:st|nd|rd|th)?)?(?:,? \d{{4}})?"
-    rf"|\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTH_WRITTEN}(?:,? \d{{4}})?"
+    rf"(?:{MONTH_WRITTEN}(?: \d{{1,2}}(?:st|nd|rd|th)?)?(?:,? \d{{4}})?"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{MONTH_WRITTEN}(?:,? \d{{4}})?"
     r"|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{4}|(?:last|this|next) (?:week|month|year))\b"
     r"(?![,/]? ?\d)(?!\s*(?:to|until|till|through|-|–)\s)"
     r"|(?<!\w)(?:(?:kể |bắt đầu )?từ|^\s*)(?: (?:đầu|giữa|cuối))? ?(?:tháng \d{1,2}(?:/\d{4})?|T\d{1,2}|\d{1,2}/\d{1,2}"

@@ -576,14 +576,15 @@ MONTH_NUMBERS = {
     )
     for name in names
 }
-_MONTH = "(" + "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")\.?"
+# A month as written, in full or short, with its dot ("Sept."), longest first: a group of its own.
+MONTH_WRITTEN = "(" + "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")\.?"
 _ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"((?:19|20)\d\d)"
 _NAMED_DAYS = [
     # (pattern, the groups of day, month and year), each found anywhere in the folded query.
-    (re.compile(rf"\b{_ORDINAL}\s+(?:of\s+)?{_MONTH}(?:\s*,?\s*{_YEAR})?\b"), (1, 2, 3)),
-    (re.compile(rf"\b{_MONTH}\s+{_ORDINAL}\b(?:\s*,?\s*{_YEAR}\b)?"), (2, 1, 3)),
-    (re.compile(rf"\b{_MONTH}\s*,?\s*{_YEAR}\b"), (None, 1, 2)),
+    (re.compile(rf"\b{_ORDINAL}\s+(?:of\s+)?{MONTH_WRITTEN}(?:\s*,?\s*{_YEAR})?\b"), (1, 2, 3)),
+    (re.compile(rf"\b{MONTH_WRITTEN}\s+{_ORDINAL}\b(?:\s*,?\s*{_YEAR}\b)?"), (2, 1, 3)),
+    (re.compile(rf"\b{MONTH_WRITTEN}\s*,?\s*{_YEAR}\b"), (None, 1, 2)),
     (re.compile(rf"\b{_YEAR}-(\d{{1,2}})-(\d{{1,2}})\b"), (3, 2, 1)),
     (re.compile(rf"\bngay\s+(\d{{1,2}})\s+thang\s+(\d{{1,2}})(?:\s*(?:nam\s+|,\s*|/)?{_YEAR})?\b"), (1, 2, 3)),
     (re.compile(rf"\bthang\s+(\d{{1,2}})\s*(?:nam\s+|,\s*|/){_YEAR}\b"), (None, 1, 2)),
