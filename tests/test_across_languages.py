@@ -754,6 +754,29 @@ def test_a_name_starting_an_english_sentence_is_no_word_it_merely_spells():
     assert translated_share("Lan owes Minh 200k.", "Lan nợ Minh 200 nghìn.") == 1.0
 
 
+def test_who_someone_is_said_beside_their_name_speaks_of_them_not_of_another():
+    # "Bin, the user's son" is Bin, whom the Vietnamese calls by name alone.
+    vietnamese = "Tuấn nợ Dũng 5 triệu."
+    assert translated_share(vietnamese, "Tuấn owes Dũng 5 million.") == 1.0
+    for english in ("Tuấn owes his colleague Dũng 5 million.", "Tuấn owes Dũng, his colleague, 5 million."):
+        assert translated_share(vietnamese, english) == 1.0
+    # Without the name the relative is someone the other does not speak of.
+    assert translated_share(vietnamese, "Tuấn owes his colleague 5 million.") == 0.0
+    assert translated_share("Bin bị dị ứng tôm.", "Bin, the user's son, is allergic to shrimp.") == 1.0
+    assert translated_share("Bin bị dị ứng tôm.", "The user's son is allergic to shrimp.") == 0.0
+
+
+def test_parties_in_each_others_places_oppose_only_a_fact_said_in_words_that_translate():
+    for english, vietnamese, verdict in (
+        ("Lan owes Minh 200k.", "Minh nợ Lan 200k.", OPPOSED),
+        ("Hiếu reports to the user.", "Người dùng báo cáo cho Hiếu.", OPPOSED),
+        # Two things taught, each by one of them: both may be so.
+        ("His cousin Bảo teaches the user the guitar.", "Người dùng kèm toán cho em họ Bảo.", None),
+        ("Linh teaches her younger sister Hà watercolour painting.", "Em gái Hà dạy Linh nấu ăn.", None),
+    ):
+        assert translated_verdict(english, vietnamese, translated_share(english, vietnamese)) == verdict
+
+
 def test_numbers_of_another_kind_are_no_word_translated():
     # A share of a salary is no amount of rent.
     assert translated_share("Mỗi tháng anh Huy tiết kiệm 20% lương.", "User pays 8 million VND a month in rent.") < 0.7

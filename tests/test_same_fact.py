@@ -1343,6 +1343,14 @@ def test_avoiding_something_is_not_doing_it_unless_added_to_a_state():
     assert not meaning("Quân has gout and avoids seafood.").negated
 
 
+def test_refusing_to_do_something_is_not_doing_it():
+    refuses = meaning("Thu refuses to sell antibiotics without a prescription.")
+    assert refuses.negated and "refuse" not in refuses.content
+    assert meaning("Thu declined to join the pharmacy chain.").negated
+    sells = Variant(*meaning("Thu sells antibiotics without a prescription."))
+    assert contradict(Variant(*refuses), sells, False)
+
+
 def test_a_change_told_with_another_name_is_no_repeat_but_a_possible_update():
     old = add_memory("Main bank: Techcombank.", kind="fact", user="owner")
     changed = "Quân closed his Techcombank account; his main bank is now VPBank."

@@ -508,7 +508,7 @@ _HOW_OFTEN = (
 _READ_AS_HINT = (
     r"\b(?:quan|coffee|mov(?:ed|es)|don|chuyen|khong|ko|bo|cai|hut|thuoc|an|gan|hau|almost|lam|bat|intoleran\w*|chua"
     r"|paid|repaid|tat|stay\w*|steers?|dropped|decided?|decides|opt(?:s|ed)?|chose|choose|free|avoid\w*|kieng"
-    r"|subscriptions?|memberships?"
+    r"|subscriptions?|memberships?|refus\w*|declin\w*"
     r"|no (?:sugar|ice|cream|problems?|issues?))\b"
 )
 _READ_AS = (
@@ -563,6 +563,8 @@ _READ_AS = (
     # as its denial.
     (r"\b(?:stay(?:s|ed|ing)? (?:out of|away from)|steers? clear of)\b", " not "),
     (r"^(\s*(?:(?!and\b|va\b)\w+ ){0,4}?)(?:avoid(?:s|ed)?|kieng)\b", r"\1 not "),
+    # Refusing to do something is not doing it: "refuses to sell antibiotics without a prescription".
+    (r"\b(?:refus(?:e|es|ed|ing)|declin(?:e|es|ed|ing)) to\b", " not "),
     # Dropping a class or a habit is quitting it ("dropped piano"; not "dropped off" or "dropped by").
     (r"\bdropped(?: out of)?\b(?! off| by)", " not "),
     # Cancelling one's subscription to a thing is using it no more: "cancelled her MISA subscription".

@@ -1722,6 +1722,10 @@ class LexiconWords(NamedTuple):
     counts: frozenset = frozenset()
     first: str = ""  # a Vietnamese text's capitalised first word, read as its first unit (``_first_unit_word``)
     names: frozenset = frozenset()  # an English text's capitalised words, folded: its names, maybe
+    # An English text's words saying who someone is beside their name, with the name (``_introduced``); a
+    # Vietnamese text's words, folded, where the names are looked for.
+    introduced: frozenset = frozenset()
+    plain: frozenset = frozenset()
 
     @property
     def english(self):
@@ -1741,10 +1745,48 @@ def lexicon_words(text, vietnamese=None):
         read = _vietnamese_read_units(text)
         units = tuple(stems for _, stems in read)
         first = _first_unit_word(text, read)
-        return LexiconWords(True, units=units, kin=_kin(text), counts=_counts(text), first=first)
+        plain = frozenset(re.findall(r"\w+", fold(text).lower()))
+        return LexiconWords(True, units=units, kin=_kin(text), counts=_counts(text), first=first, plain=plain)
     counts = _counts(text) | ({"number"} if _COUNT_WORD.search(text) else set())
     names = frozenset(fold(word).lower() for word in _CAPITALISED.findall(text) if word[0].isupper())
-    return LexiconWords(False, stems=_english_stems(text), counts=counts, names=names)
+    return LexiconWords(False, stems=_english_stems(text), counts=counts, names=names, introduced=_introduced(text))
+
+
+# A word of an English text, or a comma, for ``_introduced``.
+_WORD_OR_COMMA = re.compile(r"[^\W_]+(?:['’]s)?|,")
+# Words saying whose someone is, before the word for who they are: "the user's son", "his shipmate".
+_WHOSE_WORDS = frozenset(["his", "her", "their", "my", "our"])
+
+
+def _capitalised_name(word):
+    return word[0].isupper() and word.lower() not in _WHOSE_WORDS and word.lower() != "the"
+
+
+def _introduced(text):
+    """The stems of the words of an English text saying who someone is to another just beside their name,
+    each with the name (folded): "his shipmate Dũng", "Her husband Tuấn", "Tuấn's mother, bà Hoa,", "Bin, the
+    user's son,". Such a word speaks of the one named, whom a Vietnamese text may call by name alone ("Bin dị
+    ứng tôm" / "Bin, the user's son, is allergic to shrimp")."""
+    tokens = [match.group() for match in _WORD_OR_COMMA.finditer(text)]
+    found = set()
+    for index, token in enumerate(tokens):
+        stem = _english_stem(token.lower())
+        if stem not in _PEOPLE_STEMS:
+            continue
+        # The name after the word, a comma or an honorific between: "his shipmate Dũng", "mother, bà Hoa".
+        after = index + 1
+        while after < len(tokens) and (tokens[after] == "," or fold(tokens[after]).lower() in HONORIFICS):
+            after += 1
+        if after < len(tokens) and _capitalised_name(tokens[after]):
+            found.add((stem, fold(tokens[after]).lower()))
+        # Or before it, whose between: "Bin, the user's son", "Hùng, her brother".
+        before = index - 1
+        if before >= 0 and (tokens[before].lower() in _WHOSE_WORDS or tokens[before].endswith(("'s", "’s"))):
+            before -= 1
+            before -= before >= 0 and tokens[before].lower() == "the"
+            if before >= 1 and tokens[before] == "," and _capitalised_name(tokens[before - 1]):
+                found.add((stem, fold(tokens[before - 1]).lower()))
+    return frozenset(found)
 
 
 # A number and what follows it, and the word before it: a name's ("iPhone 14", "Windows 11", "tax-2026",
@@ -1836,6 +1878,8 @@ def share_between(words_a, words_b):
     if not units or not stems:
         return None
     covered = stems & vietnamese.english
+    # Who someone is, said beside a name the Vietnamese text gives alone, is that one: "Bin, the user's son".
+    covered |= {stem for stem, name in english.introduced if name in vietnamese.plain}
     # A word of the Vietnamese text that may name a relative among other things ("bo" typed without diacritics
     # is "bố", father, but mostly "bỏ" or "bò") speaks of no one.
     people = (
@@ -2196,6 +2240,10 @@ def translated_verdict(text_a, text_b, share):
     verdict = across_languages(text_a, text_b)
     if verdict is None and share is not None and share >= WORDS_TRANSLATED and one_name_instead(text_a, text_b):
         return OPPOSED
+    if verdict == OPPOSED and share is not None and share < WORDS_TRANSLATED and parties_swapped(text_a, text_b):
+        # Parties in each other's places are one fact the other way round only in words that translate each
+        # other: "His cousin Bảo teaches the user the guitar" / "Người dùng kèm toán cho em họ Bảo" are two.
+        return None
     if verdict == SAME and share is not None and share < FEW_TRANSLATED and not _about_the_same(text_a, text_b):
         return None
     if verdict == SAME and share is not None and share < 1 and _each_says_more(text_a, text_b):
