@@ -766,6 +766,13 @@ def test_who_someone_is_said_beside_their_name_speaks_of_them_not_of_another():
     assert translated_share("Bin bị dị ứng tôm.", "The user's son is allergic to shrimp.") == 0.0
 
 
+def test_initials_chat_writes_for_a_word_are_no_word_borrowed():
+    # "CLB" is "câu lạc bộ", no English word the other must spell.
+    english = "The user plays badminton with the Vietnamese student club every Wednesday night."
+    assert across_languages("Tối thứ 4 người dùng đi đánh cầu lông với CLB sinh viên Việt Nam.", english) == SAME
+    assert "benh" in meaning("bs dặn ông tái khám ở BV Đà Nẵng").content
+
+
 def test_parties_in_each_others_places_oppose_only_a_fact_said_in_words_that_translate():
     for english, vietnamese, verdict in (
         ("Lan owes Minh 200k.", "Minh nợ Lan 200k.", OPPOSED),

@@ -865,6 +865,14 @@ CHAT_WORDS = {
     "sn": "sinh nhat",
     "kh": "khong",
     "nx": "nua",
+    # And the names of places and people by their initials: "CLB" is "câu lạc bộ", "BV" "bệnh viện".
+    "clb": "cau lac bo",
+    "bv": "benh vien",
+    "ktx": "ky tuc xa",
+    "hdv": "huong dan vien",
+    "bs": "bac si",
+    "gv": "giao vien",
+    "sv": "sinh vien",
 }
 # Honorifics, as written and folded: never a name, even capitalised where a sentence starts ("Chị Mai sống ở
 # TP.HCM"; "Chi" is one), and as chat types them short ("a Khoi", "c Thao").

@@ -855,7 +855,7 @@ def _loanwords_kept(vietnamese, english):
     borrowed = {
         fold(word)
         for word in re.findall(r"(?<![\w'’])[A-Za-z]{3,}(?![\w'’])", vietnamese)
-        if not could_be_vietnamese(fold(word)) and fold(word) not in VIETNAMESE_NEGATIONS
+        if not could_be_vietnamese(fold(word)) and fold(word).lower() not in VIETNAMESE_NEGATIONS | CHAT_WORDS.keys()
     }
     if not borrowed:
         return True
