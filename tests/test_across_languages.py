@@ -610,6 +610,13 @@ def test_what_is_also_so_puts_nothing_in_the_place_of_another():
     [
         ("User rents the flat for 12M VND a month.", {12_000_000.0}),
         ("Tiền phòng của Long mỗi tháng 4 triệu.", {4_000_000.0}),
+        # An amount as chat types it: "7tr5" is 7.5 million, "1k5" 1,500; "tháng 12 triệu" no month.
+        ("Mai chuyen tro qua Hai Chau r, 2tr5/thang", {2_500_000.0}),
+        ("tien tieu cua Bao 1k5 AUD/thang", {1_500.0}),
+        ("Mỗi tháng 12 triệu tiền nhà.", {12_000_000.0}),
+        # When a new value holds from, typed without marks, is none of its values.
+        ("dc chi Thu tang luong len 7tr5 tu thang 12 roi", {7_500_000.0}),
+        ("tang luong len 7tr5 tu T12", {7_500_000.0}),
         ("Chuyến đi dời sang tháng 4/2027.", {"month 4", 2027.0}),
         ("Nhà giá 2 tỷ.", {2_000_000_000.0}),
         ("User runs 5m sprints.", {5.0}),

@@ -68,6 +68,7 @@ from memories.language.words import (
     WEEKDAYS,
     WRITTEN_WORD,
     amount,
+    amounts_in_digits,
     could_be_vietnamese,
     counts_in_digits,
     english_forms,
@@ -932,13 +933,15 @@ def _numbers(text):
     folded = _DAYS.sub(" ", _DATE.sub(" ", folded))
     folded = _METRES_AND.sub(r"\1.\2 m", folded)
     folded = _RACE.sub(r"\1 km", folded)
+    # An amount as chat types it is one number: "7tr5" is 7.5 million, "1k5" 1,500.
+    folded = amounts_in_digits(folded)
     # English number words in English texts only: folded, "tên" (a name) is "ten".
     if _english(text):
         values.update(float(ENGLISH_NUMBERS[word]) for word in re.findall(r"[a-z]+", folded) if word in ENGLISH_NUMBERS)
     for match in _NUMBER.finditer(folded):
         digits, scale = match.groups()
         # "tháng 4" is April, but "mỗi tháng 4 triệu" is four million a month.
-        if _MONTH_NUMBER.search(folded[: match.start()]) and digits.isdigit() and not scale:
+        if _MONTH_NUMBER.search(folded[: match.start()]) and digits.isdigit() and int(digits) <= 12 and not scale:
             values.add(f"month {int(digits)}")
             continue
         value = amount(digits, scale or "")
@@ -1225,7 +1228,8 @@ _SINCE_WHEN = re.compile(
     rf"|\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{MONTH_WRITTEN}(?:,? \d{{4}})?"
     r"|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{4}|(?:last|this|next) (?:week|month|year))\b"
     r"(?![,/]? ?\d)(?!\s*(?:to|until|till|through|-|–)\s)"
-    r"|(?<!\w)(?:(?:kể |bắt đầu )?từ|^\s*)(?: (?:đầu|giữa|cuối))? ?(?:tháng \d{1,2}(?:/\d{4})?|T\d{1,2}|\d{1,2}/\d{1,2}"
+    r"|(?<!\w)(?:(?:kể |bắt đầu |ke |bat dau )?(?:từ|tu)|^\s*)(?: (?:đầu|giữa|cuối|dau|giua|cuoi))? ?"
+    r"(?:(?:tháng|thang) \d{1,2}(?:/\d{4})?|T\d{1,2}|\d{1,2}/\d{1,2}"
     r"(?:/\d{2,4})?|năm \d{4}|(?:tuần|tháng|năm) (?:này|sau|trước|tới))(?![\w/])(?!\s*(?:đến|tới|-|–)\s)",
     re.IGNORECASE,
 )
