@@ -68,9 +68,25 @@ def _otherwise(a, b, texts=()):
         ("User takes metformin 500 mg in the morning and 850 mg at night.", "User takes metformin 500 mg.", False),
         ("User no longer takes metformin 500 mg.", "User takes metformin 850 mg.", False),
         ("User drinks 500ml of water before bed.", "User drinks 300ml of water after lunch.", False),
+        # Pay for one's work, of whom it is said to be ("lương của Mai", "Mai's salary"), in a month or another
+        # period; a pension is no salary.
+        ("Mai, the pharmacy assistant, earns 6.5 million VND a month.", "Lương của Mai là 7tr5/tháng.", True),
+        ("Lương anh Quân 25 triệu một tháng.", "Quân takes home 32 million dong a month.", True),
+        ("Từ tháng 12 chị Thu tăng lương cho Mai lên 7,5 triệu/tháng.", "Mai earns 6.5 million a month.", True),
+        ("Lương hưu của bà Xuân là 6 triệu một tháng.", "tu thang 7 luong huu ba Xuan tang len 6tr8/thang", True),
+        ("Lương của Mai là 6,5 triệu/tháng.", "Mai earns 6.5 million VND a month.", False),
+        ("Lương của Mai là 6,5 triệu/tháng.", "Lương của Vy là 5 triệu/tháng.", False),
+        ("Lương của Mai là 6,5 triệu/tháng.", "Mai is paid 25k an hour for weekend shifts.", False),
+        ("Bà Xuân's pension is 6 million a month.", "Bà Xuân earns 2 million a month selling vegetables.", False),
+        # Pay besides it, a share of it, pay before, an amount given from it.
+        ("Mai earns 6.5 million a month.", "Mai earns 2 million a month from tutoring.", False),
+        ("Mai earns 6.5 million a month.", "Mai's Tết bonus is 6 million.", False),
+        ("Lương của Mai là 6,5 triệu/tháng.", "Mai saves 20% of her salary.", False),
+        ("Lương của Mai là 6,5 triệu/tháng.", "Trước đây lương của Mai là 5 triệu.", False),
+        ("Lương hưu của ông Lịch là 6 triệu.", "thang nao ong Lich cung cho Ngan 1tr tu luong huu", False),
     ],
 )
-def test_one_person_has_one_birthday_and_one_blood_type(a, b, opposed):
+def test_one_person_has_one_birthday_blood_type_dose_and_pay(a, b, opposed):
     assert _otherwise(a, b) is opposed
     assert _otherwise(b, a) is opposed
 
@@ -101,4 +117,18 @@ def test_the_doctor_and_the_write_path_report_a_dose_changed(db):
     answer = propose("Minh's amlodipine dose is now 7.5 mg.", kind="health", subject="huyết áp")
     assert (answer.status, answer.flags) == ("pending", ("possible_update",))
     answer = propose("Minh takes colchicine 0.5 mg during gout flares.", kind="health", subject="gout")
+    assert (answer.status, answer.flags) == ("approved", ())
+
+
+def test_the_doctor_and_the_write_path_report_pay_changed(db):
+    stored = add_memory("Mai, the pharmacy assistant, earns 6.5 million VND a month.", kind="fact", user="owner")
+    other = add_memory(
+        "Từ tháng 12 tăng lương cho Mai lên 7,5 triệu/tháng.", kind="event", subject="lương", user="owner"
+    )
+    add_memory("Lương của Vy là 5 triệu/tháng.", kind="fact", subject="vy", user="owner")
+    assert doctor.analyze("conflicts").conflicts == [sorted([stored.pk, other.pk])]
+    policies.set_write_policy("allow", actor=OWNER)
+    answer = propose("Mai's salary is now 8 million a month.", kind="fact", subject="staff")
+    assert (answer.status, answer.flags) == ("pending", ("possible_update",))
+    answer = propose("Mai earns 2 million a month from tutoring.", kind="fact", subject="side job")
     assert (answer.status, answer.flags) == ("approved", ())

@@ -1,16 +1,18 @@
-"""What a person has one of: a birthday, a blood type, a dose of each medicine, a length and a language they want
-replies in. Two memories of one person giving it two values cannot both be true: "Mai's birthday is March 14" /
-"Sinh nhật của chị Mai là ngày 14/4", "sn chi Mai 14/4 nha" / "Mai was born on 14 March 1990", "Nhóm máu của anh
-Khoa là A" / "Khoa's blood type is O", "Bà Hoà uống metformin 500mg" / "bs đổi thuốc cho bà r: metformin 850mg",
-"User prefers short, to-the-point answers" / "Người dùng thích được giải thích dài và thật chi tiết", "User
-wants replies in Vietnamese" / "Always answer the user in English".
+"""What a person has one of: a birthday, a blood type, a dose of each medicine, a salary and a pension, a length
+and a language they want replies in. Two memories of one person giving it two values cannot both be true:
+"Mai's birthday is March 14" / "Sinh nhật của chị Mai là ngày 14/4", "sn chi Mai 14/4 nha" / "Mai was born on 14
+March 1990", "Nhóm máu của anh Khoa là A" / "Khoa's blood type is O", "Bà Hoà uống metformin 500mg" / "bs đổi
+thuốc cho bà r: metformin 850mg", "Mai earns 6.5 million a month" / "tăng lương cho Mai lên 7tr5", "User prefers
+short, to-the-point answers" / "Người dùng thích được giải thích dài và thật chi tiết", "User wants replies in
+Vietnamese" / "Always answer the user in English".
 
 A memory naming such an attribute gives its values as a translation keeps them (``translation.values``): for a
 birthday, the day and the month (a year of birth may be left out: "14 March 1990" is "14/3"); for a blood
 type, its letters; for a dose, its amounts in one unit, of the medicine named nearest before them ("metformin
-500mg"); for replies, short or long, read clause by clause ("keep it short, no long explanations" is
-short), and the one language named beside them. Whose it is, is whom the memory is about (``slots.whose``);
-a dose is of whom the medicine is said to be.
+500mg"); for pay, its one amount, in the period it is for (a month unless said: "25k an hour"); for replies,
+short or long, read clause by clause ("keep it short, no long explanations" is short), and the one language
+named beside them. Whose it is, is whom the memory is about (``slots.whose``); a dose is of whom the medicine
+is said to be, pay of whom it is said to be ("lương của Mai", "tăng lương cho Mai", "Mai's salary").
 """
 
 import re
@@ -18,7 +20,7 @@ from typing import NamedTuple
 
 from memories.language import people, slots, states
 from memories.language.folding import fold
-from memories.language.meaning import is_denial
+from memories.language.meaning import HONORIFICS, WRITTEN_HONORIFICS, is_denial
 from memories.language.translation import no_word_of_either, values, values_instead
 from memories.language.words import ENGLISH_NUMBERS
 
@@ -61,6 +63,11 @@ _PHRASES = [
     + ("reply", "replies", "answer", "trả lời", "tra loi")
 ]
 
+_PAY_PHRASES = [
+    (tuple(words.split()), False)
+    for words in ("salary", "wage", "wages", "earns", "pension", "take home", "takes home", "lương", "luong")
+]
+
 
 # A dose: an amount and its unit, in digits or an English number word ("500mg", "75 mcg", "five milligrams").
 _DOSE = re.compile(
@@ -100,6 +107,65 @@ def _dose(text):
         unit, times = _UNITS[unit]
         amounts.add(f"dose {round(number * times, 4):g} {unit}")
     return (f"dose {named.pop()}", frozenset(amounts)) if len(named) == 1 else None
+
+
+# Pay for work, and a pension (as written and typed without marks): "salary", "lương", "earns", "takes home".
+_PENSION = re.compile(r"\bpensions?\b|(?<!\w)(?:lương hưu|luong huu)(?!\w)", re.IGNORECASE)
+_SALARY = re.compile(
+    r"\b(?:salary|salaries|wages?|earns|earned|earning|takes home|take-home pay)\b|(?<!\w)(?:lương|luong)(?!\w)",
+    re.IGNORECASE,
+)
+# Words saying the amount is no pay for the work itself, or was one once: a bonus, an income on the side, a
+# share of it ("saves 20% of his salary"), pay before.
+_OTHER_PAY = re.compile(
+    r"\b(?:bonus(?:es)?|tutoring|side|extra|selling|sells|from|used to|previously|formerly|before|old|former"
+    r"|saves?|of (?:his|her|their|my) (?:salary|pension))\b"
+    r"|(?<!\w)(?:thưởng|thuong|dạy kèm|day kem|làm thêm|lam them|bán|trước đây|truoc day|hồi trước|hoi truoc|cũ"
+    r"|để dành|de danh|tiết kiệm|tiet kiem|(?:từ|tu) (?:lương|luong))(?!\w)",
+    re.IGNORECASE,
+)
+# The period pay is for, when not a month: "25k an hour", "lương theo ngày" (the English word, how often it is
+# as one word, and the Vietnamese word, with marks and without).
+_PERIODS = (
+    ("hour", "hourly", "giờ|gio|h|hr"),
+    ("day", "daily", "ngày|ngay"),
+    ("week", "weekly", "tuần|tuan"),
+    ("year", "yearly|annual|annually", "năm|nam"),
+)
+_PAY_PERIODS = tuple(
+    (
+        period,
+        re.compile(
+            rf"\b(?:an?|per|each|by the) {period}\b|\b(?:{often})\b|/\s?(?:{vietnamese})\b"
+            rf"|(?<!\w)(?:theo|một|mot|mỗi|moi) (?:{vietnamese})(?!\w)",
+            re.IGNORECASE,
+        ),
+    )
+    for period, often, vietnamese in _PERIODS
+)
+# Whose pay it is, said beside the word for it: "lương của Mai", "tăng lương cho Mai", "Mai's salary", "the
+# user's salary".
+_PAY_OF = re.compile(r"(?<!\w)(?:lương|luong)(?: hưu| huu| tháng| thang)?\s+(?:(của|cua|cho)\s+)?(.+)", re.IGNORECASE)
+_PAY_OWNED = re.compile(r"(?<![\w'’])(\w+['’]s\s+(?:\w+\s+)?)(?:salary|wages?|pension|pay)\b", re.IGNORECASE)
+# A name, an honorific before it or not: "Mai", "bà Xuân", "anh Quân".
+_NAMED = re.compile(r"(?:(?:" + "|".join(sorted(WRITTEN_HONORIFICS | HONORIFICS)) + r")\s+)?([^\W\d_]+)", re.IGNORECASE)
+# An amount of money is no share or count: 100 at least.
+_LEAST_PAY = 100
+
+
+def _pay(text):
+    """What a person is paid for their work, or their pension: ``("salary month", frozenset of one amount)``
+    ("Lương của Mai là 6,5 triệu/tháng", "Mai earns 6.5 million VND a month", "tăng lương cho Mai lên 7,5
+    triệu"), its period in the name when not a month ("salary hour"), or None: the text names no pay, gives
+    not one amount, or speaks of pay besides it (a bonus, tutoring, a share saved, pay before)."""
+    pension = _PENSION.search(text)
+    if not (pension or _SALARY.search(text)) or _OTHER_PAY.search(text):
+        return None
+    amounts = {value for value in values(text) if isinstance(value, float) and value >= _LEAST_PAY}
+    if len(amounts) != 1:
+        return None
+    period = next((name for name, pattern in _PAY_PERIODS if pattern.search(text)), "month")
+    return (f"{'pension' if pension else 'salary'} {period}", frozenset(amounts))
 
 
 class Attribute(NamedTuple):
@@ -186,8 +252,8 @@ def attribute(text, negated=None):
         return None
     match = _ATTRIBUTES.search(fold(text).lower())
     if match is None:
-        dose = _dose(text)
-        return None if dose is None else Attribute(*dose, text)
+        found = _dose(text) or _pay(text)
+        return None if found is None else Attribute(*found, text)
     name = _NAMES[0] if match.group(1) else _NAMES[1]
     found = values(text)
     found = _birthday(found) if name == "birthday" else frozenset(value for value in found if isinstance(value, str))
@@ -200,6 +266,16 @@ def _whose(found, texts_naming):
     """Whom an ``Attribute`` is of (``slots.whose``); a medicine's dose is of whom the medicine is said to be
     ("Bác sĩ đã tăng liều Levothyrox của chị Hằng lên 75mcg", "The doctor raised Minh's amlodipine to 10 mg")."""
     text = found.text
+    if found.name.startswith(("salary ", "pension ")):
+        of = _PAY_OF.search(text)
+        # Pay said to be of someone by name is theirs, whatever else the name may be a word for ("lương của
+        # Mai", "luong huu ba Xuan").
+        named = of and _NAMED.match(of.group(2))
+        if named and named.group(1)[0].isupper():
+            return "name", fold(named.group(1)).lower()
+        of = of if of and of.group(1) else _PAY_OWNED.search(text)
+        if of is not None:
+            text = of.groups()[-1]
     if found.name.startswith("dose "):
         medicine = re.escape(found.name.removeprefix("dose "))
         of = re.search(rf"(?<!\w){medicine}\s+(?:của|cua)\s+(.+)", text, re.IGNORECASE) or re.search(
@@ -226,6 +302,8 @@ def phrases(found):
     word naming an attribute, whichever; for a dose, the medicine's name."""
     if found.name.startswith("dose "):
         return [((found.name.removeprefix("dose "),), False)]
+    if found.name.startswith(("salary ", "pension ")):
+        return _PAY_PHRASES
     return _PHRASES
 
 
