@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/meaning_quality.py                 # the tune part (bench/meaning_set_tune.py)
     .venv/bin/python bench/meaning_quality.py --held-out      # the held-out part: measure, never tune on it
-    .venv/bin/python bench/meaning_quality.py --held-out-N    # N = 2 to 13: parts written blind later (--help says
+    .venv/bin/python bench/meaning_quality.py --held-out-N    # N = 2 to 18: parts written blind later (--help says
                                                               # which is for what; 4 is the one held out for good)
     .venv/bin/python bench/meaning_quality.py --same-language [--same-language-held-out]   # duplicates and
                                                               # contradictions within one language
@@ -126,6 +126,12 @@ def score(module, duplicates, conflicts):
 
 # The held-out parts, newest first, each with what it is for (its ``--held-out-N`` flag).
 PARTS = {
+    "held_out_18": "an eighteenth, of an accountant in Hải Phòng, her crane-operator husband, her sister and father, "
+    "written blind on 2026-12-07 (seventeenth session) after the session's first rules, run on the code before "
+    "and after them, never opened",
+    "held_out_17": "a seventeenth, of a rice-and-fertiliser shop owner in Vĩnh Long and his family, written blind on "
+    "2026-12-07 (seventeenth session) after the session's first rules, run on the code before and after them, "
+    "then opened",
     "held_out_16": "a sixteenth, of a pharmacist, her family and her assistant, written blind on 2026-12-07 (sixteenth "
     "session) after the session's first rules, run once on the code before and after them",
     "held_out_15": "a fifteenth, of a bakery-café owner, her family and her baker, written blind on 2026-12-07 "
