@@ -31,6 +31,9 @@ from tests.factories import add_memory
         ("User's mother-in-law visits on Sundays.", ("relation", "in-law")),
         ("Tối thứ Bảy tôi đánh cầu lông.", ("owner", OWNER)),
         ("The first-aid box is in the kitchen.", None),
+        # Typed without marks, a name's capital is no mark: "vo" is still "vợ".
+        ("sinh nhat vo anh Tu (chi Hanh) la 5/9", ("relation", "partner")),
+        ("me Lan tap yoga moi sang", ("relation", "mother")),
     ],
 )
 def test_a_memory_is_about_the_first_one_it_mentions(text, person):

@@ -181,7 +181,7 @@ class _Text:
 
     def __init__(self, text, most=None):
         self.text = unicodedata.normalize("NFC", text)
-        self.marked = fold(self.text) != self.text
+        self.marked = fold(self.text) != self.text.lower()
         self.tokens = []
         first = True
         for match in itertools.islice(_TOKEN.finditer(self.text), most):
