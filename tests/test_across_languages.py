@@ -773,6 +773,13 @@ def test_who_someone_is_said_beside_their_name_speaks_of_them_not_of_another():
     assert translated_share("Bin bị dị ứng tôm.", "The user's son is allergic to shrimp.") == 0.0
 
 
+def test_thang_before_a_name_is_no_month():
+    # "cho thằng Phúc mượn" speaks of a guy, not of a month's pay.
+    lent = "Người dùng cho thang Phuc muon 2tr, Phuc chua tra"
+    assert translated_share(lent, "His pay is 6 million VND per month.") < 0.6
+    assert translated_share("Tháng 12 tiệm đóng cửa lúc 5h.", "In December the shop closes at 5pm.") == 1.0
+
+
 def test_initials_chat_writes_for_a_word_are_no_word_borrowed():
     # "CLB" is "câu lạc bộ", no English word the other must spell.
     english = "The user plays badminton with the Vietnamese student club every Wednesday night."

@@ -1343,6 +1343,13 @@ def test_avoiding_something_is_not_doing_it_unless_added_to_a_state():
     assert not meaning("Quân has gout and avoids seafood.").negated
 
 
+def test_a_number_denied_alone_is_denied_of_what_the_other_clauses_say():
+    moved = Variant(*meaning("Từ tuần này standup dời sang 10h sáng, không còn 9h30 nữa."))
+    assert denies(moved, Variant(*meaning("9h30 sang nao team cung standup")), False)
+    closing = Variant(*meaning("Từ đầu tháng 12 tiệm đóng cửa lúc 5h chiều, hông phải 6h nữa."))
+    assert not denies(closing, Variant(*meaning("Khoản vay Agribank của anh Tư đáo hạn ngày 30/6/2027.")), False)
+
+
 def test_refusing_to_do_something_is_not_doing_it():
     refuses = meaning("Thu refuses to sell antibiotics without a prescription.")
     assert refuses.negated and "refuse" not in refuses.content

@@ -1818,9 +1818,13 @@ def denies(a, b, has_subject):
     # A kind denied in one clause denies each thing of it: "Trang has no pets; her building bans them" /
     # "Trang has a corgi named Bơ".
     named = states.with_kinds(positive.content)
+    # A clause denying a number alone ("…, không còn 9h30 nữa") denies it of what another clause says, which the
+    # other must say too: "9h30 sáng nào team cũng standup", not a loan due on 30/6.
+    shared = negated.content & positive.content
+    of_a_number = bool(shared - _numbers_in(shared) - _SAYS_NOTHING - negated.named - positive.named)
     for denied in _clause_denials(negated):
         denied -= says_nothing
-        if not (denied and _contained(denied, named)):
+        if not (denied and _contained(denied, named)) or not of_a_number and denied <= _numbers_in(denied):
             continue
         # A thing denied must be said as it is, not as a word a typo away ("đường" is not "lương"), of one
         # person.

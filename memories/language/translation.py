@@ -1659,8 +1659,9 @@ def _vietnamese_read(text):
 
 
 # Words before a name that say who it is, not a word of their own (how many words later the name may come):
-# an honorific ("Bé Na", "chị Mai") and "tên" ("tên là Lan", "tên Lan"), as written and folded.
-_BEFORE_A_NAME = {**dict.fromkeys(HONORIFICS | WRITTEN_HONORIFICS, 1), "tên": 2, "ten": 2}
+# an honorific ("Bé Na", "chị Mai"), "thằng" ("cho thang Phuc muon": no month) and "tên" ("tên là Lan", "tên
+# Lan"), as written and folded.
+_BEFORE_A_NAME = {**dict.fromkeys(HONORIFICS | WRITTEN_HONORIFICS | {"thằng", "thang"}, 1), "tên": 2, "ten": 2}
 
 
 # "ở" (as written, and folded in a text without diacritics): to live or stay somewhere ("sống ở" too), or, after
