@@ -16,6 +16,7 @@ each memory is also compared with its closest in meaning among those of its user
 whatever their subject (``_with_meaning``).
 """
 
+import re
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
@@ -283,7 +284,7 @@ class _Findings:
         # A memory is in about twenty pairs: what it means (worked out by the blocks), its language and its
         # words looked up in the lexicon are worked out once a run (and not kept after it).
         self.meanings = meanings
-        self._variants, self._words, self._values = {}, {}, {}
+        self._variants, self._words, self._values, self._naming = {}, {}, {}, {}
 
     def variant(self, memory_id):
         """What a memory means (``meaning``, with its subject's words), as ``same_fact`` compares it."""
@@ -352,8 +353,27 @@ class _Findings:
         verdict = translated_verdict(self.texts[a], self.texts[b], share)
         if verdict == SAME:
             self.join(a, b)
-        elif verdict == OPPOSED:
+        elif verdict == OPPOSED and not self.of_someone_else(a, b):
             self.oppose(a, b)
+
+    def of_someone_else(self, a, b):
+        """One of two memories is of someone by name whom the other does not name, and the other of another
+        (``people.one_person``): each may do otherwise ("Bà Lan vẫn đi tắm biển" / "The user no longer goes
+        sea bathing"). (Two naming both may set them the other way round: "User owes Tuấn 5 million" / "Tuấn
+        nợ người dùng 5 triệu".)"""
+        texts, texts_naming = self.texts, self.texts_naming(a)
+        for one, other in ((a, b), (b, a)):
+            kind, name = people.whose(texts[one], texts_naming)
+            if kind == "name" and name not in re.findall(r"\w+", fold(texts[other])):
+                return not people.one_person(texts[a], texts[b], texts_naming)
+        return False
+
+    def texts_naming(self, memory_id):
+        """The ``people.texts_naming_of`` of the memories of the user and project of a memory, one a run."""
+        user, _kind, _subject, project = self.blocks[memory_id]
+        if (user, project) not in self._naming:
+            self._naming[(user, project)] = _texts_naming(self, self.people[(user, project)])
+        return self._naming[(user, project)]
 
     def result(self):
         """``(duplicates, conflicts)``: the groups, and the conflicts, a pair found opposed since once, unless

@@ -228,6 +228,30 @@ def test_a_denial_across_languages_of_a_word_both_write_alike(db, frozen):
     assert not any(left_vscode in group and code in group for group in conflicts)
 
 
+def test_a_thing_dropped_for_another_and_a_value_from_next_month_are_changes(db, frozen):
+    variety = pref("Ruộng nhà anh Tư sạ giống lúa OM5451.", subject="giống lúa", kind="fact")
+    switched = pref("vu nay anh Tu bo OM5451 r, chuyen qua sa ST25 het", subject="giong lua", kind="decision")
+    rent = pref("tien muon mat bang tiem 5tr/thang, dua cho ba Chin", subject="mat bang", kind="fact")
+    raised = pref(
+        "Bà Chín báo từ tháng sau tiền mướn mặt bằng tiệm lên 6 triệu một tháng.", subject="mat bang", kind="fact"
+    )
+    # What was so once only leaves no employer to be replaced.
+    past = pref("Từ 2012 đến 2016 chị Diệp từng làm trình dược viên cho công ty Hoàng Nguyên.", subject="career")
+    moved = pref("chi Diep chuyen qua lam duoc si o benh vien Phuc Khang r", subject="cong viec")
+    conflicts = doctor.analyze("conflicts").conflicts
+    assert sorted([variety, switched]) in conflicts and sorted([rent, raised]) in conflicts
+    assert not any(past in group and moved in group for group in conflicts)
+
+
+def test_across_languages_a_denial_of_someone_else_by_name_is_no_contradiction(db, frozen):
+    stopped = pref("The user no longer goes sea bathing in the mornings because of his knee.", subject="exercise")
+    wife = pref("Bà Lan vẫn đi tắm biển sáng sớm với hội bạn, ngày nào cũng đi.", subject="vợ tắm biển")
+    assert sorted([stopped, wife]) in doctor.analyze("conflicts").conflicts
+    # Once the owner's memories say who Lan is, she is someone else.
+    pref("Người dùng sống với vợ là bà Lan ở Sơn Trà.", subject="nhà ở", kind="fact")
+    assert not any(wife in group for group in doctor.analyze("conflicts").conflicts)
+
+
 def test_a_state_in_one_language_rules_out_what_the_other_says(db, frozen):
     vegetarian = pref("Người dùng ăn chay.", subject="ăn uống")
     beef = pref("User eats beef phở every week.", subject="food", kind="routine")

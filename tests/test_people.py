@@ -34,6 +34,9 @@ from tests.factories import add_memory
         # Typed without marks, a name's capital is no mark: "vo" is still "vợ".
         ("sinh nhat vo anh Tu (chi Hanh) la 5/9", ("relation", "partner")),
         ("me Lan tap yoga moi sang", ("relation", "mother")),
+        # Sunday is no one.
+        ("Chủ nhật nào Thảo cũng chạy 5 km.", ("name", "thao")),
+        ("Chu nhat Thao chay 10k", ("name", "thao")),
     ],
 )
 def test_a_memory_is_about_the_first_one_it_mentions(text, person):

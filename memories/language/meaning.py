@@ -1059,7 +1059,10 @@ _MOVED_VIETNAMESE = re.compile(
 _INSTEAD = re.compile(
     r"\b(?:instead of|rather than|thay vi)\b([^,;.!?]*)"
     r"|\b(?:switch(?:ed|es)?|mov(?:ed|es)|chang(?:ed|es)|migrat(?:ed|es)|chuyen) (?:\w+ )?(?:from|tu) "
-    r"([^,;.!?]*?) (?:to|sang)\b"
+    r"([^,;.!?]*?) (?:to|sang|qua)\b"
+    # Dropped for another: "bỏ OM5451 rồi, chuyển qua sạ ST25", "bỏ Viettel đổi sang Vina".
+    r"|\b(?:bo|quit|dropped) ([^,;.!?]*?)(?: roi| r)?,? (?:(?:va|and) )?(?:chuyen|doi|switched|moved)(?: han)?"
+    r" (?:qua|sang|to)\b"
     r"|\b(?:replac(?:ed|es)|thay(?! vi)) ([^,;.!?]*?) (?:with|by|bang)\b"
     # Given one thing for another: "đổi iPhone 13 lấy Galaxy S24", "traded the Vision for an Air Blade".
     r"|\b(?:doi|trad(?:ed|es)|swap(?:ped|s)) ([^,;.!?]*?) (?:lay|for)\b"
@@ -1071,9 +1074,11 @@ _CHANGED = re.compile(
     r"|\bnew \w+(?: \w+)? (?:is|are)\b|(?<!\w)\w+ mới (?:là|của)(?!\w)"
     # Left one thing for another: "switched from Vim to Emacs", "chuyển từ Vim sang Emacs".
     r"|\b(?:switched|migrated|moved|changed) (?:over )?from [^,;.!?]+? to\b"
-    r"|(?<!\w)(?:bây giờ|hiện giờ|giờ đây|hiện tại|hiện nay|dạo này|chuyển (?:hẳn )?sang|đổi sang)(?!\w)"
-    # From this month on; "now" after a comma ("…, giờ cận 2,5 độ"; "6 giờ" is an hour).
-    r"|(?<!\w)từ (?:tháng|tuần) này(?!\w)|(?<!\w)từ năm nay(?!\w)|(?<=[,;] )giờ(?! \d)(?!\w)"
+    r"|(?<!\w)(?:bây giờ|hiện giờ|giờ đây|hiện tại|hiện nay|dạo này|(?:chuyển|đổi) (?:hẳn )?(?:sang|qua))(?!\w)"
+    r"|(?<!\w)(?:chuyen|doi) (?:han )?(?:sang|qua)(?!\w)"
+    # From this month or the next on; "now" after a comma ("…, giờ cận 2,5 độ"; "6 giờ" is an hour).
+    r"|(?<!\w)(?:từ|tu) (?:tháng|tuần|năm|thang|tuan|nam) (?:này|sau|tới|nay|toi)(?!\w)|(?<!\w)từ năm nay(?!\w)"
+    r"|\b(?:from|starting|as of) next (?:week|month|year)\b|(?<=[,;] )giờ(?! \d)(?!\w)"
     r"|(?<!\w)(?:chuyển|đổi) (?:hẳn )?từ [^,;.!?]+? sang(?!\w)|(?<!\w)đổi [^,;.!?]+? lấy(?!\w)"
     r"|\b(?:traded|swapped) [^,;.!?]+? for\b"
     r"|^\s*Giờ\b",
@@ -1167,14 +1172,19 @@ def says_changed(text):
     return bool(_MOVED_IN_TIME.search(folded))
 
 
+# A word as a name is written: letters, and digits with them ("OM5451", "ST25"); two letters at least.
+_NAME_WORD = re.compile(r"[^\W_]+")
+_LETTERS = re.compile(r"[^\W\d_]")
+
+
 def _named_words(text):
     """The folded words of ``text`` that name someone or something: capitalised inside a sentence, or in
     capitals or with a capital inside wherever they are ("VS", "LaTeX", "VSCode"). (``words.words_placed``
     without placing every word: most are in lower case.)"""
     named, previous_end = set(), None
-    for match in WRITTEN_WORD.finditer(text):
+    for match in _NAME_WORD.finditer(text):
         word = match.group()
-        if len(word) > 1 and not word.islower():
+        if len(_LETTERS.findall(word)) > 1 and not word.islower():
             first = previous_end is None or bool(SENTENCE_END.search(text, previous_end, match.start()))
             if not first or spelt_as_a_name(word):
                 named.add(fold(word))

@@ -249,6 +249,8 @@ def _is_name(tokens, index, placed=False):
         return False
     if index and tokens[index - 1].key in (_DAY_OR_MONTH if token.text.marked else _FOLDED_DAY_OR_MONTH):
         return False  # "thứ Bảy", "tháng Năm"
+    if fold(token.lower) == "chu" and index + 1 < len(tokens) and fold(tokens[index + 1].lower) == "nhat":
+        return False  # "Chủ nhật", Sunday
     if placed or not token.first:
         return True
     return not is_known_word([other.lower for other in tokens[index : index + 4] if not other.mark], token.text.english)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from memories.language import people, states
 from memories.language.folding import fold
 from memories.language.meaning import WRITTEN_HONORIFICS, is_denial
-from memories.language.translation import SAYS_ONLY, names_in, says_changed
+from memories.language.translation import PAST, SAYS_ONLY, names_in, says_changed
 
 # Words saying a thing is the only one (``translation.SAYS_ONLY``) or is all one uses ("all of my code", "đều").
 _ALL = re.compile(
@@ -286,8 +286,9 @@ def slot(text, negated=None):
         return None
     tools = _tools(text)
     # A denial puts nothing in a slot but by the tools its other clauses name ("User no longer lives in
-    # Hanoi", "User has no main bank").
-    if is_denial(text) if negated is None else negated:
+    # Hanoi", "User has no main bank"); nor does what was so once only ("Từ 2012 đến 2016 chị Diệp từng làm
+    # trình dược viên cho công ty Hoàng Nguyên").
+    if (is_denial(text) if negated is None else negated) or PAST.search(text):
         marked, places = [], {}
     else:
         marked, places = _marked([match.group().lower() for match in _WORD.finditer(text)]), _places(text)

@@ -705,8 +705,23 @@ def _says_name(text, name):
 
 def changed_names(text_a, text_b):
     """One of two texts says what it states is new (``says_changed``) and each names something the other
-    does not (``names_instead``): "User uses VS Code now" / "Neovim is the main editor"."""
-    return (says_changed(text_a) or says_changed(text_b)) and names_instead(text_a, text_b)
+    does not (``names_instead``): "User uses VS Code now" / "Neovim is the main editor". Not of what one
+    tells was so once only (``PAST``): "Từ 2012 đến 2016 chị Diệp từng làm trình dược viên" / "chị Diệp
+    chuyển qua làm dược sĩ ở bệnh viện Phúc Khang"."""
+    return (
+        (says_changed(text_a) or says_changed(text_b))
+        and not (PAST.search(text_a) or PAST.search(text_b))
+        and names_instead(text_a, text_b)
+    )
+
+
+# Words telling what was so once, and is not now: "used to", "formerly", "từng", "trước đây", a span of years
+# past ("from 2012 to 2016", "từ 2012 đến 2016").
+PAST = re.compile(
+    r"\b(?:used to|formerly|previously)\b|(?<!\w)(?:từng|trước đây|hồi trước|hồi xưa|truoc day|hoi truoc)(?!\w)"
+    r"|(?<!\w)(?:from|between|từ|tu) (?:19|20)\d\d (?:to|until|and|đến|tới|den|toi|-|–) (?:19|20)\d\d\b",
+    re.IGNORECASE,
+)
 
 
 def named_for_owner(text_a, text_b, owner_names=frozenset()):
