@@ -60,7 +60,6 @@ from memories.language.words import (
     VIETNAMESE,
     VIETNAMESE_WEEKDAYS,
     WEEKDAYS,
-    WRITTEN_WORD,
     amounts_in_digits,
     could_be_vietnamese,
     counts_in_digits,
