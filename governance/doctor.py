@@ -10,8 +10,9 @@ Inside a block, memories with the same folded words in the same order share one 
 of variants come from an inverted index of their words, where a word shared by more than ``POSTING_CAP``
 variants (like "prefer" in a block of preferences) proposes no pairs. The work grows with the number of memories, not
 with its square. Whether a pair is the same fact or a contradiction is ``memories.language.meaning``'s
-to say, as it is for the write path. A memory and its denial are also looked for among all of a user's
-memories of a project, whatever their kind and subject (``_negations_across_blocks``). With embeddings on,
+to say, as it is for the write path. A memory and its denial, and a value said to be new and the old one,
+are also looked for among all of a user's memories of a project, whatever their kind and subject
+(``_negations_across_blocks``, ``_values_changed_across_blocks``). With embeddings on,
 each memory is also compared with its closest in meaning among those of its user, kind and project,
 whatever their subject (``_with_meaning``).
 """
@@ -235,6 +236,7 @@ def find_duplicates_and_conflicts(now=None):
     _same_fact_across_blocks(findings)
     _across_languages_by_words(findings)
     _negations_across_blocks(findings)
+    _values_changed_across_blocks(findings)
     _slots_and_standing(findings)
     if embeddings.enabled():
         _with_meaning(findings)
@@ -494,6 +496,32 @@ def _negations_across_blocks(findings):
                 )
             if opposed:
                 findings.oppose(a, b)
+
+
+def _values_changed_across_blocks(findings):
+    """A memory saying its value is new and another giving another value of the same thing in its language
+    (``translation.value_changed``), among all of a user's memories of a project whatever their kind and
+    subject, with or without embeddings: an agent files "Bà Chín báo từ tháng sau tiền mướn mặt bằng tiệm lên 6
+    triệu một tháng" as an event and "tien muon mat bang tiem 5tr/thang" as a fact. Few memories say a value
+    changed; each is looked at beside those sharing a word with it that few others have (``POSTING_CAP``)."""
+    texts = findings.texts
+    for members in findings.people.values():
+        changed = [memory_id for memory_id in members if says_changed(texts[memory_id])]
+        if not changed:
+            continue
+        wanted = set().union(*(findings.variant(memory_id).content for memory_id in changed))
+        postings = defaultdict(list)
+        for memory_id in members:
+            for word in findings.variant(memory_id).content & wanted:
+                postings[word].append(memory_id)
+        for a in changed:
+            first = findings.variant(a)
+            others = {b for word in first.content if len(postings[word]) <= POSTING_CAP for b in postings[word]}
+            for b in sorted(others - {a}):
+                if findings.blocks[a] == findings.blocks[b] or findings.together(a, b):
+                    continue
+                if value_changed(first, findings.variant(b), texts[a], texts[b]):
+                    findings.oppose(a, b)
 
 
 def _slots_and_standing(findings):
