@@ -74,6 +74,10 @@ MEANING_NEIGHBOURS = 10
 # sets and set 8 found 4 to 7 points less duplicate recall, at 0.5 13 wrong pairs more).
 CLOSEST_ACROSS = 2
 CLOSE_WORDS_TRANSLATED = 0.6
+# Of the content words of a memory giving a value, the share one of another block saying its value is new must
+# say too (``_values_changed_across_blocks``): without the subject both are filed under, more than inside a block
+# (``translation.IN_OTHER_WORDS_SAID``).
+ACROSS_BLOCKS_SAID = 0.75
 # Two memories in the two languages, one saying its value is new ("now", "đã đổi sang"), are compared for a
 # value in place of another when this share of their words translate each other.
 CHANGED_WORDS_TRANSLATED = 0.6
@@ -503,7 +507,8 @@ def _values_changed_across_blocks(findings):
     (``translation.value_changed``), among all of a user's memories of a project whatever their kind and
     subject, with or without embeddings: an agent files "Bà Chín báo từ tháng sau tiền mướn mặt bằng tiệm lên 6
     triệu một tháng" as an event and "tien muon mat bang tiem 5tr/thang" as a fact. Few memories say a value
-    changed; each is looked at beside those sharing a word with it that few others have (``POSTING_CAP``)."""
+    changed; each is looked at beside those sharing a word with it that few others have (``POSTING_CAP``), and
+    must say more of the other's words than inside a block (``ACROSS_BLOCKS_SAID``)."""
     texts = findings.texts
     for members in findings.people.values():
         changed = [memory_id for memory_id in members if says_changed(texts[memory_id])]
@@ -520,7 +525,7 @@ def _values_changed_across_blocks(findings):
             for b in sorted(others - {a}):
                 if findings.blocks[a] == findings.blocks[b] or findings.together(a, b):
                     continue
-                if value_changed(first, findings.variant(b), texts[a], texts[b]):
+                if value_changed(first, findings.variant(b), texts[a], texts[b], said=ACROSS_BLOCKS_SAID):
                     findings.oppose(a, b)
 
 

@@ -1464,12 +1464,13 @@ def _names_of_both(text_a, text_b):
     return frozenset(names_in(text_a) + names_in(text_b)) | first_names
 
 
-def value_changed(first, second, text_a, text_b):
+def value_changed(first, second, text_a, text_b, said=None):
     """Whether, of two memories in one language (``first`` and ``second`` their ``Variant``s), one says its
     value is new (``says_changed``) and the other gives another value of the same thing: "Từ tháng này ngân
     sách đi chợ tăng lên 10 triệu/tháng" / "Ngân sách đi chợ hằng tháng của nhà anh Khoa là 8 triệu đồng". The
     same thing: of the other's content words, no names or numbers, at least ``IN_OTHER_WORDS_SHARED`` and
-    ``IN_OTHER_WORDS_SAID`` of them said by the one saying it changed, which may say more ("từ tháng này")."""
+    ``IN_OTHER_WORDS_SAID`` of them (or the share ``said``) said by the one saying it changed, which may say
+    more ("từ tháng này")."""
     if first.vietnamese != second.vietnamese:
         return False
     changed = [says_changed(text_a), says_changed(text_b)]
@@ -1478,22 +1479,22 @@ def value_changed(first, second, text_a, text_b):
     # The names left out can only lessen the words in common: most pairs are told apart before the names
     # are looked for.
     sides = [(new, old) for new, old, is_new in ((first, second, changed[0]), (second, first, changed[1])) if is_new]
-    sides = [(new, old) for new, old in sides if _same_thing(old, new, *words_in_common(old, new))]
+    sides = [(new, old) for new, old in sides if _same_thing(old, new, *words_in_common(old, new), said=said)]
     if not sides:
         return False
     names = _names_of_both(text_a, text_b)
     for new, old in sides:
-        if _same_thing(old, new, *words_in_common(old, new, names)):
+        if _same_thing(old, new, *words_in_common(old, new, names), said=said):
             return another_value(text_a, text_b)
     return False
 
 
-def _same_thing(old, new, common, of):
+def _same_thing(old, new, common, of, said=None):
     """Whether ``new`` (a Variant saying its value is new) speaks of what ``old`` gives a value of, ``common``
     of ``old``'s ``of`` content words being said by ``new``: enough of them (``IN_OTHER_WORDS_SHARED`` and
     ``IN_OTHER_WORDS_SAID``), or all of one or two, of the same people: "User's salary is 30 million VND" /
     "User got a raise; salary is now 35 million VND"."""
-    if common >= IN_OTHER_WORDS_SHARED and common >= IN_OTHER_WORDS_SAID * of:
+    if common >= IN_OTHER_WORDS_SHARED and common >= (IN_OTHER_WORDS_SAID if said is None else said) * of:
         return True
     return 1 <= common == of <= 2 and old.content & states.PEOPLE == new.content & states.PEOPLE
 
