@@ -245,7 +245,9 @@ def test_a_thing_dropped_for_another_and_a_value_from_next_month_are_changes(db,
 
 def test_a_value_said_to_be_new_contradicts_the_old_one_whatever_their_kind_and_subject(db, frozen):
     rent = pref("tien muon mat bang tiem 5tr/thang, dua cho ba Chin", subject="mat bang", kind="fact")
-    raised = pref("Bà Chín báo từ tháng sau tiền mướn mặt bằng tiệm lên 6 triệu một tháng.", subject="tiền", kind="event")
+    raised = pref(
+        "Bà Chín báo từ tháng sau tiền mướn mặt bằng tiệm lên 6 triệu một tháng.", subject="tiền", kind="event"
+    )
     # Another thing's value, said to be new, is no other value of the rent.
     fee = pref("Từ tháng sau học phí của Ngọc tăng lên 6 triệu một kỳ.", subject="học phí", kind="event")
     conflicts = doctor.analyze("conflicts").conflicts
