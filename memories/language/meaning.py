@@ -1159,6 +1159,7 @@ _MOVED_IN_TIME = re.compile(
 
 
 @functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=65_536)
 def says_changed(text):
     """Whether ``text`` says that what it states is new ("now", "switched to", "hiện tại", "giờ"), that a
     value went up or down to another ("rose to 55 million", "tăng lên 10 triệu": ``_VALUE_CHANGED``), or that a
