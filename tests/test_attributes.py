@@ -80,6 +80,9 @@ def _otherwise(a, b, texts=()):
         ("Bà Xuân's pension is 6 million a month.", "Bà Xuân earns 2 million a month selling vegetables.", False),
         # Pay besides it, a share of it, pay before, an amount given from it.
         ("Mai earns 6.5 million a month.", "Mai earns 2 million a month from tutoring.", False),
+        # Pay from a month on is pay; the age beside a pension is no pay before.
+        ("From October Mai earns 7.5 million a month.", "Lương của Mai là 6,5 triệu/tháng.", True),
+        ("Ông Lịch, 78 years old, gets a pension of 6 million a month.", "Lương hưu của ông Lịch là 5 triệu.", True),
         ("Mai earns 6.5 million a month.", "Mai's Tết bonus is 6 million.", False),
         ("Lương của Mai là 6,5 triệu/tháng.", "Mai saves 20% of her salary.", False),
         ("Lương của Mai là 6,5 triệu/tháng.", "Trước đây lương của Mai là 5 triệu.", False),

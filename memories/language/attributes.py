@@ -22,7 +22,7 @@ from memories.language import people, slots, states
 from memories.language.folding import fold
 from memories.language.meaning import HONORIFICS, WRITTEN_HONORIFICS, is_denial
 from memories.language.translation import no_word_of_either, values, values_instead
-from memories.language.words import ENGLISH_NUMBERS
+from memories.language.words import ENGLISH_NUMBERS, MONTHS
 
 # Words naming an attribute (folded) -> the attribute.
 _ATTRIBUTES = re.compile(
@@ -118,8 +118,10 @@ _SALARY = re.compile(
 # Words saying the amount is no pay for the work itself, or was one once: a bonus, an income on the side, a
 # share of it ("saves 20% of his salary"), pay before.
 _OTHER_PAY = re.compile(
-    r"\b(?:bonus(?:es)?|tutoring|side|extra|selling|sells|from|used to|previously|formerly|before|old|former"
-    r"|saves?|of (?:his|her|their|my) (?:salary|pension))\b"
+    r"\b(?:bonus(?:es)?|tutoring|side|extra|selling|sells|used to|previously|formerly|before|former"
+    r"|old (?:salary|pay|wages?|pension)|saves?|of (?:his|her|their|my) (?:salary|pension))\b"
+    # Earned from something, not from a time on: "earns 2 million a month from tutoring", not "From October …".
+    rf"|\bfrom (?!(?:next |this |early |mid |late )?(?:month|week|year|{'|'.join(MONTHS)})\b|\d)"
     r"|(?<!\w)(?:thưởng|thuong|dạy kèm|day kem|làm thêm|lam them|bán|trước đây|truoc day|hồi trước|hoi truoc|cũ"
     r"|để dành|de danh|tiết kiệm|tiet kiem|(?:từ|tu) (?:lương|luong))(?!\w)",
     re.IGNORECASE,
