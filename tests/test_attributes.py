@@ -99,39 +99,46 @@ def test_a_name_placed_beside_the_owner_has_a_birthday_of_their_own():
     assert _otherwise("User's birthday is June 3.", "Hoa was born on 4 July.", ["Hoa is the user's wife."]) is False
 
 
-def test_the_doctor_and_the_write_path_report_them(db):
-    stored = add_memory("Hoa's birthday is June 3.", kind="fact", subject="birthdays", user="owner").pk
-    other = add_memory("Sinh nhật của chị Hoa là ngày 3/7.", kind="preference", subject="hoa", user="owner").pk
-    add_memory("Lan's birthday is on 4 July.", kind="fact", subject="lan", user="owner")
+# Each: two memories giving one attribute two values, one of another person or thing, a proposal giving it
+# a third value, and one giving another attribute; each as (text, kind, subject).
+_REPORTED = [
+    (
+        ("Hoa's birthday is June 3.", "fact", "birthdays"),
+        ("Sinh nhật của chị Hoa là ngày 3/7.", "preference", "hoa"),
+        ("Lan's birthday is on 4 July.", "fact", "lan"),
+        ("Hoa was born on 12 August 1992.", "fact", "hoa-born"),
+        ("Minh's blood type is O.", "fact", "minh"),
+    ),
+    (
+        ("Minh takes amlodipine 5 mg every morning.", "health", "pressure"),
+        ("Bác sĩ tăng amlodipine của a Minh lên 10mg/ngày.", "fact", "thuốc"),
+        ("Minh takes allopurinol 300 mg for gout.", "health", "gout"),
+        ("Minh's amlodipine dose is now 7.5 mg.", "health", "huyết áp"),
+        ("Minh takes colchicine 0.5 mg during gout flares.", "health", "gout"),
+    ),
+    (
+        ("Mai, the pharmacy assistant, earns 6.5 million VND a month.", "fact", None),
+        ("Từ tháng 12 tăng lương cho Mai lên 7,5 triệu/tháng.", "event", "lương"),
+        ("Lương của Vy là 5 triệu/tháng.", "fact", "vy"),
+        ("Mai's salary is now 8 million a month.", "fact", "staff"),
+        ("Mai earns 2 million a month from tutoring.", "fact", "side job"),
+    ),
+]
+
+
+def _add(text, kind, subject):
+    return add_memory(text, kind=kind, user="owner", **({} if subject is None else {"subject": subject})).pk
+
+
+@pytest.mark.parametrize(("stored", "other", "bystander", "changed", "unrelated"), _REPORTED)
+def test_the_doctor_and_the_write_path_report_them(db, stored, other, bystander, changed, unrelated):
+    stored, other = _add(*stored), _add(*other)
+    _add(*bystander)
     assert doctor.analyze("conflicts").conflicts == [sorted([stored, other])]
     policies.set_write_policy("allow", actor=OWNER)
-    answer = propose("Hoa was born on 12 August 1992.", kind="fact", subject="hoa-born")
+    text, kind, subject = changed
+    answer = propose(text, kind=kind, subject=subject)
     assert (answer.status, answer.flags) == ("pending", ("possible_update",))
-    answer = propose("Minh's blood type is O.", kind="fact", subject="minh")
-    assert (answer.status, answer.flags) == ("approved", ())
-
-
-def test_the_doctor_and_the_write_path_report_a_dose_changed(db):
-    stored = add_memory("Minh takes amlodipine 5 mg every morning.", kind="health", subject="pressure", user="owner")
-    other = add_memory("Bác sĩ tăng amlodipine của a Minh lên 10mg/ngày.", kind="fact", subject="thuốc", user="owner")
-    add_memory("Minh takes allopurinol 300 mg for gout.", kind="health", subject="gout", user="owner")
-    assert doctor.analyze("conflicts").conflicts == [sorted([stored.pk, other.pk])]
-    policies.set_write_policy("allow", actor=OWNER)
-    answer = propose("Minh's amlodipine dose is now 7.5 mg.", kind="health", subject="huyết áp")
-    assert (answer.status, answer.flags) == ("pending", ("possible_update",))
-    answer = propose("Minh takes colchicine 0.5 mg during gout flares.", kind="health", subject="gout")
-    assert (answer.status, answer.flags) == ("approved", ())
-
-
-def test_the_doctor_and_the_write_path_report_pay_changed(db):
-    stored = add_memory("Mai, the pharmacy assistant, earns 6.5 million VND a month.", kind="fact", user="owner")
-    other = add_memory(
-        "Từ tháng 12 tăng lương cho Mai lên 7,5 triệu/tháng.", kind="event", subject="lương", user="owner"
-    )
-    add_memory("Lương của Vy là 5 triệu/tháng.", kind="fact", subject="vy", user="owner")
-    assert doctor.analyze("conflicts").conflicts == [sorted([stored.pk, other.pk])]
-    policies.set_write_policy("allow", actor=OWNER)
-    answer = propose("Mai's salary is now 8 million a month.", kind="fact", subject="staff")
-    assert (answer.status, answer.flags) == ("pending", ("possible_update",))
-    answer = propose("Mai earns 2 million a month from tutoring.", kind="fact", subject="side job")
+    text, kind, subject = unrelated
+    answer = propose(text, kind=kind, subject=subject)
     assert (answer.status, answer.flags) == ("approved", ())

@@ -21,7 +21,7 @@ from typing import NamedTuple
 from memories.language import people, slots, states
 from memories.language.folding import fold
 from memories.language.meaning import HONORIFICS, WRITTEN_HONORIFICS, is_denial
-from memories.language.translation import no_word_of_either, values, values_instead
+from memories.language.translation import PAST, no_word_of_either, values, values_instead
 from memories.language.words import ENGLISH_NUMBERS, MONTHS
 
 # Words naming an attribute (folded) -> the attribute.
@@ -115,14 +115,14 @@ _SALARY = re.compile(
     r"\b(?:salary|salaries|wages?|earns|earned|earning|takes home|take-home pay)\b|(?<!\w)(?:lương|luong)(?!\w)",
     re.IGNORECASE,
 )
-# Words saying the amount is no pay for the work itself, or was one once: a bonus, an income on the side, a
-# share of it ("saves 20% of his salary"), pay before.
+# Words saying the amount is no pay for the work itself: a bonus, an income on the side, a share of it ("saves
+# 20% of his salary"), pay before (and what ``translation.PAST`` says was so once only).
 _OTHER_PAY = re.compile(
-    r"\b(?:bonus(?:es)?|tutoring|side|extra|selling|sells|used to|previously|formerly|before|former"
+    r"\b(?:bonus(?:es)?|tutoring|side|extra|selling|sells|before|former"
     r"|old (?:salary|pay|wages?|pension)|saves?|of (?:his|her|their|my) (?:salary|pension))\b"
     # Earned from something, not from a time on: "earns 2 million a month from tutoring", not "From October …".
     rf"|\bfrom (?!(?:next |this |early |mid |late )?(?:month|week|year|{'|'.join(MONTHS)})\b|\d)"
-    r"|(?<!\w)(?:thưởng|thuong|dạy kèm|day kem|làm thêm|lam them|bán|trước đây|truoc day|hồi trước|hoi truoc|cũ"
+    r"|(?<!\w)(?:thưởng|thuong|dạy kèm|day kem|làm thêm|lam them|bán|cũ"
     r"|để dành|de danh|tiết kiệm|tiet kiem|(?:từ|tu) (?:lương|luong))(?!\w)",
     re.IGNORECASE,
 )
@@ -161,7 +161,7 @@ def _pay(text):
     triệu"), its period in the name when not a month ("salary hour"), or None: the text names no pay, gives
     not one amount, or speaks of pay besides it (a bonus, tutoring, a share saved, pay before)."""
     pension = _PENSION.search(text)
-    if not (pension or _SALARY.search(text)) or _OTHER_PAY.search(text):
+    if not (pension or _SALARY.search(text)) or _OTHER_PAY.search(text) or PAST.search(text):
         return None
     amounts = {value for value in values(text) if isinstance(value, float) and value >= _LEAST_PAY}
     if len(amounts) != 1:

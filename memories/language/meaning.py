@@ -1073,10 +1073,11 @@ _CHANGED = re.compile(
     r"|\bnew \w+(?: \w+)? (?:is|are)\b|(?<!\w)\w+ mới (?:là|của)(?!\w)"
     # Left one thing for another: "switched from Vim to Emacs", "chuyển từ Vim sang Emacs".
     r"|\b(?:switched|migrated|moved|changed) (?:over )?from [^,;.!?]+? to\b"
-    r"|(?<!\w)(?:bây giờ|hiện giờ|giờ đây|hiện tại|hiện nay|dạo này|(?:chuyển|đổi) (?:hẳn )?(?:sang|qua))(?!\w)"
-    r"|(?<!\w)(?:chuyen|doi) (?:han )?(?:sang|qua)(?!\w)"
-    # From this month or the next on; "now" after a comma ("…, giờ cận 2,5 độ"; "6 giờ" is an hour).
-    r"|(?<!\w)(?:từ|tu) (?:tháng|tuần|năm|thang|tuan|nam) (?:này|sau|tới|nay|toi)(?!\w)|(?<!\w)từ năm nay(?!\w)"
+    r"|(?<!\w)(?:bây giờ|hiện giờ|giờ đây|hiện tại|hiện nay|dạo này)(?!\w)"
+    # Switched, with marks or without: "chuyển hẳn sang", "doi qua".
+    r"|(?<!\w)(?:chuyển|đổi|chuyen|doi) (?:hẳn |han )?(?:sang|qua)(?!\w)"
+    # From this month or the next on ("từ năm nay"); "now" after a comma ("…, giờ cận 2,5 độ"; "6 giờ" is an hour).
+    r"|(?<!\w)(?:từ|tu) (?:tháng|tuần|năm|thang|tuan|nam) (?:này|sau|tới|nay|toi)(?!\w)"
     r"|\b(?:from|starting|as of) next (?:week|month|year)\b|(?<=[,;] )giờ(?! \d)(?!\w)"
     r"|(?<!\w)(?:chuyển|đổi) (?:hẳn )?từ [^,;.!?]+? sang(?!\w)|(?<!\w)đổi [^,;.!?]+? lấy(?!\w)"
     r"|\b(?:traded|swapped) [^,;.!?]+? for\b"
@@ -1158,7 +1159,6 @@ _MOVED_IN_TIME = re.compile(
 )
 
 
-@functools.lru_cache(maxsize=4096)
 @functools.lru_cache(maxsize=65_536)
 def says_changed(text):
     """Whether ``text`` says that what it states is new ("now", "switched to", "hiện tại", "giờ"), that a

@@ -1464,12 +1464,12 @@ def _names_of_both(text_a, text_b):
     return frozenset(names_in(text_a) + names_in(text_b)) | first_names
 
 
-def value_changed(first, second, text_a, text_b, said=None):
+def value_changed(first, second, text_a, text_b, said=IN_OTHER_WORDS_SAID):
     """Whether, of two memories in one language (``first`` and ``second`` their ``Variant``s), one says its
     value is new (``says_changed``) and the other gives another value of the same thing: "Từ tháng này ngân
     sách đi chợ tăng lên 10 triệu/tháng" / "Ngân sách đi chợ hằng tháng của nhà anh Khoa là 8 triệu đồng". The
     same thing: of the other's content words, no names or numbers, at least ``IN_OTHER_WORDS_SHARED`` and
-    ``IN_OTHER_WORDS_SAID`` of them (or the share ``said``) said by the one saying it changed, which may say
+    ``said`` of them (``IN_OTHER_WORDS_SAID`` unless given) said by the one saying it changed, which may say
     more ("từ tháng này")."""
     if first.vietnamese != second.vietnamese:
         return False
@@ -1489,12 +1489,12 @@ def value_changed(first, second, text_a, text_b, said=None):
     return False
 
 
-def _same_thing(old, new, common, of, said=None):
+def _same_thing(old, new, common, of, said=IN_OTHER_WORDS_SAID):
     """Whether ``new`` (a Variant saying its value is new) speaks of what ``old`` gives a value of, ``common``
     of ``old``'s ``of`` content words being said by ``new``: enough of them (``IN_OTHER_WORDS_SHARED`` and
     ``IN_OTHER_WORDS_SAID``), or all of one or two, of the same people: "User's salary is 30 million VND" /
     "User got a raise; salary is now 35 million VND"."""
-    if common >= IN_OTHER_WORDS_SHARED and common >= (IN_OTHER_WORDS_SAID if said is None else said) * of:
+    if common >= IN_OTHER_WORDS_SHARED and common >= said * of:
         return True
     return 1 <= common == of <= 2 and old.content & states.PEOPLE == new.content & states.PEOPLE
 
